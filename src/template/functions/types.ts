@@ -1,0 +1,112 @@
+import type { DocPath } from '../errors.js';
+
+/**
+ * A value not known yet: a parameter without a value during non-strict validation, or a resource's
+ * id or attribute before the resource exists. Functions given an unknown where they need a value
+ * return UNKNOWN, so validation checks everything that *is* known and never guesses.
+ */
+export class Unknown {
+  static readonly instance = new Unknown();
+  private constructor() {}
+  toJSON(): string {
+    return '<unknown>';
+  }
+}
+export const UNKNOWN = Unknown.instance;
+
+/**
+ * What `if` without a false branch yields (2021-04-16+): the enclosing map key or list item is
+ * dropped, as Heat's Ellipsis result does.
+ */
+export class Omitted {
+  static readonly instance = new Omitted();
+  private constructor() {}
+}
+export const OMITTED = Omitted.instance;
+
+/** A resolved value: JSON, possibly with unknown parts. */
+export type Value = null | boolean | number | string | Unknown | Omitted | Value[] | { [key: string]: Value };
+
+/** A parsed template snippet: literal data in which intrinsic function calls have been recognised. */
+export type Node = null | boolean | number | string | FnCall | Node[] | { [key: string]: Node };
+
+/** One intrinsic function call, e.g. `{get_attr: [web, first_address]}` at `resources.x.properties.ip`. */
+export class FnCall {
+  constructor(
+    readonly def: FunctionDef,
+    /** The parsed arguments (they may contain further calls). */
+    readonly args: Node,
+    /** Where the call stands in its document, for error messages. */
+    readonly path: DocPath,
+  ) {}
+
+  get name(): string {
+    return this.def.name;
+  }
+}
+
+/** Where a function may be used. */
+export type FunctionScope = 'value' | 'condition';
+
+/**
+ * One intrinsic function as one template version defines it. Versions that change a function's
+ * behaviour (e.g. `list_join` taking several lists from 2015-10-15) use different definitions
+ * under the same name.
+ */
+export interface FunctionDef {
+  readonly name: string;
+  /** One line, shown by `hearth template functions` and the template_versions API. */
+  readonly description: string;
+  /**
+   * Checks the shape of the arguments that does not depend on values (argument count, types of
+   * literal arguments). Called once when the template is parsed. Throws TemplateError('function').
+   */
+  check?(call: FnCall): void;
+  /** Computes the value. Must return UNKNOWN (not throw) when an input it needs is unknown. */
+  resolve(call: FnCall, ctx: ResolveContext): Value;
+  /** For get_resource/get_attr: the resource the call refers to, for the dependency graph. */
+  referencedResource?(call: FnCall): string | undefined;
+  /**
+   * For conditional functions (`if`): the argument nodes that are live given how conditions
+   * evaluate; `undefined` from `evalCondition` means not known, so every branch is live.
+   */
+  liveBranches?(call: FnCall, evalCondition: (node: Node) => boolean | undefined): Node[];
+}
+
+/** What a function may ask of the stack it is resolved in. Supplied by the template model or the engine. */
+export interface ResolveContext {
+  /** Resolves a node (recursively evaluating calls inside it). */
+  resolve(node: Node): Value;
+  /** The value of a declared parameter (or pseudo parameter); throws for an undeclared one. */
+  param(name: string, path: DocPath): Value;
+  /** Whether `name` is a declared parameter or pseudo parameter (CFN `Ref` resolves either kind). */
+  isParameter(name: string): boolean;
+  /** The reference id of a resource (`get_resource`); UNKNOWN before it exists. */
+  resourceRef(name: string, path: DocPath): Value;
+  /** An attribute of a resource, or all attributes when `attr` is undefined; UNKNOWN before it exists. */
+  resourceAttr(name: string, attr: string | undefined, path: DocPath): Value;
+  /** The content of a file from the files map, by a path relative to the current template. */
+  file(name: string, path: DocPath): string;
+  /** The value of a named condition, or of an inline condition expression. */
+  condition(node: Node, path: DocPath): boolean | Unknown;
+  /** The parent resource's section, for `resource_facade` in a nested template. */
+  facade(section: 'metadata' | 'deletion_policy' | 'update_policy', path: DocPath): Value;
+  /** Evaluates a yaql expression against `data`. */
+  yaql(expression: string, data: Value, path: DocPath): Value;
+  /** Availability zones for CFN `Fn::GetAZs`; absent where no cloud is known (then UNKNOWN). */
+  availabilityZones?(): Value;
+}
+
+export function isUnknown(value: unknown): value is Unknown {
+  return value === UNKNOWN;
+}
+
+/** True when the value, or anything inside it, is unknown. */
+export function containsUnknown(value: Value): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === 'object' && !(value instanceof Omitted)) {
+    return Object.values(value).some(containsUnknown);
+  }
+  return false;
+}

@@ -1,0 +1,176 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node as YamlNode,
+  parseDocument,
+  type ParsedNode,
+} from 'yaml';
+import type { Json } from '../util/json.js';
+import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
+import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
+
+/**
+ * A parsed document together with where it came from. Positions are found lazily: the text is
+ * parsed again only when an error needs a line and column, so that large templates carry no
+ * per-node position table in memory.
+ */
+export class SourceDocument {
+  private located: { doc: Document.Parsed; lines: LineCounter } | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly format: 'yaml' | 'json',
+    readonly data: Json,
+  ) {}
+
+  /** The position of the node at `path`, or of its nearest existing ancestor. */
+  positionOf(path: DocPath): SourcePosition | undefined {
+    this.located ??= parseYamlDocument(this.text, this.format);
+    const { doc, lines } = this.located;
+    let node: unknown = doc.contents;
+    let offset: number | undefined = (node as ParsedNode | null)?.range?.[0];
+    for (const part of path) {
+      if (isAlias(node)) node = node.resolve(doc);
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part));
+        if (!pair) break;
+        offset = (pair.key as ParsedNode).range?.[0] ?? offset;
+        node = pair.value;
+      } else if (isSeq(node) && typeof part === 'number' && part < node.items.length) {
+        node = node.items[part];
+        offset = (node as ParsedNode | null)?.range?.[0] ?? offset;
+      } else {
+        break;
+      }
+    }
+    if (offset === undefined) return undefined;
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  }
+
+  /** Attaches this document's file and the error path's position to an error raised inside it. */
+  annotate<E>(err: E): E {
+    if (err instanceof TemplateError && err.file === undefined) {
+      err.locate(this.file, this.positionOf(err.path));
+    }
+    return err;
+  }
+}
+
+/**
+ * Parses a template or environment as Heat does: JSON when the text starts with `{`, otherwise
+ * YAML 1.1 (`yes`/`no` are booleans) where timestamps stay strings, so `2018-08-31` is a version
+ * string and not a date.
+ */
+export function parseSource(
+  file: string,
+  text: string,
+  limits: Pick<TemplateLimits, 'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'> = DEFAULT_LIMITS,
+): SourceDocument {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limits.maxDocumentBytes) {
+    throw new TemplateError(
+      'limit',
+      `document is ${bytes} bytes, larger than the limit of ${limits.maxDocumentBytes} bytes`,
+      [],
+      { file },
+    );
+  }
+  const format = text.trimStart().startsWith('{') ? 'json' : 'yaml';
+  let data: Json;
+  try {
+    data = format === 'json' ? parseJson(file, text) : parseYaml(file, text, limits);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new TemplateError('limit', 'document is nested too deeply to parse', [], { file });
+    }
+    throw err;
+  }
+  checkShape(file, data, limits);
+  return new SourceDocument(file, text, format, data);
+}
+
+function parseJson(file: string, text: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    // JSON.parse reports an offset at best; the YAML parser (JSON is YAML) gives a line and column.
+    const { doc } = parseYamlDocument(text, 'json');
+    const first = doc.errors[0];
+    const pos = first?.linePos?.[0];
+    throw new TemplateError('syntax', `invalid JSON: ${first?.message.split('\n')[0] ?? (err as Error).message}`, [], {
+      file,
+      ...(pos ? { position: { line: pos.line, column: pos.col } } : {}),
+    });
+  }
+}
+
+function parseYaml(file: string, text: string, limits: Pick<TemplateLimits, 'maxAliasCount'>): Json {
+  const { doc } = parseYamlDocument(text, 'yaml');
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0];
+    throw new TemplateError('syntax', `invalid YAML: ${first.message.split('\n')[0]}`, [], {
+      file,
+      ...(pos ? { position: { line: pos.line, column: pos.col } } : {}),
+    });
+  }
+  try {
+    return doc.toJS({ maxAliasCount: limits.maxAliasCount }) as Json;
+  } catch (err) {
+    if (err instanceof RangeError) throw err;
+    throw new TemplateError('limit', `invalid YAML: ${(err as Error).message}`, [], { file });
+  }
+}
+
+function parseYamlDocument(
+  text: string,
+  format: 'yaml' | 'json',
+): { doc: Document.Parsed; lines: LineCounter } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, {
+    lineCounter: lines,
+    uniqueKeys: false, // PyYAML, and so Heat, lets a later duplicate key win
+    prettyErrors: false,
+    ...(format === 'json'
+      ? { schema: 'json' as const }
+      : {
+          version: '1.1' as const,
+          merge: true,
+          customTags: (tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
+        }),
+  });
+  return { doc, lines };
+}
+
+/** Depth and size limits, walked without recursion so that a hostile document cannot overflow the stack. */
+function checkShape(
+  file: string,
+  data: Json,
+  limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
+): void {
+  const stack: [Json, number][] = [[data, 1]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (++nodes > limits.maxDocumentNodes) {
+      throw new TemplateError('limit', `document has more than ${limits.maxDocumentNodes} nodes`, [], { file });
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limits.maxDocumentDepth) {
+      throw new TemplateError('limit', `document is nested deeper than ${limits.maxDocumentDepth} levels`, [], {
+        file,
+      });
+    }
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+}
+
+export type { YamlNode };
