@@ -6,9 +6,10 @@ import {
   isScalar,
   isSeq,
   LineCounter,
-  type Node as YamlNode,
-  parseDocument,
   type ParsedNode,
+  parseDocument,
+  type YAMLError,
+  type Node as YamlNode,
 } from 'yaml';
 import type { Json } from '../util/json.js';
 import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
@@ -38,7 +39,9 @@ export class SourceDocument {
     for (const part of path) {
       if (isAlias(node)) node = node.resolve(doc);
       if (isMap(node)) {
-        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part));
+        const pair = node.items.findLast(
+          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part),
+        );
         if (!pair) break;
         offset = (pair.key as ParsedNode).range?.[0] ?? offset;
         node = pair.value;
@@ -71,7 +74,10 @@ export class SourceDocument {
 export function parseSource(
   file: string,
   text: string,
-  limits: Pick<TemplateLimits, 'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'> = DEFAULT_LIMITS,
+  limits: Pick<
+    TemplateLimits,
+    'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'
+  > = DEFAULT_LIMITS,
 ): SourceDocument {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
@@ -82,7 +88,9 @@ export function parseSource(
       { file },
     );
   }
-  const format = text.trimStart().startsWith('{') ? 'json' : 'yaml';
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Heat's rule exactly: JSON only when the very first character is `{`.
+  const format = text.startsWith('{') ? 'json' : 'yaml';
   let data: Json;
   try {
     data = format === 'json' ? parseJson(file, text) : parseYaml(file, text, limits);
@@ -101,22 +109,38 @@ function parseJson(file: string, text: string): Json {
     return JSON.parse(text) as Json;
   } catch (err) {
     // JSON.parse reports an offset at best; the YAML parser (JSON is YAML) gives a line and column.
-    const { doc } = parseYamlDocument(text, 'json');
+    const { doc, lines } = parseYamlDocument(text, 'json');
     const first = doc.errors[0];
-    const pos = first?.linePos?.[0];
-    throw new TemplateError('syntax', `invalid JSON: ${first?.message.split('\n')[0] ?? (err as Error).message}`, [], {
-      file,
-      ...(pos ? { position: { line: pos.line, column: pos.col } } : {}),
-    });
+    const offset = /at position (\d+)/.exec((err as Error).message)?.[1];
+    const pos = first
+      ? errorPosition(first, lines)
+      : offset !== undefined
+        ? lines.linePos(Number(offset))
+        : undefined;
+    throw new TemplateError(
+      'syntax',
+      `invalid JSON: ${first?.message.split('\n')[0] ?? (err as Error).message}`,
+      [],
+      {
+        file,
+        ...(pos ? { position: { line: pos.line, column: pos.col } } : {}),
+      },
+    );
   }
 }
 
 function parseYaml(file: string, text: string, limits: Pick<TemplateLimits, 'maxAliasCount'>): Json {
-  const { doc } = parseYamlDocument(text, 'yaml');
+  const { doc, lines } = parseYamlDocument(text, 'yaml');
   const first = doc.errors[0];
   if (first) {
-    const pos = first.linePos?.[0];
-    throw new TemplateError('syntax', `invalid YAML: ${first.message.split('\n')[0]}`, [], {
+    const pos = errorPosition(first, lines);
+    // The parser turns its own stack exhaustion into a document error; that is a depth limit.
+    const kind = first.code === 'RESOURCE_EXHAUSTION' ? 'limit' : 'syntax';
+    const detail =
+      kind === 'limit'
+        ? 'document is nested too deeply to parse'
+        : `invalid YAML: ${first.message.split('\n')[0]}`;
+    throw new TemplateError(kind, detail, [], {
       file,
       ...(pos ? { position: { line: pos.line, column: pos.col } } : {}),
     });
@@ -125,8 +149,14 @@ function parseYaml(file: string, text: string, limits: Pick<TemplateLimits, 'max
     return doc.toJS({ maxAliasCount: limits.maxAliasCount }) as Json;
   } catch (err) {
     if (err instanceof RangeError) throw err;
-    throw new TemplateError('limit', `invalid YAML: ${(err as Error).message}`, [], { file });
+    const message = (err as Error).message;
+    const kind = /alias count|Alias resolution is disabled/i.test(message) ? 'limit' : 'syntax';
+    throw new TemplateError(kind, `invalid YAML: ${message}`, [], { file });
   }
+}
+
+function errorPosition(err: YAMLError, lines: LineCounter): { line: number; col: number } | undefined {
+  return err.linePos?.[0] ?? (err.pos ? lines.linePos(err.pos[0]) : undefined);
 }
 
 function parseYamlDocument(
@@ -138,15 +168,41 @@ function parseYamlDocument(
     lineCounter: lines,
     uniqueKeys: false, // PyYAML, and so Heat, lets a later duplicate key win
     prettyErrors: false,
+    logLevel: 'error', // no warnings on the process's stderr for odd documents
     ...(format === 'json'
       ? { schema: 'json' as const }
       : {
           version: '1.1' as const,
           merge: true,
-          customTags: (tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
+          customTags: heatYamlTags,
         }),
   });
   return { doc, lines };
+}
+
+type Tag = { tag?: string; test?: RegExp };
+// Dates stay strings (Heat's loader); binary, sets and ordered maps have no JSON form, so those
+// tags are left unresolved and their values stay plain strings, maps and lists.
+const NON_JSON_TAGS = new Set([
+  'tag:yaml.org,2002:timestamp',
+  'tag:yaml.org,2002:binary',
+  'tag:yaml.org,2002:set',
+  'tag:yaml.org,2002:omap',
+  'tag:yaml.org,2002:pairs',
+]);
+// PyYAML's YAML 1.1 booleans: unlike the yaml package's 1.1 schema, single letters y/n stay strings.
+const PYYAML_BOOL = /^(?:[Yy]es|YES|[Nn]o|NO|[Tt]rue|TRUE|[Ff]alse|FALSE|[Oo]n|ON|[Oo]ff|OFF)$/;
+
+/** YAML 1.1 tags as Heat's loader has them: no timestamps (dates stay strings), PyYAML's booleans. */
+function heatYamlTags<T>(tags: T[]): T[] {
+  return tags
+    .filter((t) => !NON_JSON_TAGS.has((t as Tag).tag ?? ''))
+    .map((t) => {
+      const tag = t as Tag;
+      if (tag.tag !== 'tag:yaml.org,2002:bool' || !tag.test) return t;
+      // The package has separate tags for true and false: a value must match both its tag and PyYAML's words.
+      return { ...tag, test: new RegExp(`(?=${PYYAML_BOOL.source})${tag.test.source}`) } as T;
+    });
 }
 
 /** Depth and size limits, walked without recursion so that a hostile document cannot overflow the stack. */
@@ -160,13 +216,20 @@ function checkShape(
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (++nodes > limits.maxDocumentNodes) {
-      throw new TemplateError('limit', `document has more than ${limits.maxDocumentNodes} nodes`, [], { file });
+      throw new TemplateError('limit', `document has more than ${limits.maxDocumentNodes} nodes`, [], {
+        file,
+      });
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth > limits.maxDocumentDepth) {
-      throw new TemplateError('limit', `document is nested deeper than ${limits.maxDocumentDepth} levels`, [], {
-        file,
-      });
+      throw new TemplateError(
+        'limit',
+        `document is nested deeper than ${limits.maxDocumentDepth} levels`,
+        [],
+        {
+          file,
+        },
+      );
     }
     const children = Array.isArray(value) ? value : Object.values(value);
     for (const child of children) stack.push([child, depth + 1]);

@@ -35,7 +35,16 @@ type Spec = {
   extra?: { conditions?: boolean; modulo?: boolean; tags?: boolean; lowerCasePolicies?: boolean };
 };
 
-const CFN_2013 = ['Fn::GetAZs', 'Ref', 'Fn::Join', 'Fn::Split', 'Fn::Replace', 'Fn::Base64', 'Fn::MemberListToMap', 'Fn::ResourceFacade'];
+const CFN_2013 = [
+  'Fn::GetAZs',
+  'Ref',
+  'Fn::Join',
+  'Fn::Split',
+  'Fn::Replace',
+  'Fn::Base64',
+  'Fn::MemberListToMap',
+  'Fn::ResourceFacade',
+];
 
 const F2013: Record<string, string> = {
   get_param: 'get_param',
@@ -163,13 +172,32 @@ function lookupDef(id: string): FunctionDef {
 function buildVersion(spec: Spec): TemplateVersion {
   const label = `heat_template_version ${spec.date}`;
   const defs = new Map(Object.entries(spec.functions).map(([name, id]) => [name, lookupDef(id)]));
-  const condDefs = new Map(Object.entries(spec.conditionFunctions).map(([name, id]) => [name, lookupDef(id)]));
+  const condDefs = new Map(
+    Object.entries(spec.conditionFunctions).map(([name, id]) => [name, lookupDef(id)]),
+  );
   const removed = new Set(spec.removed);
   const whyUnavailable = (name: string): string | undefined => {
-    if (removed.has(name)) return `function "${name}" is not supported in ${label}: it was removed in 2014-10-16 or later`;
+    if (removed.has(name))
+      return `function "${name}" is not supported in ${label}: it was removed in 2014-10-16 or later`;
     if (!ALL_VALUE_FUNCTIONS.has(name)) return undefined;
     const since = introducedIn(name);
     return `function "${name}" is not available in ${label}; it was introduced in heat_template_version ${since}`;
+  };
+  const conditionTable = {
+    lookup: (name: string) => condDefs.get(name),
+    unavailable: (name: string) => {
+      if (condDefs.has(name)) return undefined;
+      if (defs.has(name)) return `function "${name}" cannot be used in a condition in ${label}`;
+      return whyUnavailable(name);
+    },
+    names: () => [...condDefs.keys()],
+  };
+  const valueTable = {
+    lookup: (name: string) => defs.get(name),
+    get: (name: string) => defs.get(name),
+    unavailable: whyUnavailable,
+    names: () => [...defs.keys()],
+    conditionScope: conditionTable,
   };
   const e = spec.extra ?? {};
   return {
@@ -215,23 +243,15 @@ function buildVersion(spec: Spec): TemplateVersion {
       'custom_constraint',
       ...(e.modulo ? ['modulo'] : []),
     ],
-    deletionPolicies: ['Delete', 'Retain', 'Snapshot', ...(e.lowerCasePolicies ? ['delete', 'retain', 'snapshot'] : [])],
+    deletionPolicies: [
+      'Delete',
+      'Retain',
+      'Snapshot',
+      ...(e.lowerCasePolicies ? ['delete', 'retain', 'snapshot'] : []),
+    ],
     hasConditions: e.conditions === true,
-    functions: {
-      lookup: (name) => defs.get(name),
-      get: (name) => defs.get(name),
-      unavailable: whyUnavailable,
-      names: () => [...defs.keys()],
-    },
-    conditionFunctions: {
-      lookup: (name) => condDefs.get(name),
-      unavailable: (name) => {
-        if (condDefs.has(name)) return undefined;
-        if (defs.has(name)) return `function "${name}" cannot be used in a condition in ${label}`;
-        return whyUnavailable(name);
-      },
-      names: () => [...condDefs.keys()],
-    },
+    functions: valueTable,
+    conditionFunctions: conditionTable,
   };
 }
 

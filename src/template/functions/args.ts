@@ -12,14 +12,19 @@ export function argList(call: FnCall, min: number, max = min): Node[] {
   const args = call.args;
   if (!Array.isArray(args)) fail(call, `arguments must be a list, got ${typeName(args)}`);
   if (args.length < min || args.length > max) {
-    const want = min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
+    const want =
+      min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
     fail(call, `expected ${want} arguments, got ${args.length}`);
   }
   return args;
 }
 
 /** The call's arguments as a map with only the allowed keys and all the required ones. */
-export function argMap(call: FnCall, required: readonly string[], optional: readonly string[] = []): Record<string, Node> {
+export function argMap(
+  call: FnCall,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): Record<string, Node> {
   const args = call.args;
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !isNodeMap(args)) {
     fail(call, `arguments must be a map, got ${typeName(args)}`);
@@ -41,7 +46,12 @@ function isNodeMap(node: object): node is Record<string, Node> {
 }
 
 /** Resolves a node that must be a string (numbers are accepted and converted, as Heat does). */
-export function resolveString(call: FnCall, ctx: ResolveContext, node: Node, what: string): string | undefined {
+export function resolveString(
+  call: FnCall,
+  ctx: ResolveContext,
+  node: Node,
+  what: string,
+): string | undefined {
   const value = ctx.resolve(node);
   if (isUnknown(value)) return undefined;
   if (typeof value === 'string') return value;
@@ -50,7 +60,12 @@ export function resolveString(call: FnCall, ctx: ResolveContext, node: Node, wha
 }
 
 /** Resolves a node that must be a list; undefined when unknown. */
-export function resolveList(call: FnCall, ctx: ResolveContext, node: Node, what: string): Value[] | undefined {
+export function resolveList(
+  call: FnCall,
+  ctx: ResolveContext,
+  node: Node,
+  what: string,
+): Value[] | undefined {
   const value = ctx.resolve(node);
   if (isUnknown(value)) return undefined;
   if (Array.isArray(value)) return value;
@@ -66,6 +81,7 @@ export function resolveMap(
 ): { [key: string]: Value } | undefined {
   const value = ctx.resolve(node);
   if (isUnknown(value)) return undefined;
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as { [key: string]: Value };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    return value as { [key: string]: Value };
   return fail(call, `${what} must be a map, got ${typeName(value)}`);
 }

@@ -1,15 +1,3 @@
-import { andFn, equals, ifFn, ifNullable, notFn, orFn } from './conditions.js';
-import {
-  contains,
-  filter,
-  listConcat,
-  listConcatUnique,
-  mapMerge,
-  mapReplace,
-  repeat,
-  repeatNested,
-  repeatWithMap,
-} from './collections.js';
 import {
   fnBase64,
   fnGetAZs,
@@ -21,7 +9,27 @@ import {
   fnSelect,
   fnSplit,
 } from './cfn.js';
-import { getAttr, getAttrAll, getAttrThenSelect, getFile, getParam, getResource, resourceFacade } from './references.js';
+import {
+  contains,
+  filter,
+  listConcat,
+  listConcatUnique,
+  mapMerge,
+  mapReplace,
+  repeat,
+  repeatNested,
+  repeatWithMap,
+} from './collections.js';
+import { andFn, equals, ifFn, ifNullable, notFn, orFn } from './conditions.js';
+import {
+  getAttr,
+  getAttrAll,
+  getAttrThenSelect,
+  getFile,
+  getParam,
+  getResource,
+  resourceFacade,
+} from './references.js';
 import {
   digest,
   listJoin,

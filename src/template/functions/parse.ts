@@ -5,6 +5,8 @@ import { FnCall, type FunctionDef, type Node } from './types.js';
 /** The functions usable at one place of one template version (values, or the conditions section). */
 export interface FunctionTable {
   lookup(name: string): FunctionDef | undefined;
+  /** The table for arguments that are conditions (the first argument of `if`). */
+  readonly conditionScope?: FunctionTable;
   /** Why `name` cannot be used here, when it is a function some version knows; undefined otherwise. */
   unavailable(name: string): string | undefined;
 }
@@ -22,7 +24,14 @@ export function parseNode(raw: Json, path: DocPath, table: FunctionTable): Node 
     const key = keys[0]!;
     const def = table.lookup(key);
     if (def) {
-      const call = new FnCall(def, parseNode(raw[key] as Json, [...path, key], table), path);
+      const argPath = [...path, key];
+      const args = def.parseArgs
+        ? def.parseArgs(raw[key], argPath, {
+            value: (r, p) => parseNode(r as Json, p, table),
+            condition: (r, p) => parseNode(r as Json, p, table.conditionScope ?? table),
+          })
+        : parseNode(raw[key] as Json, argPath, table);
+      const call = new FnCall(def, args, path);
       def.check?.(call);
       return call;
     }

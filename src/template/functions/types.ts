@@ -58,6 +58,11 @@ export interface FunctionDef {
   /** One line, shown by `hearth template functions` and the template_versions API. */
   readonly description: string;
   /**
+   * Parses the raw arguments when some of them are in another scope (the first argument of `if`
+   * is a condition); by default all arguments are parsed in the caller's scope.
+   */
+  parseArgs?(raw: unknown, path: DocPath, parse: ArgParsers): Node;
+  /**
    * Checks the shape of the arguments that does not depend on values (argument count, types of
    * literal arguments). Called once when the template is parsed. Throws TemplateError('function').
    */
@@ -71,6 +76,12 @@ export interface FunctionDef {
    * evaluate; `undefined` from `evalCondition` means not known, so every branch is live.
    */
   liveBranches?(call: FnCall, evalCondition: (node: Node) => boolean | undefined): Node[];
+}
+
+/** Parsers for argument nodes in value scope and in condition scope. */
+export interface ArgParsers {
+  value(raw: unknown, path: DocPath): Node;
+  condition(raw: unknown, path: DocPath): Node;
 }
 
 /** What a function may ask of the stack it is resolved in. Supplied by the template model or the engine. */

@@ -1,0 +1,3 @@
+export { CycleError, UnknownNodeError } from './errors.js';
+export { DependencyGraph } from './graph.js';
+export { type DotOptions, type GraphJson, toDot, toJSON } from './render.js';

@@ -1,0 +1,87 @@
+import { TemplateError } from './errors.js';
+import {
+  FnCall,
+  isUnknown,
+  type Node,
+  type ResolveContext,
+  UNKNOWN,
+  type Unknown,
+} from './functions/types.js';
+
+/**
+ * Evaluates the `conditions` section lazily, caching each named condition and reporting a
+ * condition that refers to itself through others.
+ */
+export class ConditionEvaluator {
+  private readonly values = new Map<string, boolean | Unknown>();
+  private readonly evaluating = new Set<string>();
+
+  constructor(
+    private readonly definitions: ReadonlyMap<string, Node>,
+    /** The context condition functions are resolved in (get_param works, resources do not). */
+    private readonly context: () => ResolveContext,
+  ) {}
+
+  /** The value of an operand: a condition name, a boolean, or an inline condition function. */
+  evaluate(node: Node, path: readonly (string | number)[]): boolean | Unknown {
+    if (typeof node === 'boolean') return node;
+    if (typeof node === 'string') return this.named(node, path);
+    if (node instanceof FnCall) {
+      const value = this.context().resolve(node);
+      if (isUnknown(value)) return UNKNOWN;
+      if (typeof value !== 'boolean') {
+        throw new TemplateError(
+          'function',
+          `a condition must evaluate to true or false, got ${JSON.stringify(value)}`,
+          node.path,
+        );
+      }
+      return value;
+    }
+    throw new TemplateError(
+      'schema',
+      'a condition must be a condition name, a boolean or a condition function',
+      path,
+    );
+  }
+
+  /** The value of a named condition from the conditions section. */
+  named(name: string, path: readonly (string | number)[]): boolean | Unknown {
+    const cached = this.values.get(name);
+    if (cached !== undefined) return cached;
+    const definition = this.definitions.get(name);
+    if (definition === undefined) {
+      throw new TemplateError(
+        'reference',
+        `condition "${name}" is not defined in the conditions section`,
+        path,
+      );
+    }
+    if (this.evaluating.has(name)) {
+      throw new TemplateError(
+        'cycle',
+        `condition "${name}" refers to itself: ${[...this.evaluating, name].join(' -> ')}`,
+        ['conditions', name],
+      );
+    }
+    this.evaluating.add(name);
+    try {
+      const value = this.evaluate(definition, ['conditions', name]);
+      this.values.set(name, value);
+      return value;
+    } finally {
+      this.evaluating.delete(name);
+    }
+  }
+
+  /** Evaluates every named condition (so that errors in unused ones are reported too). */
+  all(): Map<string, boolean | Unknown> {
+    for (const name of this.definitions.keys()) this.named(name, ['conditions', name]);
+    return new Map(this.values);
+  }
+}
+
+/** Known boolean or undefined (for graph pruning, where unknown keeps every branch). */
+export function knownBoolean(value: boolean | Unknown): boolean | undefined {
+  return isUnknown(value) ? undefined : value;
+}

@@ -1,0 +1,78 @@
+import { getOwn, type Json } from '../../util/json.js';
+import { type DocPath, TemplateError } from '../errors.js';
+import { UNKNOWN, type Unknown } from '../functions/types.js';
+import { coerceParameterValue } from './coerce.js';
+import { checkConstraints } from './constraints.js';
+import { PSEUDO_PARAMETERS } from './schema.js';
+import type { ParameterSchema } from './types.js';
+
+export interface ResolveOptions {
+  /**
+   * Strict (creating or updating a stack): every parameter needs a value and every supplied name
+   * must be declared. Non-strict (validating a template): missing values are UNKNOWN and unknown
+   * names are ignored. Supplied values are checked either way.
+   */
+  strict: boolean;
+  /** Values of OS::stack_name, OS::stack_id, OS::project_id, OS::region; absent ones are UNKNOWN. */
+  pseudo: Readonly<Record<string, Json>>;
+  /**
+   * The environment's `parameter_defaults`: they replace the template's defaults; names the
+   * template does not declare are ignored, as Heat does.
+   */
+  parameterDefaults?: Readonly<Record<string, Json>>;
+}
+
+/**
+ * Every parameter's value: the supplied one, else the default, else (non-strict) UNKNOWN; each is
+ * converted to its type and checked against its constraints. Includes the pseudo parameters.
+ * A null supplied value counts as not supplied (Heat treats None so).
+ */
+export function resolveParameterValues(
+  schemas: ReadonlyMap<string, ParameterSchema>,
+  supplied: Readonly<Record<string, Json>>,
+  options: ResolveOptions,
+): Map<string, Json | Unknown> {
+  if (options.strict) {
+    for (const name of Object.keys(supplied)) {
+      if (!schemas.has(name)) {
+        throw new TemplateError('parameter', `The Parameter (${name}) was not defined in template.`, [
+          'parameters',
+          name,
+        ]);
+      }
+    }
+  }
+  const values = new Map<string, Json | Unknown>();
+  for (const [name, schema] of schemas) {
+    values.set(name, resolveOne(schema, supplied, options));
+  }
+  for (const name of PSEUDO_PARAMETERS) {
+    const value = getOwn(options.pseudo, name);
+    values.set(name, value === undefined ? UNKNOWN : value);
+  }
+  return values;
+}
+
+function resolveOne(
+  schema: ParameterSchema,
+  supplied: Readonly<Record<string, Json>>,
+  options: ResolveOptions,
+): Json | Unknown {
+  const path: DocPath = ['parameters', schema.name];
+  const given = getOwn(supplied, schema.name);
+  if (given !== undefined && given !== null) return checked(schema, given, path);
+  const envDefault = options.parameterDefaults ? getOwn(options.parameterDefaults, schema.name) : undefined;
+  if (envDefault !== undefined && envDefault !== null) return checked(schema, envDefault, path);
+  if (schema.hasDefault && schema.default !== undefined)
+    return checked(schema, schema.default, [...path, 'default']);
+  if (options.strict) {
+    throw new TemplateError('parameter', `The Parameter (${schema.name}) was not provided.`, path);
+  }
+  return UNKNOWN;
+}
+
+function checked(schema: ParameterSchema, raw: Json, path: DocPath): Json {
+  const value = coerceParameterValue(schema, raw, path);
+  checkConstraints(schema, value, path);
+  return value;
+}

@@ -1,0 +1,211 @@
+import { getOwn, isPlainObject, type Json, setOwn } from '../../util/json.js';
+import type { DocPath } from '../errors.js';
+import { Omitted, UNKNOWN, type Unknown, type Value } from '../functions/types.js';
+import { constraintFailure } from '../parameters/constraints.js';
+import type { ParameterType } from '../parameters/types.js';
+import {
+  propertyError,
+  shown,
+  toBooleanProperty,
+  toIntegerProperty,
+  toNumberProperty,
+  toStringProperty,
+} from './convert.js';
+import type { ListPropertySchema, PropertiesSchema, PropertySchema, PropertyType } from './schema.js';
+import { firstUnknown, hasUnknown } from './walk.js';
+
+export interface ValidateOptions {
+  /**
+   * Every value must be known: an UNKNOWN anywhere is an error. Without it (template validation,
+   * before resources exist) unknown parts are accepted unchecked and returned as they are.
+   */
+  strict?: boolean;
+}
+
+/** Internal: checking a schema's defaults skips custom constraints, which may need a cloud. */
+export interface Walk {
+  strict: boolean;
+  skipCustom: boolean;
+}
+
+type ValueMap = { [key: string]: Value };
+
+/**
+ * Checks a resource's resolved properties against its type's schema, as Heat's Properties
+ * validation does, and returns them converted to their declared types with defaults applied.
+ * Absent (or null) properties without a default are left out. Errors are TemplateError('property')
+ * at the precise path, e.g. [...path, 'networks', 0, 'port'].
+ */
+export function validateProperties(
+  schema: PropertiesSchema,
+  value: Value,
+  path: DocPath,
+  options: ValidateOptions & { strict: true },
+): ValueMap;
+export function validateProperties(
+  schema: PropertiesSchema,
+  value: Value,
+  path: DocPath,
+  options?: ValidateOptions,
+): ValueMap | Unknown;
+export function validateProperties(
+  schema: PropertiesSchema,
+  value: Value,
+  path: DocPath,
+  options: ValidateOptions = {},
+): ValueMap | Unknown {
+  const walk: Walk = { strict: options.strict ?? false, skipCustom: false };
+  // A resource without a properties section has none.
+  const given = value === null || value instanceof Omitted ? {} : value;
+  return validateMap(schema, given, path, walk);
+}
+
+/** Converts and checks one value (never null or absent) against its property schema. */
+export function validateValue(prop: PropertySchema, value: Value, path: DocPath, walk: Walk): Value {
+  if (value === UNKNOWN) return unknownValue(path, walk);
+  let out: Value;
+  switch (prop.type) {
+    case 'string':
+      out = toStringProperty(value, path);
+      break;
+    case 'integer':
+      out = toIntegerProperty(value, path);
+      break;
+    case 'number':
+      out = toNumberProperty(value, path);
+      break;
+    case 'boolean':
+      out = toBooleanProperty(value, path);
+      break;
+    case 'map':
+      if (prop.schema) out = validateMap(prop.schema, value, path, walk);
+      else if (isPlainObject(value)) out = untyped(value, path, walk);
+      else throw propertyError(`Value ${shown(value)} is not a map`, path);
+      break;
+    case 'list':
+      out = validateList(prop, value, path, walk);
+      break;
+    case 'any':
+      out = untyped(value, path, walk);
+      break;
+  }
+  checkConstraints(prop, out, path, walk);
+  return out;
+}
+
+function validateMap(schema: PropertiesSchema, value: Value, path: DocPath, walk: Walk): ValueMap | Unknown {
+  if (value === UNKNOWN) return unknownValue(path, walk);
+  if (!isPlainObject(value)) throw propertyError(`Value ${shown(value)} is not a map`, path);
+  const given = value as ValueMap;
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(schema, key)) {
+      throw propertyError(`Unknown Property ${key}${suggestion(key, Object.keys(schema))}`, [...path, key]);
+    }
+  }
+  const out: ValueMap = {};
+  for (const [name, prop] of Object.entries(schema)) {
+    const raw = getOwn(given, name);
+    const entryPath = [...path, name];
+    if (raw === undefined || raw === null || raw instanceof Omitted) {
+      const filled = fillAbsent(prop, entryPath, walk);
+      if (filled !== undefined) setOwn(out, name, filled);
+      // Point at the map when the key is missing: there is no value to point at.
+      else if (prop.required) throw notAssigned(name, raw === undefined ? path : entryPath);
+    } else {
+      setOwn(out, name, validateValue(prop, raw, entryPath, walk));
+    }
+  }
+  return out;
+}
+
+function validateList(prop: ListPropertySchema, value: Value, path: DocPath, walk: Walk): Value[] {
+  if (!Array.isArray(value)) throw propertyError(`Value ${shown(value)} is not a list`, path);
+  const items = prop.items;
+  if (items === undefined) return untyped(value, path, walk) as Value[];
+  return value.map((item, i) => {
+    const itemPath = [...path, i];
+    if (item !== null && !(item instanceof Omitted)) return validateValue(items, item, itemPath, walk);
+    const filled = fillAbsent(items, itemPath, walk);
+    if (filled !== undefined) return filled;
+    if (items.required) throw propertyError('A list member is required but null', itemPath);
+    return null;
+  });
+}
+
+/** The default, converted and checked like a given value, or undefined without one. */
+function fillAbsent(prop: PropertySchema, path: DocPath, walk: Walk): Value | undefined {
+  if (prop.default === undefined || prop.default === null) return undefined;
+  // A copy, so that whatever is done with the result cannot change the schema.
+  return validateValue(prop, structuredClone(prop.default) as Json, path, walk);
+}
+
+function notAssigned(name: string, path: DocPath) {
+  return propertyError(`Property ${name} not assigned (it is required)`, path);
+}
+
+function unknownValue(path: DocPath, walk: Walk): Unknown {
+  if (walk.strict) throw propertyError('Value is not known yet', path);
+  return UNKNOWN;
+}
+
+/** Content without a schema (`any`, or a map or list with no sub-schema) is taken as it is. */
+function untyped(value: Value, path: DocPath, walk: Walk): Value {
+  if (walk.strict) {
+    const at = firstUnknown(value, path);
+    if (at !== undefined) throw propertyError('Value is not known yet', at);
+  }
+  return value;
+}
+
+/** The parameter type whose constraint checks match Heat's for this property type. */
+const CHECK_AS: Readonly<Record<PropertyType, ParameterType>> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  list: 'comma_delimited_list',
+  map: 'json',
+  any: 'json',
+};
+
+function checkConstraints(prop: PropertySchema, value: Value, path: DocPath, walk: Walk): void {
+  const constraints = prop.constraints;
+  if (constraints === undefined || constraints.length === 0) return;
+  // Whether an unknown value passes cannot be known; it is checked once it is known.
+  if (hasUnknown(value)) return;
+  for (const c of constraints) {
+    if (walk.skipCustom && c.kind === 'custom_constraint') continue;
+    const failure = constraintFailure(c, CHECK_AS[prop.type], value as Json);
+    if (failure !== undefined) throw propertyError(c.description ?? failure, path);
+  }
+}
+
+/** ` (did you mean "image"?)` when a declared name is one or two typos away from `name`. */
+function suggestion(name: string, names: readonly string[]): string {
+  if (name.length > 64) return '';
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(name.length / 3));
+  for (const candidate of names) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d <= bestDistance) [best, bestDistance] = [candidate, d - 1];
+  }
+  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** Levenshtein distance, with a transposition counted as one edit. */
+function editDistance(a: string, b: string): number {
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
+    }
+    [before, prev] = [prev, row];
+  }
+  return prev[b.length]!;
+}

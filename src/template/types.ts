@@ -1,0 +1,22 @@
+import type { DocPath } from './errors.js';
+import type { Value } from './functions/types.js';
+
+/**
+ * What the template layer needs to know of a resource type to validate a template: its property
+ * schema and attribute names. Resource plugins implement it; the template layer never imports them.
+ */
+export interface ResourceTypeInfo {
+  readonly type: string;
+  /** Checks resolved properties (which may contain UNKNOWN parts); throws TemplateError('property'). */
+  validateProperties(properties: Value, path: DocPath): void;
+  /** Whether `get_attr` may read this attribute (types with dynamic attributes decide per name). */
+  hasAttribute(name: string): boolean;
+}
+
+/** Looks resource types up by name (`OS::Heat::RandomString`). */
+export interface TypeCatalog {
+  get(type: string): ResourceTypeInfo | undefined;
+}
+
+/** A catalog that knows no type: every plugin type is reported unknown. */
+export const EMPTY_CATALOG: TypeCatalog = { get: () => undefined };

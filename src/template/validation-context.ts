@@ -1,0 +1,150 @@
+import type { Json } from '../util/json.js';
+import type { ConditionEvaluator } from './conditions.js';
+import { resolveTemplateUrl } from './environment/index.js';
+import { type DocPath, TemplateError } from './errors.js';
+import { attributeOf } from './functions/references.js';
+import { resolveNode, walkCalls } from './functions/resolve.js';
+import {
+  type FnCall,
+  type Node,
+  type ResolveContext,
+  UNKNOWN,
+  type Unknown,
+  type Value,
+} from './functions/types.js';
+import type { ResourceDefinition, Template } from './template.js';
+import type { ResourceTypeInfo, TypeCatalog } from './types.js';
+import { evaluateYaql, YaqlError } from './yaql/index.js';
+
+/**
+ * Resolves snippets of one template before anything exists: parameters have their values (or are
+ * unknown), resources' ids and attributes are unknown, and every reference is checked.
+ */
+export class ValidationContext implements ResolveContext {
+  private conditions: ConditionEvaluator | undefined;
+  private enabled: ReadonlyMap<string, ResourceDefinition> = new Map();
+  private all: ReadonlySet<string> = new Set();
+  /** get_attr reads per resource, checked once that resource's type is known. */
+  private readonly attributeReads = new Map<string, FnCall[]>();
+
+  constructor(
+    private readonly template: Template,
+    private readonly parameters: ReadonlyMap<string, Json | Unknown>,
+    private readonly files: Readonly<Record<string, string>>,
+    readonly types: TypeCatalog,
+  ) {}
+
+  bindConditions(conditions: ConditionEvaluator): void {
+    this.conditions = conditions;
+  }
+
+  bindResources(enabled: ReadonlyMap<string, ResourceDefinition>, all: ReadonlySet<string>): void {
+    this.enabled = enabled;
+    this.all = all;
+  }
+
+  resolve(node: Node): Value {
+    return resolveNode(node, this);
+  }
+
+  isParameter(name: string): boolean {
+    return this.parameters.has(name);
+  }
+
+  param(name: string, path: DocPath): Value {
+    const value = this.parameters.get(name);
+    if (value === undefined) {
+      throw new TemplateError('reference', `the parameter "${name}" is not defined in the template`, path);
+    }
+    return value as Value;
+  }
+
+  resourceRef(name: string, path: DocPath): Value {
+    this.checkResource(name, path);
+    return UNKNOWN;
+  }
+
+  resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
+    this.checkResource(name, path);
+    void attr;
+    return UNKNOWN;
+  }
+
+  file(name: string, path: DocPath): string {
+    const direct = Object.hasOwn(this.files, name) ? this.files[name] : undefined;
+    if (direct !== undefined) return direct;
+    const relative = resolveTemplateUrl(this.template.source.file, name);
+    const found = Object.hasOwn(this.files, relative) ? this.files[relative] : undefined;
+    if (found !== undefined) return found;
+    throw new TemplateError('reference', `no content found in the files map for get_file "${name}"`, path);
+  }
+
+  condition(node: Node, path: DocPath): boolean | Unknown {
+    if (!this.conditions) throw new Error('internal: conditions are not bound');
+    return this.conditions.evaluate(node, path);
+  }
+
+  facade(): Value {
+    return UNKNOWN;
+  }
+
+  yaql(expression: string, data: Value, path: DocPath): Value {
+    try {
+      return evaluateYaql(expression, data) as Value;
+    } catch (err) {
+      if (err instanceof YaqlError) throw new TemplateError('function', `yaql: ${err.message}`, path);
+      throw err;
+    }
+  }
+
+  /** Checks get_attr reads of `resource` against its type's attributes, once the type is known. */
+  checkAttributeReads(resource: string, info: ResourceTypeInfo): void {
+    for (const call of this.attributeReads.get(resource) ?? []) {
+      const attr = attributeOf(call);
+      if (attr !== undefined && !info.hasAttribute(attr)) {
+        throw new TemplateError(
+          'reference',
+          `resource "${resource}" (${info.type}) has no attribute "${attr}"`,
+          call.path,
+        );
+      }
+    }
+  }
+
+  /** Records every get_attr of the template by target resource, for checkAttributeReads. */
+  indexAttributeReads(): void {
+    const visit = (node: Node) =>
+      walkCalls(node, (call) => {
+        if (call.name === 'get_attr') {
+          const target = call.def.referencedResource?.(call);
+          if (target !== undefined) {
+            const list = this.attributeReads.get(target) ?? [];
+            list.push(call);
+            this.attributeReads.set(target, list);
+          }
+        }
+        return true;
+      });
+    for (const def of this.template.resources.values()) {
+      visit(def.properties);
+      visit(def.metadata);
+    }
+    for (const output of this.template.outputs.values()) visit(output.value);
+  }
+
+  private checkResource(name: string, path: DocPath): void {
+    if (this.enabled.has(name)) return;
+    if (this.all.has(name)) {
+      throw new TemplateError(
+        'reference',
+        `resource "${name}" is referenced here but its condition is false`,
+        path,
+      );
+    }
+    throw new TemplateError(
+      'reference',
+      `the specified reference "${name}" is not a resource of this template`,
+      path,
+    );
+  }
+}

@@ -1,0 +1,16 @@
+import { CORE_FUNCTIONS } from './core.js';
+import { DICT_FUNCTIONS } from './dicts.js';
+import { LIST_FUNCTIONS } from './lists.js';
+import { QUERY_FUNCTIONS } from './queries.js';
+import { STRING_FUNCTIONS } from './strings.js';
+import type { FunctionDef } from './types.js';
+
+/**
+ * Every function an expression can call, by name. A Map, so that a name such as "constructor" or
+ * "__proto__" is simply unknown. `x.f(a)` and `f(x, a)` are the same call.
+ */
+export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
+  [...CORE_FUNCTIONS, ...LIST_FUNCTIONS, ...QUERY_FUNCTIONS, ...DICT_FUNCTIONS, ...STRING_FUNCTIONS].map(
+    (def) => [def.name, def],
+  ),
+);

@@ -1,0 +1,30 @@
+/**
+ * Variables visible to an expression: `$` (stored as "1"), the positional `$1`, `$2`... of a lambda,
+ * and names bound by let(). A lambda or let() evaluates in a child scope, so inner bindings shadow
+ * outer ones and outer ones (such as a let-bound `$root`) stay visible.
+ */
+export class Scope {
+  constructor(
+    private readonly parent: Scope | null,
+    private readonly vars: ReadonlyMap<string, unknown>,
+  ) {}
+
+  /** The variable's value; an unbound variable is null, as in yaql. */
+  get(name: string): unknown {
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
+      const value = scope.vars.get(name);
+      if (value !== undefined) return value;
+    }
+    return null;
+  }
+
+  /** A child scope binding positional arguments to $1, $2... (so `$` is the first one). */
+  withArgs(args: readonly unknown[]): Scope {
+    if (args.length === 0) return this;
+    return new Scope(this, new Map(args.map((value, i) => [String(i + 1), value])));
+  }
+
+  child(vars: ReadonlyMap<string, unknown>): Scope {
+    return new Scope(this, vars);
+  }
+}

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `hearth` command in a child process, from the TypeScript sources. */
+export function hearth(args: string[], cwd: string = ROOT): CliResult {
+  // tsx resolved from here, so the child finds it whatever its working directory.
+  const r = spawnSync(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), resolve(ROOT, 'src/cli/index.ts'), ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export const REPO = ROOT;

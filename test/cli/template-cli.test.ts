@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { hearth } from './helpers.js';
+
+function workdir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-cli-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const TEMPLATE = `heat_template_version: 2018-08-31
+description: CLI test
+parameters:
+  flavor:
+    type: string
+    label: Flavor
+    description: the flavor
+    default: m1.small
+    constraints:
+      - allowed_values: [m1.small, m1.large]
+  count:
+    type: number
+    constraints:
+      - range: {min: 1, max: 5}
+        description: between one and five
+  secret:
+    type: string
+    hidden: true
+    default: hunter2
+parameter_groups:
+  - label: sizing
+    parameters: [flavor, count]
+outputs:
+  joined:
+    value: {list_join: [',', [{get_param: flavor}, {str_replace: {template: n, params: {n: {get_param: count}}}}]]}
+`;
+
+describe('hearth template validate', () => {
+  it('prints what Heat validate prints, as json', () => {
+    const dir = workdir({ 't.yaml': TEMPLATE });
+    const r = hearth(['template', 'validate', '-t', 't.yaml', '--parameter', 'count=3', '-f', 'json'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.Description, 'CLI test');
+    assert.deepEqual(out.Parameters.flavor, {
+      Type: 'String',
+      Description: 'the flavor',
+      Default: 'm1.small',
+      NoEcho: 'false',
+      Label: 'Flavor',
+      AllowedValues: ['m1.small', 'm1.large'],
+      Value: 'm1.small',
+    });
+    assert.equal(out.Parameters.count.Type, 'Number');
+    assert.equal(out.Parameters.count.Value, 3);
+    assert.equal(out.Parameters.count.MinValue, 1);
+    assert.equal(out.Parameters.count.ConstraintDescription, 'between one and five');
+    assert.equal(out.Parameters.secret.NoEcho, 'true');
+    assert.ok(!r.stdout.includes('hunter2'), 'a hidden value never appears');
+    assert.deepEqual(out.ParameterGroups, [{ label: 'sizing', parameters: ['flavor', 'count'] }]);
+  });
+
+  it('is non-strict by default and strict on request', () => {
+    const dir = workdir({ 't.yaml': TEMPLATE });
+    assert.equal(hearth(['template', 'validate', '-t', 't.yaml'], dir).code, 0);
+    const strict = hearth(['template', 'validate', '-t', 't.yaml', '--strict'], dir);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stderr, /count/);
+  });
+
+  it('reports a constraint failure with the constraint description', () => {
+    const dir = workdir({ 't.yaml': TEMPLATE });
+    const r = hearth(['template', 'validate', '-t', 't.yaml', '--parameter', 'count=9'], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /between one and five/);
+  });
+
+  it('takes parameters from environment files merged in order', () => {
+    const dir = workdir({
+      't.yaml': TEMPLATE,
+      'a.yaml': 'parameters:\n  count: 2\n  flavor: m1.large\n',
+      'b.yaml': 'parameters:\n  count: 4\n',
+    });
+    const r = hearth(
+      ['template', 'validate', '-t', 't.yaml', '-e', 'a.yaml', '-e', 'b.yaml', '-f', 'json'],
+      dir,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.Parameters.count.Value, 4);
+    assert.equal(out.Parameters.flavor.Value, 'm1.large');
+  });
+
+  it('names file, line, column and path on errors and exits non-zero', () => {
+    const dir = workdir({
+      'bad.yaml': 'heat_template_version: 2015-04-30\noutputs:\n  o:\n    value: {str_split: [",", "a,b"]}\n',
+    });
+    const r = hearth(['template', 'validate', '-t', 'bad.yaml'], dir);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^Error: bad\.yaml:4:5: outputs\.o\.value: function "str_split" is not available in heat_template_version 2015-04-30/,
+    );
+  });
+
+  it('reports YAML syntax errors with a position', () => {
+    const dir = workdir({ 'bad.yaml': 'heat_template_version: 2015-04-30\nresources: [\n' });
+    const r = hearth(['template', 'validate', '-t', 'bad.yaml'], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^Error: bad\.yaml:\d+:\d+: invalid YAML/);
+  });
+
+  it('reports a missing file without a stack trace', () => {
+    const r = hearth(['template', 'validate', '-t', '/nonexistent/t.yaml']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^Error: cannot read "\/nonexistent\/t\.yaml"/);
+    assert.ok(!r.stderr.includes('    at '), 'no stack trace');
+  });
+
+  it('exits 2 on bad usage', () => {
+    assert.equal(hearth(['template', 'validate']).code, 2);
+  });
+});
+
+describe('hearth template graph', () => {
+  const files = {
+    't.yaml': `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}}}
+  server: {type: OS::Nova::Server, properties: {networks: [{subnet: {get_resource: subnet}}]}}
+`,
+  };
+
+  it('prints the dependency graph as json', () => {
+    const r = hearth(['template', 'graph', '-t', 't.yaml', '-f', 'json'], workdir(files));
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.nodes, ['net', 'subnet', 'server']);
+    assert.deepEqual(out.edges, [
+      { from: 'subnet', to: 'net' },
+      { from: 'server', to: 'subnet' },
+    ]);
+    assert.equal(out.types.server, 'OS::Nova::Server');
+  });
+
+  it('prints the dependency graph as dot', () => {
+    const r = hearth(['template', 'graph', '-t', 't.yaml'], workdir(files));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^digraph/);
+    assert.match(r.stdout, /"server" -> "subnet"/);
+  });
+});
+
+describe('hearth template functions', () => {
+  it('lists exactly the functions of a version', () => {
+    const r = hearth(['template', 'functions', '--template-version', '2015-04-30', '-f', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const names = JSON.parse(r.stdout).template_functions.map((f: { functions: string }) => f.functions);
+    assert.ok(names.includes('repeat') && names.includes('Fn::Select'));
+    assert.ok(!names.includes('str_split'));
+  });
+
+  it('accepts aliases and lists condition functions on request', () => {
+    const r = hearth([
+      'template',
+      'functions',
+      '--template-version',
+      'pike',
+      '--with-conditions',
+      '-f',
+      'json',
+    ]);
+    const names = JSON.parse(r.stdout).template_functions.map((f: { functions: string }) => f.functions);
+    assert.ok(names.includes('equals') && names.includes('make_url'));
+  });
+
+  it('rejects an unknown version', () => {
+    const r = hearth(['template', 'functions', '--template-version', '2099-01-01']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown template version "2099-01-01"/);
+  });
+});

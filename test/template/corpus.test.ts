@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { readLocalFile } from '../../src/cli/commands/template.js';
+import { TemplateError } from '../../src/template/errors.js';
+import { loadStackInput } from '../../src/template/loader.js';
+import { defineStackFromText } from '../../src/template/stack-definition.js';
+import { EMPTY_CATALOG } from '../../src/template/types.js';
+
+// Real public HOT templates (openstack/heat-templates, Apache-2.0), kept in the shared folder beside the repo.
+const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/heat-templates');
+
+function templatesIn(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) templatesIn(path, out);
+    else if (
+      /\.ya?ml$/.test(name) &&
+      /^\s*["']?heat_template_version["']?\s*:/m.test(readFileSync(path, 'utf8'))
+    ) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/**
+ * The corpus keeps only the YAML files of its repository: scripts that templates include with
+ * get_file (`*.sh`, `*.ps1` ...) are absent, so they read as a placeholder. Templates must exist.
+ */
+function readCorpusFile(url: string): string {
+  try {
+    return readLocalFile(url);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !/\.(ya?ml|template)$/.test(url)) {
+      return `# ${url} is not part of the corpus`;
+    }
+    throw err;
+  }
+}
+
+const present = (() => {
+  try {
+    return statSync(CORPUS).isDirectory();
+  } catch {
+    return false;
+  }
+})();
+
+describe('the public template corpus', { skip: present ? false : `no corpus at ${CORPUS}` }, () => {
+  const templates = present ? templatesIn(CORPUS) : [];
+
+  it('holds the 90 templates the acceptance names', () => {
+    assert.equal(templates.length, 90);
+  });
+
+  for (const path of templates) {
+    const name = relative(CORPUS, path);
+    it(`${name}: parses, builds its graph, and validates or names an unknown type`, () => {
+      const input = loadStackInput(path, [], readCorpusFile);
+      const options = { files: input.files, environment: input.environment };
+      const structural = defineStackFromText(input.url, input.text, { ...options, allowUnknownTypes: true });
+      assert.ok(structural.graph.size === structural.resources.size);
+      assert.deepEqual(new Set(structural.graph.topologicalOrder()), new Set(structural.resources.keys()));
+      try {
+        defineStackFromText(input.url, input.text, { ...options, types: EMPTY_CATALOG });
+      } catch (err) {
+        assert.ok(err instanceof TemplateError, `not a TemplateError: ${err}`);
+        assert.equal(err.kind, 'unknown_type', err.message);
+        assert.match(err.message, /the resource type "[^"]+".* is not known/);
+        assert.ok(err.file && err.position, 'the error names the file and position');
+      }
+    });
+  }
+});
