@@ -1,4 +1,5 @@
 import { TemplateError } from './errors.js';
+import { walkCalls } from './functions/resolve.js';
 import {
   FnCall,
   isUnknown,
@@ -74,10 +75,52 @@ export class ConditionEvaluator {
     }
   }
 
-  /** Evaluates every named condition (so that errors in unused ones are reported too). */
+  /**
+   * Evaluates every named condition (so that errors in unused ones are reported too), those a
+   * condition refers to first: a long chain of conditions then never recurses deeply.
+   */
   all(): Map<string, boolean | Unknown> {
-    for (const name of this.definitions.keys()) this.named(name, ['conditions', name]);
+    for (const name of this.dependencyOrder()) this.named(name, ['conditions', name]);
     return new Map(this.values);
+  }
+
+  /** Named conditions in post-order of their references to each other (iterative DFS). */
+  private dependencyOrder(): string[] {
+    const order: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    for (const root of this.definitions.keys()) {
+      if (state.has(root)) continue;
+      const stack: [string, string[]][] = [[root, this.referencedNames(root)]];
+      state.set(root, 'open');
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        const next = top[1].pop();
+        if (next === undefined) {
+          stack.pop();
+          state.set(top[0], 'done');
+          order.push(top[0]);
+        } else if (!state.has(next) && this.definitions.has(next)) {
+          state.set(next, 'open');
+          stack.push([next, this.referencedNames(next)]);
+        }
+      }
+    }
+    return order;
+  }
+
+  /** Names of other conditions a condition's definition refers to. */
+  private referencedNames(name: string): string[] {
+    const definition = this.definitions.get(name);
+    const out: string[] = typeof definition === 'string' ? [definition] : [];
+    if (definition === undefined) return out;
+    walkCalls(definition, (call) => {
+      const operands = call.name === 'not' ? [call.args] : Array.isArray(call.args) ? call.args : [];
+      if (['and', 'or', 'not'].includes(call.name)) {
+        for (const operand of operands) if (typeof operand === 'string') out.push(operand);
+      }
+      return true;
+    });
+    return out;
   }
 }
 

@@ -23,7 +23,7 @@ export function collectReferences(node: Node, conditions: ConditionEvaluator): R
     if (name !== undefined) out.push({ resource: name, call, path: call.path });
     if (call.def.liveBranches) {
       const live = call.def.liveBranches(call, (cond) => knownBoolean(conditions.evaluate(cond, call.path)));
-      for (const branch of live) out.push(...collectReferences(branch, conditions));
+      for (const branch of live) for (const ref of collectReferences(branch, conditions)) out.push(ref);
       return false;
     }
     return true;

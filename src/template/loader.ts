@@ -94,14 +94,14 @@ function collectReferencedFiles(
   const stack: Json[] = [doc.data];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (Array.isArray(node)) stack.push(...node);
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
     else if (isPlainObject(node)) {
       const keys = Object.keys(node);
       if (keys.length === 1 && keys[0] === 'get_file' && typeof node.get_file === 'string') {
         const fileUrl = resolveTemplateUrl(url, node.get_file);
         if (!Object.hasOwn(files, fileUrl)) files[fileUrl] = readOrFail(read, fileUrl, node.get_file);
       } else {
-        stack.push(...(Object.values(node) as Json[]));
+        for (const value of Object.values(node)) stack.push(value as Json);
       }
     }
   }

@@ -14,6 +14,7 @@ import {
 import type { Json } from '../util/json.js';
 import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
+import { FastYamlError, loadYamlFast } from './yaml-fast.js';
 
 /**
  * A parsed document together with where it came from. Positions are found lazily: the text is
@@ -130,6 +131,13 @@ function parseJson(file: string, text: string): Json {
 }
 
 function parseYaml(file: string, text: string, limits: Pick<TemplateLimits, 'maxAliasCount'>): Json {
+  try {
+    const fast = loadYamlFast(text);
+    if (fast !== undefined) return fast;
+  } catch (err) {
+    if (!(err instanceof FastYamlError)) throw err;
+    // The slow parser words errors better and knows positions; it sees the same syntax error.
+  }
   const { doc, lines } = parseYamlDocument(text, 'yaml');
   const first = doc.errors[0];
   if (first) {

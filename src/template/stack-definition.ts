@@ -1,5 +1,5 @@
 import { DependencyGraph } from '../graph/index.js';
-import type { Json } from '../util/json.js';
+import { type Json, setOwn } from '../util/json.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
@@ -201,11 +201,11 @@ function suppliedValues(
 ): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [name, value] of Object.entries(env?.parameterDefaults ?? {})) {
-    if (template.parameters.has(name)) out[name] = value;
+    if (template.parameters.has(name)) setOwn(out, name, value);
   }
   const explicit = nesting.supplied ?? env?.parameters ?? {};
   for (const [name, value] of Object.entries(explicit)) {
-    if (value !== UNKNOWN) out[name] = value as Json;
+    if (value !== UNKNOWN) setOwn(out, name, value as Json);
   }
   return out;
 }
@@ -237,8 +237,7 @@ function dependenciesOf(
     checkReference(name, path, enabled, all, template);
     requires.add(name);
   });
-  requires.delete(def.name) || undefined;
-  if (dependsOnSelf(def, template, conditions)) {
+  if (requires.delete(def.name)) {
     throw new TemplateError(
       'cycle',
       `circular dependency between resources: ${def.name} -> ${def.name}`,
@@ -246,15 +245,6 @@ function dependenciesOf(
     );
   }
   return [...requires];
-}
-
-function dependsOnSelf(def: ResourceDefinition, template: Template, conditions: ConditionEvaluator): boolean {
-  if (def.dependsOn.includes(def.name)) return true;
-  return [def.properties, def.metadata].some((node) =>
-    collectReferences(node, conditions).some(
-      (r) => r.resource === def.name && !(r.call.name === 'Ref' && template.parameters.has(r.resource)),
-    ),
-  );
 }
 
 function checkReference(

@@ -190,7 +190,7 @@ function makeListConcat(name: string, description: string, unique: boolean): Fun
       const items: Value[] = [];
       for (const list of lists) {
         if (isUnknown(list)) unknown = true;
-        else if (Array.isArray(list)) items.push(...list);
+        else if (Array.isArray(list)) for (const item of list) items.push(item);
         else if (list !== null)
           fail(call, `items to concatenate must be lists, got ${typeName(list)} ${showValue(list)}`);
       }

@@ -1,6 +1,6 @@
 import type { Json } from '../../util/json.js';
 import { type DocPath, TemplateError } from '../errors.js';
-import { FnCall, type FunctionDef, type Node } from './types.js';
+import { FnCall, type FunctionDef, type Node, PathLink } from './types.js';
 
 /** The functions usable at one place of one template version (values, or the conditions section). */
 export interface FunctionTable {
@@ -17,35 +17,63 @@ export interface FunctionTable {
  * function checks their static shape.
  */
 export function parseNode(raw: Json, path: DocPath, table: FunctionTable): Node {
+  return parseAt(raw, path, table);
+}
+
+function pathOf(where: PathLink | DocPath): DocPath {
+  return where instanceof PathLink ? where.toPath() : where;
+}
+
+function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): Node {
   if (raw === null || typeof raw !== 'object') return raw;
-  if (Array.isArray(raw)) return raw.map((item, i) => parseNode(item, [...path, i], table));
+  if (Array.isArray(raw)) {
+    let out: Node[] | undefined;
+    for (let i = 0; i < raw.length; i++) {
+      const item = raw[i] as Json;
+      const parsed = parseAt(item, new PathLink(where, i), table);
+      // Literal data is returned as it is; only a list holding a call is copied.
+      if (parsed !== item && out === undefined) out = raw.slice(0, i) as Node[];
+      out?.push(parsed);
+    }
+    return out ?? (raw as Node[]);
+  }
   const keys = Object.keys(raw);
   if (keys.length === 1) {
     const key = keys[0]!;
     const def = table.lookup(key);
     if (def) {
-      const argPath = [...path, key];
+      const argWhere = new PathLink(where, key);
       const args = def.parseArgs
-        ? def.parseArgs(raw[key], argPath, {
-            value: (r, p) => parseNode(r as Json, p, table),
-            condition: (r, p) => parseNode(r as Json, p, table.conditionScope ?? table),
+        ? def.parseArgs(raw[key], argWhere.toPath(), {
+            value: (r, p) => parseAt(r as Json, p, table),
+            condition: (r, p) => parseAt(r as Json, p, table.conditionScope ?? table),
           })
-        : parseNode(raw[key] as Json, argPath, table);
-      const call = new FnCall(def, args, path);
+        : parseAt(raw[key] as Json, argWhere, table);
+      const call = new FnCall(def, args, where);
       def.check?.(call);
       return call;
     }
     const why = table.unavailable(key);
-    if (why !== undefined) throw new TemplateError('version', why, path);
+    if (why !== undefined) throw new TemplateError('version', why, pathOf(where));
   }
-  const out: { [key: string]: Node } = {};
-  for (const key of keys) {
-    const value = parseNode(raw[key] as Json, [...path, key], table);
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    } else {
-      out[key] = value;
+  let out: { [key: string]: Node } | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = raw[key] as Json;
+    const parsed = parseAt(value, new PathLink(where, key), table);
+    if (parsed !== value && out === undefined) {
+      out = {};
+      for (let j = 0; j < i; j++) setNode(out, keys[j]!, raw[keys[j]!] as Node);
     }
+    if (out) setNode(out, key, parsed);
   }
-  return out;
+  return out ?? (raw as { [key: string]: Node });
+}
+
+function setNode(out: { [key: string]: Node }, key: string, value: Node): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    out[key] = value;
+  }
 }

@@ -11,21 +11,26 @@ import {
 } from './types.js';
 
 /** Follows a path of keys and indexes into a value; a step that does not exist yields `missing`. */
-export function selectPath(value: Value, path: Value[], missing: Value): Value {
+export function selectPath(value: Value, path: Value[], missing: Value, stringIndexes = true): Value {
   let current = value;
   for (const step of path) {
     if (isUnknown(current) || isUnknown(step)) return UNKNOWN;
-    if (Array.isArray(current)) {
-      const index = typeof step === 'number' ? step : typeof step === 'string' ? Number(step) : Number.NaN;
-      if (!Number.isInteger(index)) return missing;
+    if (Array.isArray(current) || typeof current === 'string') {
+      // Python sequences (lists and strings) take an integer; get_param also converts a numeric string.
+      const index =
+        typeof step === 'number'
+          ? step
+          : typeof step === 'string' && stringIndexes
+            ? Number(step)
+            : Number.NaN;
+      if (!Number.isInteger(index) || (typeof step === 'string' && step.trim() === '')) return missing;
       const at = index < 0 ? current.length + index : index;
       if (at < 0 || at >= current.length) return missing;
       current = current[at]!;
     } else if (current !== null && typeof current === 'object') {
-      if (typeof step !== 'string' && typeof step !== 'number') return missing;
-      const key = String(step);
-      if (!Object.hasOwn(current, key)) return missing;
-      current = (current as Record<string, Value>)[key]!;
+      // Keys of a map are strings: an integer step finds nothing, as a Python dict lookup would.
+      if (typeof step !== 'string' || !Object.hasOwn(current, step)) return missing;
+      current = (current as Record<string, Value>)[step]!;
     } else {
       return missing;
     }
@@ -99,6 +104,7 @@ function makeGetAttr(variant: 'select' | 'path' | 'all'): FunctionDef {
         value,
         pathNodes.map((n) => ctx.resolve(n)),
         null,
+        false,
       );
     },
   };

@@ -1,4 +1,5 @@
 import { setOwn } from '../../util/json.js';
+import { TemplateError } from '../errors.js';
 import { FnCall, type Node, OMITTED, type ResolveContext, type Value } from './types.js';
 
 /**
@@ -6,7 +7,7 @@ import { FnCall, type Node, OMITTED, type ResolveContext, type Value } from './t
  * resolve to OMITTED (an `if` without a false branch) are dropped from their list or map.
  */
 export function resolveNode(node: Node, ctx: ResolveContext): Value {
-  if (node instanceof FnCall) return node.def.resolve(node, ctx);
+  if (node instanceof FnCall) return resolveCall(node, ctx);
   if (node === null || typeof node !== 'object') return node;
   if (Array.isArray(node)) {
     const out: Value[] = [];
@@ -22,6 +23,27 @@ export function resolveNode(node: Node, ctx: ResolveContext): Value {
     if (value !== OMITTED) setOwn(out, key, value);
   }
   return out;
+}
+
+/**
+ * Resolves one call. A result too large for the engine (a string over V8's limit) or a nesting too
+ * deep for the stack becomes a limit error at the call, not a crash.
+ */
+function resolveCall(call: FnCall, ctx: ResolveContext): Value {
+  try {
+    return call.def.resolve(call, ctx);
+  } catch (err) {
+    if (err instanceof RangeError && !(err instanceof TemplateError)) {
+      throw new TemplateError('limit', `${call.name}: ${limitReason(err)}`, call.path);
+    }
+    throw err;
+  }
+}
+
+function limitReason(err: RangeError): string {
+  if (/string length/i.test(err.message)) return 'the result is larger than the engine can hold';
+  if (/call stack/i.test(err.message)) return 'functions are nested too deeply to evaluate';
+  return `a size limit was exceeded (${err.message})`;
 }
 
 /** Calls `visit` on every function call in the node, outermost first. */

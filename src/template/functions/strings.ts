@@ -238,7 +238,7 @@ export const listJoinMulti: FunctionDef = {
       if (isUnknown(list)) unknown = true;
       else if (!pyTruthy(list))
         continue; // Heat skips null and other empty values
-      else if (Array.isArray(list)) items.push(...list);
+      else if (Array.isArray(list)) for (const item of list) items.push(item);
       else fail(call, `can only join lists, got ${typeName(list)}`);
     }
     const delimiter = resolveDelimiter(call, ctx, delimiterNode);

@@ -30,18 +30,48 @@ export type Value = null | boolean | number | string | Unknown | Omitted | Value
 /** A parsed template snippet: literal data in which intrinsic function calls have been recognised. */
 export type Node = null | boolean | number | string | FnCall | Node[] | { [key: string]: Node };
 
+/**
+ * Where a node stands, as a chain of links to its parent: paths are materialised only when asked
+ * for (errors), so parsing a large template does not copy a path array per node.
+ */
+export class PathLink {
+  constructor(
+    readonly up: PathLink | DocPath,
+    readonly key: string | number,
+  ) {}
+
+  toPath(): DocPath {
+    const keys: (string | number)[] = [];
+    let link: PathLink | DocPath = this;
+    while (link instanceof PathLink) {
+      keys.push(link.key);
+      link = link.up;
+    }
+    return [...link, ...keys.reverse()];
+  }
+}
+
 /** One intrinsic function call, e.g. `{get_attr: [web, first_address]}` at `resources.x.properties.ip`. */
 export class FnCall {
+  private where: PathLink | DocPath;
+
   constructor(
     readonly def: FunctionDef,
     /** The parsed arguments (they may contain further calls). */
     readonly args: Node,
-    /** Where the call stands in its document, for error messages. */
-    readonly path: DocPath,
-  ) {}
+    where: PathLink | DocPath,
+  ) {
+    this.where = where;
+  }
 
   get name(): string {
     return this.def.name;
+  }
+
+  /** Where the call stands in its document, for error messages. */
+  get path(): DocPath {
+    if (this.where instanceof PathLink) this.where = this.where.toPath();
+    return this.where;
   }
 }
 

@@ -5,7 +5,7 @@ import { evaluateNode } from './evaluate.js';
 import { toOutput } from './output.js';
 import { parse } from './parser.js';
 
-export { YaqlError, type YaqlLimits } from './errors.js';
+export { DEFAULT_YAQL_LIMITS, YaqlError, type YaqlLimits } from './errors.js';
 
 /** Parsed expressions by depth limit and text: templates evaluate the same expression many times. */
 const CACHE = new Map<string, Node>();

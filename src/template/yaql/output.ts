@@ -13,7 +13,8 @@ export function toOutput(value: unknown, maxSteps: number): unknown {
   const keyBudget = new Budget(Number.POSITIVE_INFINITY);
   const convert = (v: unknown, depth: number): unknown => {
     if (++values > maxSteps) throw new YaqlError(`the result is too large (more than ${maxSteps} values)`);
-    if (v === null || typeof v === 'boolean' || typeof v === 'number') return v;
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'boolean' || typeof v === 'number') return v;
     if (typeof v === 'string') {
       chars += v.length;
       if (chars > maxSteps * CHARS_PER_STEP) {

@@ -145,6 +145,7 @@ function setOperation(kind: 'union' | 'intersect' | 'difference' | 'symmetricDif
 /** concat(strings...) joins strings; concat(lists...) chains lists. */
 function concat(c: Call): unknown {
   const args = c.rest;
+  if (args.length === 0) return c.fail('needs at least one argument');
   if (args.every((a) => typeof a === 'string')) {
     const text = args.join('');
     c.budget.spendChars(text.length);
