@@ -219,10 +219,14 @@ function checkShape(
   data: Json,
   limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
 ): void {
-  const stack: [Json, number][] = [[data, 1]];
+  // Two parallel stacks of plain values: this walk touches every node of every document, so it
+  // allocates nothing per node.
+  const values: Json[] = [data];
+  const depths: number[] = [1];
   let nodes = 0;
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
     if (++nodes > limits.maxDocumentNodes) {
       throw new TemplateError('limit', `document has more than ${limits.maxDocumentNodes} nodes`, [], {
         file,
@@ -239,8 +243,17 @@ function checkShape(
         },
       );
     }
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push([child, depth + 1]);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        values.push(value[i] as Json);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in value) {
+        values.push(value[key] as Json);
+        depths.push(depth + 1);
+      }
+    }
   }
 }
 

@@ -137,7 +137,6 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     }
   }
   context.bindResources(enabled, resourceNames);
-  context.indexAttributeReads();
 
   nesting.counter.resources += enabled.size;
   if (nesting.counter.resources > limits.maxResourcesPerStack) {
@@ -153,7 +152,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
   const resources = new Map<string, DefinedResource>();
   for (const [name, def] of enabled) {
     graph.addNode(name);
-    const requires = dependenciesOf(def, template, conditions, enabled, resourceNames);
+    const requires = dependenciesOf(def, template, conditions, enabled, resourceNames, context);
     for (const required of requires) graph.addEdge(name, required);
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
@@ -175,10 +174,19 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     ) {
       continue;
     }
-    for (const ref of collectReferences(output.value, conditions))
+    for (const ref of collectReferences(output.value, conditions)) {
       checkReference(ref.resource, ref.path, enabled, resourceNames, template);
+      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
+    }
     context.resolve(output.value);
     outputs.set(name, output);
+  }
+
+  // get_attr reads are checked once every type is known (reads may come before their target).
+  for (const [name, resource] of resources) {
+    const impl = resource.implementation;
+    if (impl.kind === 'plugin') context.checkAttributeReads(name, impl.info);
+    else if (impl.kind === 'template') context.checkAttributeReads(name, nestedTypeInfo(impl.stack));
   }
 
   return {
@@ -216,6 +224,7 @@ function dependenciesOf(
   conditions: ConditionEvaluator,
   enabled: ReadonlyMap<string, ResourceDefinition>,
   all: ReadonlySet<string>,
+  context: ValidationContext,
 ): string[] {
   const requires = new Set<string>();
   for (const node of [def.properties, def.metadata]) {
@@ -229,6 +238,7 @@ function dependenciesOf(
         continue;
       }
       checkReference(ref.resource, ref.path, enabled, all, template);
+      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
       requires.add(ref.resource);
     }
   }
@@ -301,11 +311,9 @@ function implement(
       );
     }
     info.validateProperties(properties, [...def.path, 'properties']);
-    context.checkAttributeReads(def.name, info);
     return { kind: 'plugin', type: resolved.type, info };
   }
   const stack = defineNested(def, resolved.url, properties, template, options, nesting);
-  context.checkAttributeReads(def.name, nestedTypeInfo(stack));
   return { kind: 'template', type: def.type, url: resolved.url, stack };
 }
 

@@ -3,7 +3,7 @@ import type { ConditionEvaluator } from './conditions.js';
 import { resolveTemplateUrl } from './environment/index.js';
 import { type DocPath, TemplateError } from './errors.js';
 import { attributeOf } from './functions/references.js';
-import { resolveNode, walkCalls } from './functions/resolve.js';
+import { resolveNode } from './functions/resolve.js';
 import {
   type FnCall,
   type Node,
@@ -111,25 +111,11 @@ export class ValidationContext implements ResolveContext {
     }
   }
 
-  /** Records every get_attr of the template by target resource, for checkAttributeReads. */
-  indexAttributeReads(): void {
-    const visit = (node: Node) =>
-      walkCalls(node, (call) => {
-        if (call.name === 'get_attr') {
-          const target = call.def.referencedResource?.(call);
-          if (target !== undefined) {
-            const list = this.attributeReads.get(target) ?? [];
-            list.push(call);
-            this.attributeReads.set(target, list);
-          }
-        }
-        return true;
-      });
-    for (const def of this.template.resources.values()) {
-      visit(def.properties);
-      visit(def.metadata);
-    }
-    for (const output of this.template.outputs.values()) visit(output.value);
+  /** Notes a get_attr call, checked by checkAttributeReads once the target's type is known. */
+  recordAttributeRead(resource: string, call: FnCall): void {
+    const list = this.attributeReads.get(resource);
+    if (list) list.push(call);
+    else this.attributeReads.set(resource, [call]);
   }
 
   private checkResource(name: string, path: DocPath): void {

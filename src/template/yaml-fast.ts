@@ -77,7 +77,7 @@ export class FastYamlError extends Error {
  * path, whose alias limits stop "billion laughs" documents.
  */
 export function loadYamlFast(text: string): Json | undefined {
-  if (/(^|[\s[{,:-])&[^\s,[\]{}]+/.test(text)) return undefined;
+  if (text.includes('&') && /(^|[\s[{,:-])&[^\s,[\]{}]+/.test(text)) return undefined;
   try {
     return (yaml.load(text, { schema: HEAT_SCHEMA, json: true }) ?? null) as Json;
   } catch (err) {

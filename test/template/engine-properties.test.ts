@@ -904,96 +904,102 @@ describe('limits', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Bugs found while writing these properties: minimal cases, kept until the engine is fixed.
+// Crashes these properties led to (each was a RangeError or a lost value); pinned as regressions.
 
-describe('known crashes (minimal cases)', () => {
-  const output = (version: string, value: string) =>
-    `heat_template_version: ${version}\noutputs:\n  o:\n    value: ${value}\n`;
+describe('regressions: large values, long chains, __proto__ parameters', () => {
+  const output = (value: string) =>
+    `heat_template_version: 2017-09-01\noutputs:\n  o:\n    value: ${value}\n`;
 
-  test('list_concat of a 200,000-item list', {
-    todo: 'bug: RangeError "Maximum call stack size exceeded" from items.push(...list) in collections.ts',
-  }, () => {
-    const text = output('2017-09-01', `{list_concat: [{yaql: {expression: 'range(200000)'}}]}`);
+  // Once `items.push(...list)`: a list this long overflowed the argument limit.
+  test('list_concat of a 200,000-item list', () => {
+    const text = output(`{list_concat: [{yaql: {expression: 'range(200000)'}}]}`);
     assert.equal(
       outcome(() => defineStackFromText(ROOT, text)),
       'ok',
     );
   });
 
-  test('list_join of a 200,000-item list', {
-    todo: 'bug: RangeError "Maximum call stack size exceeded" from items.push(...list) in strings.ts (list_join@multi)',
-  }, () => {
-    const text = output('2017-09-01', `{list_join: [',', {yaql: {expression: "[''] * 200000"}}]}`);
+  test('list_join of a 200,000-item list', () => {
+    const text = output(`{list_join: [',', {yaql: {expression: "[''] * 200000"}}]}`);
     assert.equal(
       outcome(() => defineStackFromText(ROOT, text)),
       'ok',
     );
   });
 
-  // 200,000 placeholders each replaced by 3,000 characters: 600M characters, beyond V8's longest string.
-  test('str_replace building a string longer than the engine can hold', {
-    todo: 'bug: RangeError "Invalid string length" from resolveReplace in strings.ts instead of a TemplateError',
-  }, () => {
-    const text = output(
-      '2017-09-01',
+  /** 200,000 placeholders each replaced by 3,000 characters: beyond V8's longest string. */
+  function assertTooLarge(value: string, fn: string, path: string): void {
+    const result = outcome(() => defineStackFromText(ROOT, output(value)), true);
+    assert.ok(result instanceof TemplateError, 'expected a TemplateError');
+    assert.equal(result.kind, 'limit', result.message);
+    assert.equal(formatPath(result.path), path);
+    assert.match(result.detail, new RegExp(`^${fn}: `));
+  }
+
+  test('str_replace building a string longer than the engine can hold is a limit error', () => {
+    assertTooLarge(
       `{str_replace: {template: {yaql: {expression: "'%a%' * 200000"}}, params: {'%a%': {yaql: {expression: "'x' * 3000"}}}}}`,
+      'str_replace',
+      'outputs.o.value',
     );
-    assert.ok(outcome(() => defineStackFromText(ROOT, text)) instanceof TemplateError);
   });
 
-  test('repeat building a string longer than the engine can hold', {
-    todo: 'bug: RangeError "Invalid string length" from String.replaceAll in substitute (collections.ts)',
-  }, () => {
-    const text = output(
-      '2017-09-01',
+  test('repeat building a string longer than the engine can hold is a limit error', () => {
+    assertTooLarge(
       `{repeat: {for_each: {'%a%': [{yaql: {expression: "'x' * 3000"}}]}, template: {yaql: {expression: "'%a%' * 200000"}}}}`,
+      'repeat',
+      'outputs.o.value',
     );
-    assert.ok(outcome(() => defineStackFromText(ROOT, text)) instanceof TemplateError);
   });
 
-  test('a chain of 3,000 named conditions', {
-    todo: 'bug: RangeError "Maximum call stack size exceeded": ConditionEvaluator.named recurses once per link',
-  }, () => {
+  // Once a RangeError: each link of the chain was a level of recursion.
+  test('a chain of 3,000 named conditions', () => {
     const lines = ['heat_template_version: 2016-10-14', 'conditions:'];
     for (let i = 0; i < 3000; i++) lines.push(`  c${i}: {not: c${i + 1}}`);
     lines.push('  c3000: true');
-    assert.equal(
-      outcome(() => defineStackFromText(ROOT, `${lines.join('\n')}\n`)),
-      'ok',
-    );
+    const stack = defineStackFromText(ROOT, `${lines.join('\n')}\n`);
+    assert.equal(stack.conditions.get('c0'), true);
+    assert.equal(stack.conditions.get('c1'), false);
+    assert.equal(stack.conditions.get('c2999'), false);
   });
 
+  test('a long chain of conditions with a loop at its end is still a cycle', () => {
+    const lines = ['heat_template_version: 2016-10-14', 'conditions:'];
+    for (let i = 0; i < 3000; i++) lines.push(`  c${i}: {and: [true, c${i + 1}]}`);
+    lines.push('  c3000: {or: [false, c2990]}');
+    const result = outcome(() => defineStackFromText(ROOT, `${lines.join('\n')}\n`), true);
+    assert.ok(result instanceof TemplateError, 'expected a TemplateError');
+    assert.equal(result.kind, 'cycle', result.message);
+    assert.match(result.detail, /^condition "c\d+" refers to itself: /);
+  });
+
+  // Once dropped: `out[name] = value` with name "__proto__" sets a prototype, not a key.
   const PROTO_PARAM = `heat_template_version: 2018-08-31
 parameters:
   __proto__: {type: string}
 outputs:
   o: {value: {get_param: __proto__}}
 `;
+  const given = () => JSON.parse('{"__proto__": "given"}') as Record<string, Json>;
 
-  test('a parameter named __proto__ given by the environment', {
-    todo: 'bug: suppliedValues (stack-definition.ts) assigns out[name] = value, so "__proto__" is dropped: "was not provided"',
-  }, () => {
-    const parameters = JSON.parse('{"__proto__": "given"}') as Record<string, Json>;
+  test('a parameter named __proto__ given by the environment', () => {
     const stack = defineStackFromText(ROOT, PROTO_PARAM, {
       strict: true,
-      environment: { ...emptyEnvironment(), parameters },
+      environment: { ...emptyEnvironment(), parameters: given() },
     });
     assert.equal(stack.parameters.get('__proto__'), 'given');
+    assertNoPollution();
   });
 
-  test('a parameter named __proto__ given by parameter_defaults', {
-    todo: 'bug: suppliedValues (stack-definition.ts) drops "__proto__": the value stays unknown',
-  }, () => {
-    const parameterDefaults = JSON.parse('{"__proto__": "given"}') as Record<string, Json>;
+  test('a parameter named __proto__ given by parameter_defaults', () => {
     const stack = defineStackFromText(ROOT, PROTO_PARAM, {
-      environment: { ...emptyEnvironment(), parameterDefaults },
+      environment: { ...emptyEnvironment(), parameterDefaults: given() },
     });
     assert.equal(stack.parameters.get('__proto__'), 'given');
+    assertNoPollution();
   });
 
-  test('a nested template parameter named __proto__ given by the parent', {
-    todo: 'bug: suppliedValues (stack-definition.ts) drops the "__proto__" property: "was not provided"',
-  }, () => {
+  test('a nested template parameter named __proto__ given by the parent', () => {
     const root = `heat_template_version: 2018-08-31
 resources:
   n:
@@ -1007,5 +1013,6 @@ resources:
       implementation.kind === 'template' && implementation.stack.parameters.get('__proto__'),
       'given',
     );
+    assertNoPollution();
   });
 });

@@ -30,7 +30,9 @@ function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): No
     let out: Node[] | undefined;
     for (let i = 0; i < raw.length; i++) {
       const item = raw[i] as Json;
-      const parsed = parseAt(item, new PathLink(where, i), table);
+      // Scalars need no path: only containers and calls get a link (most nodes are scalars).
+      const parsed =
+        item === null || typeof item !== 'object' ? item : parseAt(item, new PathLink(where, i), table);
       // Literal data is returned as it is; only a list holding a call is copied.
       if (parsed !== item && out === undefined) out = raw.slice(0, i) as Node[];
       out?.push(parsed);
@@ -42,13 +44,15 @@ function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): No
     const key = keys[0]!;
     const def = table.lookup(key);
     if (def) {
-      const argWhere = new PathLink(where, key);
+      const rawArgs = raw[key] as Json;
       const args = def.parseArgs
-        ? def.parseArgs(raw[key], argWhere.toPath(), {
+        ? def.parseArgs(rawArgs, new PathLink(where, key).toPath(), {
             value: (r, p) => parseAt(r as Json, p, table),
             condition: (r, p) => parseAt(r as Json, p, table.conditionScope ?? table),
           })
-        : parseAt(raw[key] as Json, argWhere, table);
+        : rawArgs === null || typeof rawArgs !== 'object'
+          ? rawArgs
+          : parseAt(rawArgs, new PathLink(where, key), table);
       const call = new FnCall(def, args, where);
       def.check?.(call);
       return call;
@@ -60,7 +64,8 @@ function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): No
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const value = raw[key] as Json;
-    const parsed = parseAt(value, new PathLink(where, key), table);
+    const parsed =
+      value === null || typeof value !== 'object' ? value : parseAt(value, new PathLink(where, key), table);
     if (parsed !== value && out === undefined) {
       out = {};
       for (let j = 0; j < i; j++) setNode(out, keys[j]!, raw[keys[j]!] as Node);

@@ -17,13 +17,8 @@ export function selectPath(value: Value, path: Value[], missing: Value, stringIn
     if (isUnknown(current) || isUnknown(step)) return UNKNOWN;
     if (Array.isArray(current) || typeof current === 'string') {
       // Python sequences (lists and strings) take an integer; get_param also converts a numeric string.
-      const index =
-        typeof step === 'number'
-          ? step
-          : typeof step === 'string' && stringIndexes
-            ? Number(step)
-            : Number.NaN;
-      if (!Number.isInteger(index) || (typeof step === 'string' && step.trim() === '')) return missing;
+      const index = typeof step === 'number' ? step : stringIndexes ? pyInt(step) : Number.NaN;
+      if (!Number.isInteger(index)) return missing;
       const at = index < 0 ? current.length + index : index;
       if (at < 0 || at >= current.length) return missing;
       current = current[at]!;
@@ -36,6 +31,12 @@ export function selectPath(value: Value, path: Value[], missing: Value, stringIn
     }
   }
   return current;
+}
+
+/** Python's int() of a string path step (`' 2'`, `'1_0'`); NaN for anything else (`'0x1'`, `'1.0'`). */
+function pyInt(step: Value): number {
+  if (typeof step !== 'string' || !/^\s*[-+]?\d+(?:_\d+)*\s*$/.test(step)) return Number.NaN;
+  return Number(step.trim().replaceAll('_', ''));
 }
 
 /** `get_param: name` or `get_param: [name, key, index, ...]`; a missing path step yields '' as in Heat. */
