@@ -21,7 +21,9 @@ export function generateTemplate(resources: number): string {
     if (i % 50 === 49) lines.push('    condition: prod');
     if (i % 10 === 3 && i > 3) lines.push(`    depends_on: [r${i - 3}]`);
     lines.push('    properties:');
-    lines.push(`      name: {str_replace: {template: server-$i-$env, params: {$i: "${i}", $env: {get_param: env}}}}`);
+    lines.push(
+      `      name: {str_replace: {template: server-$i-$env, params: {$i: "${i}", $env: {get_param: env}}}}`,
+    );
     lines.push('      image: {get_param: image}');
     lines.push('      flavor: {get_param: flavor}');
     lines.push(`      tags: {list_join: [',', {get_param: tags}, [n${i}]]}`);
@@ -29,7 +31,9 @@ export function generateTemplate(resources: number): string {
       // A chain plus fan-in: each resource needs its predecessor and one far-back resource.
       const back = Math.floor(i / 2);
       lines.push(`      networks: [{port: {get_resource: r${i - 1 - ((i - 1) % 50 === 49 ? 1 : 0)}}}]`);
-      lines.push(`      metadata: {peer: {get_attr: [r${back - (back % 50 === 49 ? 1 : 0)}, first_address]}, index: ${i}}`);
+      lines.push(
+        `      metadata: {peer: {get_attr: [r${back - (back % 50 === 49 ? 1 : 0)}, first_address]}, index: ${i}}`,
+      );
     }
   }
   lines.push('outputs:');

@@ -34,7 +34,9 @@ function time<T>(fn: () => T): [T, number] {
 
 const text = generateTemplate(SIZE);
 console.log(`template: ${SIZE} resources, ${(text.length / 1024 / 1024).toFixed(1)} MiB of YAML`);
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
+);
 
 const totals: number[] = [];
 for (let run = 1; run <= RUNS; run++) {

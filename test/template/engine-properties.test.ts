@@ -13,6 +13,7 @@ import { type DefineOptions, defineStackFromText } from '../../src/template/stac
 import type { ResourceTypeInfo, TypeCatalog } from '../../src/template/types.js';
 import { allVersions, findVersion } from '../../src/template/versions.js';
 import type { Json } from '../../src/util/json.js';
+import { errorOf } from './support.js';
 
 const SCALE = Number(process.env.HEARTH_PROPERTY_SCALE ?? 1);
 const runs = (n: number) => ({ numRuns: Math.max(1, Math.round(n * SCALE)) });
@@ -60,16 +61,6 @@ function outcome(run: () => unknown, withPath = false): 'ok' | TemplateError {
   } finally {
     assertNoPollution();
   }
-}
-
-function errorOf(run: () => unknown): TemplateError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof TemplateError) return err;
-    throw err;
-  }
-  assert.fail('expected a TemplateError');
 }
 
 const VERSION_NAMES = allVersions().map((v) => v.date);

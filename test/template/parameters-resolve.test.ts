@@ -5,37 +5,15 @@ import { UNKNOWN } from '../../src/template/functions/types.js';
 import {
   MASK,
   maskParameters,
-  type ParameterVersion,
   parseParameterGroups,
   parseParameterSchemas,
   resolveParameterValues,
   validateOutputParameter,
 } from '../../src/template/parameters/index.js';
 import type { Json } from '../../src/util/json.js';
+import { parameterVersion } from './support.js';
 
-const V: ParameterVersion = {
-  date: '2018-08-31',
-  parameterKeys: [
-    'type',
-    'description',
-    'default',
-    'schema',
-    'constraints',
-    'hidden',
-    'label',
-    'immutable',
-    'tags',
-  ],
-  constraintKeys: [
-    'description',
-    'length',
-    'range',
-    'allowed_values',
-    'allowed_pattern',
-    'custom_constraint',
-    'modulo',
-  ],
-};
+const V = parameterVersion('2018-08-31');
 
 const schemas = parseParameterSchemas(
   {

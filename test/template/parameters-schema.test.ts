@@ -1,36 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TemplateError } from '../../src/template/errors.js';
-import { type ParameterVersion, parseParameterSchemas } from '../../src/template/parameters/index.js';
+import { parseParameterSchemas } from '../../src/template/parameters/index.js';
 import type { Json } from '../../src/util/json.js';
+import { parameterVersion } from './support.js';
 
-/** A TemplateVersion-shaped object, so these tests do not depend on the function catalogue. */
-function version(date: string): ParameterVersion {
-  return {
-    date,
-    parameterKeys: [
-      'type',
-      'description',
-      'default',
-      'schema',
-      'constraints',
-      'hidden',
-      'label',
-      'immutable',
-      ...(date >= '2018-03-02' ? ['tags'] : []),
-    ],
-    constraintKeys: [
-      'description',
-      'length',
-      'range',
-      'allowed_values',
-      'allowed_pattern',
-      'custom_constraint',
-      ...(date >= '2017-02-24' ? ['modulo'] : []),
-    ],
-  };
-}
-const V = version('2018-03-02');
+const V = parameterVersion('2018-03-02');
 
 function parse(section: Json | undefined, v = V) {
   return parseParameterSchemas(section, v);
@@ -145,7 +120,7 @@ describe('parseParameterSchemas: definition errors', () => {
 
   test('tags before 2018-03-02 is an error naming the versions', () => {
     throwsAt(
-      () => parse({ a: { type: 'string', tags: ['x'] } }, version('2017-09-01')),
+      () => parse({ a: { type: 'string', tags: ['x'] } }, parameterVersion('2017-09-01')),
       'schema',
       ['parameters', 'a', 'tags'],
       /"tags".*heat_template_version 2017-09-01.*available from heat_template_version 2018-03-02/,
@@ -221,12 +196,12 @@ describe('parseParameterSchemas: constraints', () => {
 
   test('modulo before 2017-02-24 is an error naming the versions', () => {
     throwsAt(
-      () => c('number', [{ modulo: { step: 2, offset: 0 } }], version('2016-10-14')),
+      () => c('number', [{ modulo: { step: 2, offset: 0 } }], parameterVersion('2016-10-14')),
       'schema',
       at(0, 'modulo'),
       /heat_template_version 2016-10-14.*available from heat_template_version 2017-02-24/,
     );
-    assert.equal(c('number', [{ modulo: { step: 2, offset: 0 } }], version('2017-02-24')).length, 1);
+    assert.equal(c('number', [{ modulo: { step: 2, offset: 0 } }], parameterVersion('2017-02-24')).length, 1);
   });
 
   test('range and length bounds', () => {

@@ -1,39 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseEnvironment } from '../../src/template/environment/index.js';
-import { TemplateError } from '../../src/template/errors.js';
 import { UNKNOWN, type Value } from '../../src/template/functions/types.js';
 import { withLimits } from '../../src/template/limits.js';
-import { type DefineOptions, defineStackFromText } from '../../src/template/stack-definition.js';
-import type { ResourceTypeInfo, TypeCatalog } from '../../src/template/types.js';
+import { definer, errorOf, recorder } from './support.js';
 
-/** A catalog with one permissive type whose only attribute is `out`; records the properties it saw. */
-function catalog(seen: Value[] = []): TypeCatalog {
-  const info: ResourceTypeInfo = {
-    type: 'Test::Thing',
-    validateProperties: (props) => {
-      seen.push(props);
-    },
-    hasAttribute: (name) => name === 'out',
-  };
-  return { get: (type) => (type === 'Test::Thing' ? info : undefined) };
-}
-
-const ROOT = 'file:///work/t.yaml';
-
-function define(text: string, options: DefineOptions = {}) {
-  return defineStackFromText(ROOT, text, { types: catalog(), ...options });
-}
-
-function errorOf(fn: () => unknown): TemplateError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TemplateError) return err;
-    throw err;
-  }
-  assert.fail('expected a TemplateError');
-}
+const define = definer('file:///work/t.yaml');
 
 describe('stack definition', () => {
   it('builds the graph from get_resource, get_attr and depends_on', () => {
@@ -122,14 +94,14 @@ outputs:
   which: {value: {if: [prod, big, small]}, condition: prod}
 `;
     const seen: Value[] = [];
-    const prod = define(text, { environment: env('parameters: {env: prod}'), types: catalog(seen) });
+    const prod = define(text, { environment: env('parameters: {env: prod}'), types: recorder(seen) });
     assert.deepEqual([...prod.resources.keys()], ['big', 'user']);
     assert.deepEqual(prod.resources.get('user')!.requires, ['big']);
     assert.deepEqual(prod.conditions.get('prod'), true);
     assert.ok(prod.outputs.has('which'));
 
     seen.length = 0;
-    const dev = define(text, { environment: env('parameters: {env: dev}'), types: catalog(seen) });
+    const dev = define(text, { environment: env('parameters: {env: dev}'), types: recorder(seen) });
     assert.deepEqual([...dev.resources.keys()], ['small', 'user']);
     assert.deepEqual(dev.resources.get('user')!.requires, ['small']);
     assert.ok(!dev.outputs.has('which'));
@@ -219,7 +191,7 @@ resources:
 outputs:
   label: {value: {get_attr: [child, label]}}
 `,
-      { files, types: catalog(seen) },
+      { files, types: recorder(seen) },
     );
     const child = stack.resources.get('child')!.implementation;
     assert.equal(child.kind, 'template');

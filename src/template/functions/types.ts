@@ -41,8 +41,8 @@ export class PathLink {
   ) {}
 
   toPath(): DocPath {
-    const keys: (string | number)[] = [];
-    let link: PathLink | DocPath = this;
+    const keys: (string | number)[] = [this.key];
+    let link = this.up;
     while (link instanceof PathLink) {
       keys.push(link.key);
       link = link.up;

@@ -12,12 +12,7 @@ export const PARAMETER_TYPES: readonly ParameterType[] = [
 ];
 
 export type ConstraintKind =
-  | 'length'
-  | 'range'
-  | 'modulo'
-  | 'allowed_values'
-  | 'allowed_pattern'
-  | 'custom_constraint';
+  'length' | 'range' | 'modulo' | 'allowed_values' | 'allowed_pattern' | 'custom_constraint';
 
 /** One entry of a parameter's `constraints` list; only the fields of its `kind` are set. */
 export interface Constraint {

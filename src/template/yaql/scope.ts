@@ -11,11 +11,9 @@ export class Scope {
 
   /** The variable's value; an unbound variable is null, as in yaql. */
   get(name: string): unknown {
-    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
-      const value = scope.vars.get(name);
-      if (value !== undefined) return value;
-    }
-    return null;
+    const own = this.vars.get(name);
+    if (own !== undefined) return own;
+    return this.parent === null ? null : this.parent.get(name);
   }
 
   /** A child scope binding positional arguments to $1, $2... (so `$` is the first one). */

@@ -15,10 +15,10 @@ import {
   type Unknown,
   type Value,
 } from '../../../src/template/functions/types.js';
-import { type DefineOptions, defineStackFromText } from '../../../src/template/stack-definition.js';
-import type { TypeCatalog } from '../../../src/template/types.js';
+import type { DefineOptions } from '../../../src/template/stack-definition.js';
 import { findVersion } from '../../../src/template/versions.js';
 import type { Json } from '../../../src/util/json.js';
+import { definer, errorOf, recorder } from '../support.js';
 import {
   assertFunctionError,
   assertUnknown,
@@ -69,29 +69,7 @@ function cond(raw: Json, defs: Record<string, Json> = {}): boolean | Unknown {
   return evaluator.evaluate(node, ['conditions', 'x']);
 }
 
-function errorOf(fn: () => unknown): TemplateError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TemplateError) return err;
-    throw err;
-  }
-  assert.fail('expected a TemplateError');
-}
-
-/** A catalog whose one type records the resolved properties it is asked to validate. */
-function recorder(seen: Value[]): TypeCatalog {
-  return {
-    get: (type) =>
-      type === 'Test::Thing'
-        ? { type, validateProperties: (props) => void seen.push(props), hasAttribute: () => true }
-        : undefined,
-  };
-}
-
-function define(text: string, options: DefineOptions = {}) {
-  return defineStackFromText('file:///t/t.yaml', text, { types: recorder([]), ...options });
-}
+const define = definer('file:///t/t.yaml');
 
 /** The properties resource `r` was validated with. */
 function propertiesOf(text: string, options: DefineOptions = {}): Value {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TemplateError } from '../../../src/template/errors.js';
 import {
   getAttr,
   getAttrAll,
@@ -13,8 +12,8 @@ import {
 } from '../../../src/template/functions/references.js';
 import { FnCall, type Value } from '../../../src/template/functions/types.js';
 import { type DefineOptions, defineStackFromText } from '../../../src/template/stack-definition.js';
-import type { TypeCatalog } from '../../../src/template/types.js';
 import type { Json } from '../../../src/util/json.js';
+import { errorOf, recorder } from '../support.js';
 import { assertFunctionError, assertUnknown, evaluate, parse, UNKNOWN } from './harness.js';
 
 const PARAM = { get_param: getParam };
@@ -32,31 +31,6 @@ const params = {
   u: UNKNOWN,
   idx: 1,
 };
-
-/** Catches the TemplateError `run` throws (any other exception fails the test). */
-function errorOf(run: () => unknown): TemplateError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof TemplateError) return err;
-    throw err;
-  }
-  assert.fail('expected a TemplateError');
-}
-
-/** A catalog whose one type records the resolved properties it is asked to validate. */
-function recorder(seen: Value[]): TypeCatalog {
-  return {
-    get: (type) =>
-      type === 'Test::Thing'
-        ? {
-            type,
-            validateProperties: (props) => void seen.push(props),
-            hasAttribute: (name) => name === 'out',
-          }
-        : undefined,
-  };
-}
 
 describe('selectPath', () => {
   test('follows keys into maps and indexes into lists', () => {

@@ -1,37 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TemplateError } from '../../../src/template/errors.js';
 import { isUnknown, type Value } from '../../../src/template/functions/types.js';
 import { yaql } from '../../../src/template/functions/yaql.js';
-import { type DefineOptions, defineStackFromText } from '../../../src/template/stack-definition.js';
-import type { TypeCatalog } from '../../../src/template/types.js';
+import { definer, errorOf, recorder } from '../support.js';
 import { assertFunctionError, parse } from './harness.js';
 
 const FILE = 'file:///t/t.yaml';
 
-/** A catalog whose one type records the resolved properties it is asked to validate. */
-function recorder(seen: Value[]): TypeCatalog {
-  return {
-    get: (type) =>
-      type === 'Test::Thing'
-        ? { type, validateProperties: (props) => void seen.push(props), hasAttribute: () => true }
-        : undefined,
-  };
-}
-
-function define(text: string, options: DefineOptions = {}) {
-  return defineStackFromText(FILE, text, { types: recorder([]), ...options });
-}
-
-function errorOf(fn: () => unknown): TemplateError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TemplateError) return err;
-    throw err;
-  }
-  assert.fail('expected a TemplateError');
-}
+const define = definer(FILE);
 
 /** The value `snippet` (YAML flow text) resolves to as property `x` of a resource, in `version`. */
 function propertyValue(snippet: string, version = '2016-10-14', parameters = ''): Value {
