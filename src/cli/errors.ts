@@ -10,3 +10,8 @@ export function describeError(err: unknown, cwd: string = process.cwd()): string
   const prefix = `file://${cwd.endsWith('/') ? cwd : `${cwd}/`}`;
   return text.split(prefix).join('');
 }
+
+/** The operation ran and ended FAILED: the command exits non-zero with the reason. */
+export class StackFailed extends Error {
+  override readonly name = 'StackFailed';
+}

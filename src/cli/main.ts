@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { EMPTY_CATALOG, type TypeCatalog } from '../template/types.js';
+import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
+import type { TypeCatalog } from '../template/types.js';
+import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { describeError, EXIT_INVALID, EXIT_USAGE } from './errors.js';
 
@@ -14,18 +16,24 @@ const STDIO: CliIO = {
 };
 
 /** Builds the `hearth` command tree. */
-export function buildProgram(io: CliIO = STDIO, types: TypeCatalog = EMPTY_CATALOG): Command {
+export function buildProgram(
+  io: CliIO = STDIO,
+  types: TypeCatalog = pluginCatalog(builtinPlugins()).typeCatalog,
+): Command {
   const program = new Command('hearth')
     .description('Hearth: orchestration of Heat templates on a convergence engine')
     .version('0.1.0')
+    .option('--db <path>', 'the SQLite database of the embedded engine (env HEARTH_DB)')
+    .option('--config <file>', 'the configuration file (env HEARTH_CONFIG)')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerTemplateCommands(program, types, io.out);
-  for (const sub of program.commands) {
-    sub.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
-    for (const leaf of sub.commands)
-      leaf.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
-  }
+  registerStackCommands(program, io.out);
+  const configure = (cmd: Command) => {
+    cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+    cmd.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
   return program;
 }
 

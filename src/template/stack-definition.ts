@@ -53,6 +53,8 @@ export interface DefinedResource {
 export interface StackDefinition {
   readonly template: Template;
   readonly url: string;
+  /** The files map the template was bound with (get_file contents, nested templates). */
+  readonly files: Readonly<Record<string, string>>;
   readonly parameters: ReadonlyMap<string, Json | Unknown>;
   readonly conditions: ReadonlyMap<string, boolean | Unknown>;
   readonly resources: ReadonlyMap<string, DefinedResource>;
@@ -192,6 +194,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
   return {
     template,
     url: template.source.file,
+    files: options.files ?? {},
     parameters,
     conditions: conditionValues,
     resources,

@@ -16,6 +16,8 @@ export interface TypeInfoOptions {
   supportStatus?: SupportStatus;
   /** The type's description, shown by `resource_types show` with descriptions. */
   description?: string;
+  /** Any properties are accepted unchecked, whatever their names (OS::Heat::None, a stub for any type). */
+  anyProperties?: boolean;
 }
 
 /** A resource type described by schemas: what the template layer needs, plus the schemas themselves. */
@@ -24,6 +26,7 @@ export interface SchemaTypeInfo extends ResourceTypeInfo {
   readonly attributes: AttributesSchema;
   readonly supportStatus: SupportStatus;
   readonly description: string | undefined;
+  readonly anyProperties: boolean;
 }
 
 /**
@@ -44,8 +47,9 @@ export function typeInfo(
     attributes,
     supportStatus: options.supportStatus ?? { status: 'SUPPORTED' },
     description: options.description,
+    anyProperties: options.anyProperties ?? false,
     validateProperties(value: Value, path: DocPath): void {
-      validateProperties(properties, value, path);
+      if (!options.anyProperties) validateProperties(properties, value, path);
     },
     hasAttribute(name: string): boolean {
       return (

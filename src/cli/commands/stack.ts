@@ -1,0 +1,381 @@
+import type { Command } from 'commander';
+import type { Engine, StackProgress } from '../../engine/engine.js';
+import { createStack, deleteStack, findStack, updateStack } from '../../engine/operations.js';
+import { stackOutputs } from '../../engine/outputs.js';
+import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
+import { loadStackInput } from '../../template/loader.js';
+import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
+import { StackFailed } from '../errors.js';
+import { type Format, render, textTable } from '../output.js';
+import { parseParameterArgs, readLocalFile } from './template.js';
+
+type Print = (s: string) => void;
+
+interface TemplateOptions {
+  template?: string;
+  environment: string[];
+  parameter: string[];
+}
+
+interface FormatOptions {
+  format: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
+
+/** Runs `fn` with an embedded engine, always closing the store. */
+async function withEngine<T>(program: Command, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await openEmbedded(program.opts<GlobalOptions>());
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.stop();
+    await engine.deps.store.close();
+  }
+}
+
+function templateInput(opts: TemplateOptions) {
+  const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
+  const environment = {
+    ...input.environment,
+    parameters: { ...input.environment.parameters, ...parseParameterArgs(opts.parameter) },
+  };
+  return { url: input.url, text: input.text, files: input.files, environment };
+}
+
+export function stackView(stack: StackRecord): Record<string, unknown> {
+  return {
+    id: stack.id,
+    stack_name: stack.name,
+    stack_status: `${stack.action}_${stack.status}`,
+    stack_status_reason: stack.reason,
+    creation_time: stack.createdAt,
+    updated_time: stack.updatedAt,
+    disable_rollback: stack.disableRollback,
+    timeout_mins: stack.timeoutMins,
+    parent: stack.parentId,
+    tags: stack.tags,
+  };
+}
+
+function resourceView(row: ResourceRecord): Record<string, unknown> {
+  return {
+    resource_name: row.name,
+    physical_resource_id: row.physicalId ?? '',
+    resource_type: row.type,
+    resource_status: `${row.action}_${row.status}`,
+    resource_status_reason: row.reason,
+    updated_time: row.updatedAt ?? row.createdAt,
+  };
+}
+
+function eventView(event: EventRecord): Record<string, unknown> {
+  return {
+    id: event.uuid,
+    resource_name: event.resourceName,
+    physical_resource_id: event.physicalId ?? '',
+    resource_status: `${event.action}_${event.status}`,
+    resource_status_reason: event.reason,
+    event_time: event.createdAt,
+  };
+}
+
+/** Prints rows (or one record) in the format the user chose, like the openstack client. */
+function show(
+  print: Print,
+  format: string,
+  value: Record<string, unknown> | Record<string, unknown>[],
+): void {
+  const fmt = checkFormat(format);
+  if (Array.isArray(value) && value.length === 0 && (fmt === 'table' || fmt === 'value')) return;
+  if (fmt === 'value') {
+    const rows = Array.isArray(value) ? value : Object.values(value).map((v) => ({ v }));
+    for (const row of rows) print(`${Object.values(row).map(cellText).join(' ')}\n`);
+    return;
+  }
+  print(
+    render(value, fmt, () =>
+      Array.isArray(value)
+        ? textTable(
+            Object.keys(value[0] ?? {}),
+            value.map((r) => Object.values(r).map(cellText)),
+          )
+        : textTable(
+            ['Field', 'Value'],
+            Object.entries(value).map(([k, v]) => [k, cellText(v)]),
+          ),
+    ),
+  );
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function checkFormat(format: string): Format | 'value' {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new Error(`unknown output format "${format}"; expected ${FORMATS.join(', ')}`);
+  }
+  return format as Format | 'value';
+}
+
+/** Runs the engine until the operation settles, showing progress; fails the command if it failed. */
+async function waitAndReport(
+  engine: Engine,
+  stackId: string,
+  print: Print,
+): Promise<StackRecord | undefined> {
+  const tty = process.stderr.isTTY === true;
+  let lastEvent = (await engine.deps.store.tx((tx) => tx.events.list(stackId))).at(-1)?.id ?? 0;
+  let lastDraw = 0;
+  // A terminal gets one status line redrawn in place; anything else gets the events as lines.
+  const report = async (progress: StackProgress) => {
+    const now = Date.now();
+    if (now - lastDraw < 250) return;
+    lastDraw = now;
+    const s = progress.stack;
+    if (tty) {
+      process.stderr.write(`\r${s.action}_${s.status}  ${(progress.elapsedMs / 1000).toFixed(1)}s   `);
+      return;
+    }
+    const events = await engine.deps.store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
+    lastEvent = events.at(-1)?.id ?? lastEvent;
+    for (const e of events)
+      print(`${e.createdAt} [${e.resourceName}]: ${e.action}_${e.status}  ${e.reason}\n`);
+  };
+  const final = await engine.waitForStack(stackId, report);
+  lastDraw = 0;
+  if (final) await report({ stack: final, elapsedMs: 0 });
+  if (tty) process.stderr.write('\n');
+  if (final && final.status === 'FAILED') throw new StackFailed(`${final.action}_FAILED: ${final.reason}`);
+  return final;
+}
+
+export function registerStackCommands(program: Command, print: Print): void {
+  const stack = program.command('stack').description('Create and manage stacks');
+
+  stack
+    .command('create <name>')
+    .description('Create a stack')
+    .requiredOption('-t, --template <file>', 'the template file')
+    .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
+    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, [])
+    .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+    .option('--enable-rollback', 'roll back when the create fails')
+    .option('--tags <tags>', 'comma-separated tags')
+    .option('--wait', 'run the operation to its end, showing progress')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(
+      async (
+        name: string,
+        opts: TemplateOptions &
+          FormatOptions & { timeout?: number; enableRollback?: boolean; tags?: string; wait?: boolean },
+      ) => {
+        await withEngine(program, async (engine) => {
+          const created = await createStack(engine.deps, engine.cache, {
+            name,
+            projectId: localProject(),
+            template: templateInput(opts),
+            timeoutMins: opts.timeout ?? null,
+            disableRollback: !opts.enableRollback,
+            tags: opts.tags ? opts.tags.split(',') : [],
+          });
+          const final = opts.wait ? await waitAndReport(engine, created.id, print) : created;
+          show(print, opts.format, stackView(final ?? created));
+        });
+      },
+    );
+
+  stack
+    .command('update <name>')
+    .description('Update a stack (allowed while another operation runs: the newest wins)')
+    .option('-t, --template <file>', 'the new template')
+    .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
+    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, [])
+    .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
+    .option('--rollback <mode>', 'enabled or disabled')
+    .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+    .option('--wait', 'run the operation to its end, showing progress')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(
+      async (
+        name: string,
+        opts: TemplateOptions &
+          FormatOptions & { existing?: boolean; rollback?: string; timeout?: number; wait?: boolean },
+      ) => {
+        if (!opts.template && !opts.existing)
+          throw new Error('stack update needs -t/--template or --existing');
+        await withEngine(program, async (engine) => {
+          const found = await findStack(engine.deps, localProject(), name);
+          const updated = await updateStack(engine.deps, engine.cache, found.id, {
+            ...(opts.template ? { template: templateInput(opts) } : {}),
+            ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
+            ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
+            ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
+          });
+          const final = opts.wait ? await waitAndReport(engine, updated.id, print) : updated;
+          show(print, opts.format, stackView(final ?? updated));
+        });
+      },
+    );
+
+  stack
+    .command('delete <names...>')
+    .description('Delete stacks')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--wait', 'run the operation to its end, showing progress')
+    .action(async (names: string[], opts: { yes?: boolean; wait?: boolean }) => {
+      await withEngine(program, async (engine) => {
+        for (const name of names) {
+          const found = await findStack(engine.deps, localProject(), name);
+          await deleteStack(engine.deps, found.id);
+          if (opts.wait) await waitAndReport(engine, found.id, print);
+          else print(`Request to delete stack ${found.name} (${found.id}) has been accepted.\n`);
+        }
+      });
+    });
+
+  stack
+    .command('list')
+    .description('List stacks')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (opts: FormatOptions) => {
+      await withEngine(program, async (engine) => {
+        const stacks = await engine.deps.store.tx((tx) =>
+          tx.stacks.list({ projectId: localProject(), parentId: null }),
+        );
+        show(
+          print,
+          opts.format,
+          stacks.map((s) => {
+            const v = stackView(s);
+            return {
+              id: v.id,
+              stack_name: v.stack_name,
+              stack_status: v.stack_status,
+              creation_time: v.creation_time,
+              updated_time: v.updated_time,
+            };
+          }),
+        );
+      });
+    });
+
+  stack
+    .command('show <name>')
+    .description('Show a stack, with its outputs')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: FormatOptions) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const outputs = await stackOutputs(engine.deps, engine.cache, found);
+        show(print, opts.format, { ...stackView(found), outputs });
+      });
+    });
+
+  stack
+    .command('run <name>')
+    .description("Run the engine until the stack's current operation ends (after an interruption)")
+    .action(async (name: string) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const final = await waitAndReport(engine, found.id, print);
+        if (final) show(print, 'table', stackView(final));
+      });
+    });
+
+  registerStackDetails(stack, program, print);
+}
+
+function registerStackDetails(stack: Command, program: Command, print: Print): void {
+  const resource = stack.command('resource').description("A stack's resources");
+  resource
+    .command('list <stack>')
+    .description('List the resources of a stack')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: FormatOptions) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const rows = await engine.deps.store.tx((tx) => tx.resources.listActive(found.id));
+        show(print, opts.format, rows.map(resourceView));
+      });
+    });
+  resource
+    .command('show <stack> <resource>')
+    .description('Show one resource, with its attributes')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, resourceName: string, opts: FormatOptions) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const rows = await engine.deps.store.tx((tx) => tx.resources.listActive(found.id));
+        const row = rows.filter((r) => r.name === resourceName).sort((a, b) => b.id - a.id)[0];
+        if (!row) throw new Error(`resource "${resourceName}" not found in stack "${found.name}"`);
+        show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
+      });
+    });
+
+  const output = stack.command('output').description("A stack's outputs");
+  output
+    .command('list <stack>')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: FormatOptions) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const outputs = await stackOutputs(engine.deps, engine.cache, found);
+        show(
+          print,
+          opts.format,
+          outputs.map((o) => ({ output_key: o.output_key, description: o.description })),
+        );
+      });
+    });
+  output
+    .command('show <stack> [output]')
+    .option('--all', 'every output')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, key: string | undefined, opts: FormatOptions & { all?: boolean }) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const outputs = await stackOutputs(engine.deps, engine.cache, found);
+        if (opts.all || key === undefined) {
+          const all: Record<string, unknown> = {};
+          for (const o of outputs) all[o.output_key] = o;
+          show(print, opts.format, all);
+          return;
+        }
+        const one = outputs.find((o) => o.output_key === key);
+        if (!one) throw new Error(`output "${key}" not found in stack "${found.name}"`);
+        show(print, opts.format, { ...one });
+      });
+    });
+
+  const event = stack.command('event').description("A stack's events");
+  event
+    .command('list <stack>')
+    .option('--follow', 'keep printing new events until the operation ends')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: FormatOptions & { follow?: boolean }) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        if (opts.follow) {
+          await waitAndReport(engine, found.id, print);
+          return;
+        }
+        const events = await engine.deps.store.tx((tx) => tx.events.list(found.id));
+        show(print, opts.format, events.map(eventView));
+      });
+    });
+
+  const template = stack.command('template').description("A stack's template");
+  template.command('show <stack>').action(async (name: string) => {
+    await withEngine(program, async (engine) => {
+      const found = await findStack(engine.deps, localProject(), name);
+      const record = found.templateId
+        ? await engine.deps.store.tx((tx) => tx.templates.get(found.templateId!))
+        : undefined;
+      print(record?.template ?? '');
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
+import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
+import { Engine } from '../engine/engine.js';
+import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
+import type { Reality } from '../resources/contract.js';
+import { MemoryReality } from '../resources/reality/memory.js';
+import { SqliteReality } from '../resources/reality/sqlite.js';
+import { openStore } from '../store/index.js';
+
+/** The CLI's global options that choose where state lives. */
+export interface GlobalOptions {
+  db?: string;
+  config?: string;
+}
+
+/** The configuration: defaults < config file < HEARTH_* variables < command-line flags. */
+export function cliConfig(opts: GlobalOptions): Config {
+  return loadConfig({
+    ...(opts.config ? { file: opts.config } : {}),
+    overrides: opts.db ? { database: opts.db } : {},
+  });
+}
+
+/** The project stacks belong to when no server (and so no authentication) is involved. */
+export function localProject(): string {
+  return process.env.HEARTH_PROJECT ?? 'local';
+}
+
+/**
+ * The embedded default: the engine runs in this process against a local SQLite file (shared
+ * safely with any other `hearth` process using the same file).
+ */
+export async function openEmbedded(opts: GlobalOptions): Promise<Engine> {
+  const config = cliConfig(opts);
+  const database = expandHome(process.env.HEARTH_DB && !opts.db ? process.env.HEARTH_DB : config.database);
+  if (database !== ':memory:' && !database.includes('://')) mkdirSync(dirname(database), { recursive: true });
+  const store = await openStore(database);
+  await store.migrate();
+  const deps: EngineDeps = {
+    store,
+    plugins: pluginCatalog(builtinPlugins()),
+    reality: realityFor(database),
+    clock: SYSTEM_CLOCK,
+    engineId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    random: Math.random,
+    settings: {
+      workLeaseMs: config.work_lease_ms,
+      engineDeadAfterMs: Math.max(3000, 3 * config.heartbeat_interval_ms),
+      actionRetryLimit: config.action_retry_limit,
+      stackActionTimeout: config.stack_action_timeout,
+      lockRetryMs: 200,
+      limits: templateLimitsFrom(config),
+    },
+  };
+  return new Engine(deps, (message) => {
+    if (config.log_level === 'debug' || config.log_level === 'trace') process.stderr.write(`${message}\n`);
+  });
+}
+
+/**
+ * Where types without a cloud keep their objects: a SQLite file beside the state. A separate file,
+ * because better-sqlite3 waits for a lock synchronously: a plugin call waiting on the state file's
+ * write lock would block the very event loop that holds it.
+ */
+function realityFor(database: string): Reality {
+  if (database === ':memory:' || database.includes('://')) return new MemoryReality();
+  return new SqliteReality(`${database}.reality`);
+}

@@ -1,0 +1,408 @@
+import { availableParallelism } from 'node:os';
+
+/**
+ * Hearth's configuration. Fields carry Heat's option names (heat.conf's `[DEFAULT]` section) where
+ * Heat has the option, so that the file, the environment variables, the docs and the code all use
+ * one name. docs/configuration.md describes every option.
+ */
+export interface Config {
+  // --- Engine (Heat's engine options) ---
+  /** Retries of a failed resource action before the resource fails; 0 disables retries. */
+  readonly action_retry_limit: number;
+  /** Retries when a client meets an expected intermittent error; 0 disables retries. */
+  readonly client_retry_limit: number;
+  /** Most resources in one stack, nested stacks included; -1 means unlimited. */
+  readonly max_resources_per_stack: number;
+  /** Deepest chain of nested stacks. */
+  readonly max_nested_stack_depth: number;
+  /** Largest template or environment document, in bytes. */
+  readonly max_template_size: number;
+  /** Largest API request body, in bytes (should be larger than max_template_size). */
+  readonly max_json_body_size: number;
+  /** Rough number of events kept per stack; 0 means unlimited. */
+  readonly max_events_per_stack: number;
+  /** How many events one purge removes. */
+  readonly event_purge_batch_size: number;
+  /** Default timeout of a stack action (create, update, ...), in seconds. */
+  readonly stack_action_timeout: number;
+  /** New stacks use the convergence engine (false: legacy engine). */
+  readonly convergence_engine: boolean;
+  /** On update, read resources' live properties and converge them to the new template. */
+  readonly observe_on_update: boolean;
+  /** Updating a legacy stack migrates it to convergence first. */
+  readonly convergence_migrate_on_update: boolean;
+  /** Engine workers to run. */
+  readonly num_engine_workers: number;
+  /** Seconds between runs of periodic tasks. */
+  readonly periodic_interval: number;
+  /** Seconds allowed for the liveness check of an engine that holds a stack lock. */
+  readonly engine_life_check_timeout: number;
+  // --- Hearth's own ---
+  /** The store: a SQLite file path or a database URL. `~` is the home directory. */
+  readonly database: string;
+  /** Least severe log messages written. */
+  readonly log_level: LogLevel;
+  /** How long a claimed unit of work stays an engine's before another engine may take it over, in ms. */
+  readonly work_lease_ms: number;
+  /** Interval between an engine's heartbeats (liveness and lease renewal), in ms. */
+  readonly heartbeat_interval_ms: number;
+  /** Deepest nesting of maps and lists inside one template or environment document. */
+  readonly max_document_depth: number;
+  /** Most YAML nodes in one document, aliases expanded. */
+  readonly max_document_nodes: number;
+  /** Most YAML alias expansions in one document. */
+  readonly max_document_aliases: number;
+  /** Address the API server listens on. */
+  readonly bind_host: string;
+  /** Port the API server listens on; 0 picks a free port. */
+  readonly bind_port: number;
+}
+
+export type OptionName = keyof Config;
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Where Heat has the same setting; `name` is as written in heat.conf. */
+export interface HeatEquivalent {
+  /** e.g. `action_retry_limit`, or `[database] connection` for an option outside `[DEFAULT]`. */
+  readonly name: string;
+  /** Heat's default, as heat.conf documents it (absent when Heat has none). */
+  readonly default?: string;
+  /** How Hearth differs, if it does. */
+  readonly note?: string;
+}
+
+interface SpecBase {
+  /** One-line meaning, for docs and `--help`-style listings. */
+  readonly help: string;
+  /** The option's Heat counterpart, or null for Hearth's own options. */
+  readonly heat: HeatEquivalent | null;
+}
+
+export interface IntSpec extends SpecBase {
+  readonly type: 'int';
+  /** A number, or a function for defaults that depend on the host (num_engine_workers). */
+  readonly default: number | (() => number);
+  /** How the docs show a computed default. */
+  readonly defaultText?: string;
+  readonly min?: number;
+  readonly max?: number;
+  /** Unit shown after values in docs and messages, e.g. `bytes`, `seconds`, `ms`. */
+  readonly unit?: string;
+}
+
+export interface BoolSpec extends SpecBase {
+  readonly type: 'bool';
+  readonly default: boolean;
+}
+
+export interface StringSpec extends SpecBase {
+  readonly type: 'string';
+  readonly default: string;
+}
+
+export interface EnumSpec<T extends string> extends SpecBase {
+  readonly type: 'enum';
+  readonly choices: readonly T[];
+  readonly default: T;
+}
+
+/** The spec an option of value type T must have: the table below is checked against `Config`. */
+export type OptionSpec<T> = [T] extends [boolean]
+  ? BoolSpec
+  : [T] extends [number]
+    ? IntSpec
+    : [T] extends [string]
+      ? string extends T
+        ? StringSpec
+        : EnumSpec<T>
+      : never;
+
+export type AnyOptionSpec = IntSpec | BoolSpec | StringSpec | EnumSpec<string>;
+
+/** Every option, in the order the docs and the example file list them. */
+export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
+  action_retry_limit: {
+    type: 'int',
+    default: 5,
+    min: 0,
+    help: 'Times to retry bringing a resource to a non-error state; 0 disables retries.',
+    heat: { name: 'action_retry_limit', default: '5' },
+  },
+  client_retry_limit: {
+    type: 'int',
+    default: 2,
+    min: 0,
+    help: 'Times to retry when a client meets an expected intermittent error; 0 disables retries.',
+    heat: { name: 'client_retry_limit', default: '2' },
+  },
+  max_resources_per_stack: {
+    type: 'int',
+    default: 1_000_000,
+    min: -1,
+    help: 'Most resources allowed in one top-level stack, nested stacks included; -1 means unlimited.',
+    heat: {
+      name: 'max_resources_per_stack',
+      default: '1000',
+      note: 'Hearth is built for million-resource stacks, so its default is 1000000.',
+    },
+  },
+  max_nested_stack_depth: {
+    type: 'int',
+    default: 5,
+    min: 0,
+    help: 'Deepest chain of nested stacks (template resources and OS::Heat::Stack).',
+    heat: { name: 'max_nested_stack_depth', default: '5' },
+  },
+  max_template_size: {
+    type: 'int',
+    default: 256 * 1024 * 1024,
+    min: 1,
+    unit: 'bytes',
+    help: 'Largest template or environment document, in bytes.',
+    heat: {
+      name: 'max_template_size',
+      default: '524288',
+      note: 'Hearth allows 256 MiB so that million-resource templates load.',
+    },
+  },
+  max_json_body_size: {
+    type: 'int',
+    default: 512 * 1024 * 1024,
+    min: 1,
+    unit: 'bytes',
+    help: 'Largest API request body, in bytes; should be larger than max_template_size.',
+    heat: {
+      name: 'max_json_body_size',
+      default: '1048576',
+      note: 'Raised with max_template_size: a request body carries the template and its files.',
+    },
+  },
+  max_events_per_stack: {
+    type: 'int',
+    default: 1000,
+    min: 0,
+    help: 'Rough number of events kept per stack (older ones are purged); 0 means unlimited.',
+    heat: { name: 'max_events_per_stack', default: '1000' },
+  },
+  event_purge_batch_size: {
+    type: 'int',
+    default: 200,
+    min: 1,
+    help: "How many events are removed whenever a stack's events are purged.",
+    heat: { name: 'event_purge_batch_size', default: '200' },
+  },
+  stack_action_timeout: {
+    type: 'int',
+    default: 3600,
+    min: 1,
+    unit: 'seconds',
+    help: 'Timeout of a stack action (create, update, delete, ...) when the request gives none, in seconds.',
+    heat: { name: 'stack_action_timeout', default: '3600' },
+  },
+  convergence_engine: {
+    type: 'bool',
+    default: true,
+    help: 'Create new stacks with the convergence engine; false creates them in legacy mode.',
+    heat: {
+      name: 'convergence_engine',
+      default: 'true',
+      note: 'Deprecated in Heat, together with its legacy engine.',
+    },
+  },
+  observe_on_update: {
+    type: 'bool',
+    default: false,
+    help: "On update, read resources' live properties and converge them to the updated template.",
+    heat: { name: 'observe_on_update', default: 'false' },
+  },
+  convergence_migrate_on_update: {
+    type: 'bool',
+    default: false,
+    help: 'Migrate a legacy stack to the convergence engine when it is next updated.',
+    heat: {
+      name: 'heat-manage migrate_convergence_1',
+      note: 'A command, not an option: Heat migrates one stack at a time, by hand.',
+    },
+  },
+  num_engine_workers: {
+    type: 'int',
+    default: () => Math.max(4, availableParallelism()),
+    defaultText: 'the larger of 4 and the number of CPUs',
+    min: 1,
+    help: 'Number of engine workers to run.',
+    heat: { name: 'num_engine_workers', default: 'the larger of 4 and the number of CPUs' },
+  },
+  periodic_interval: {
+    type: 'int',
+    default: 60,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds between runs of periodic tasks (e.g. the observer, purges).',
+    heat: { name: 'periodic_interval', default: '60' },
+  },
+  engine_life_check_timeout: {
+    type: 'int',
+    default: 2,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds allowed for the liveness check of an engine that holds a stack lock.',
+    heat: {
+      name: 'engine_life_check_timeout',
+      default: '2',
+      note: 'Heat times out an RPC call; Hearth checks the engine heartbeat in the store.',
+    },
+  },
+  database: {
+    type: 'string',
+    default: '~/.hearth/hearth.db',
+    help: 'Where the store lives: a SQLite file path (`~` is the home directory) or a database URL.',
+    heat: {
+      name: '[database] connection',
+      note: 'Heat needs a MySQL or PostgreSQL URL; Hearth defaults to a SQLite file.',
+    },
+  },
+  log_level: {
+    type: 'enum',
+    choices: LOG_LEVELS,
+    default: 'info',
+    help: 'Least severe log messages written: trace, debug, info, warn or error.',
+    heat: {
+      name: 'debug',
+      default: 'false',
+      note: 'oslo.log has a boolean: `debug = true` is `log_level: debug`, `false` is `info`.',
+    },
+  },
+  work_lease_ms: {
+    type: 'int',
+    default: 30_000,
+    min: 1,
+    unit: 'ms',
+    help: 'How long a claimed unit of work stays an engine’s before another engine may take it over, in ms.',
+    heat: null,
+  },
+  heartbeat_interval_ms: {
+    type: 'int',
+    default: 10_000,
+    min: 1,
+    unit: 'ms',
+    help: 'Interval between an engine’s heartbeats, which renew its leases, in ms; less than work_lease_ms.',
+    heat: null,
+  },
+  max_document_depth: {
+    type: 'int',
+    default: 64,
+    min: 1,
+    help: 'Deepest nesting of maps and lists inside one template or environment document.',
+    heat: null,
+  },
+  max_document_nodes: {
+    type: 'int',
+    default: 50_000_000,
+    min: 1,
+    help: 'Most YAML nodes (scalars, maps, lists) in one document, aliases expanded.',
+    heat: null,
+  },
+  max_document_aliases: {
+    type: 'int',
+    default: 1000,
+    min: 0,
+    help: 'Most YAML alias expansions in one document (stops “billion laughs” documents).',
+    heat: null,
+  },
+  bind_host: {
+    type: 'string',
+    default: '127.0.0.1',
+    help: 'Address the API server listens on.',
+    heat: {
+      name: '[heat_api] bind_host',
+      default: '0.0.0.0',
+      note: 'Gone from current Heat, whose API runs under a WSGI server; Hearth listens on localhost only by default.',
+    },
+  },
+  bind_port: {
+    type: 'int',
+    default: 8004,
+    min: 0,
+    max: 65535,
+    help: 'Port the API server listens on (8004 is Heat’s orchestration API port); 0 picks a free port.',
+    heat: { name: '[heat_api] bind_port', default: '8004', note: 'Gone from current Heat, as bind_host.' },
+  },
+};
+
+export const OPTION_NAMES: readonly OptionName[] = Object.keys(OPTIONS) as OptionName[];
+
+export function isOptionName(name: string): name is OptionName {
+  return Object.prototype.hasOwnProperty.call(OPTIONS, name);
+}
+
+export function optionSpec(name: OptionName): AnyOptionSpec {
+  return OPTIONS[name] as AnyOptionSpec;
+}
+
+/** The prefix of every environment variable that sets an option. */
+export const ENV_PREFIX = 'HEARTH_';
+
+/** `action_retry_limit` → `HEARTH_ACTION_RETRY_LIMIT`. */
+export function envVarName(name: OptionName): string {
+  return ENV_PREFIX + name.toUpperCase();
+}
+
+/**
+ * `HEARTH_*` variables that are not options, so the loader neither reads nor rejects them. The CLI
+ * reads the first four itself. Add a name here before giving a new variable that prefix.
+ */
+export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
+  'HEARTH_CONFIG', // the configuration file (as --config)
+  'HEARTH_DB', // the store, overriding `database` (as --db)
+  'HEARTH_URL', // the API server a client command talks to
+  'HEARTH_PROJECT', // the project of stacks managed without a server (embedded mode)
+  'HEARTH_PROPERTY_SCALE', // test suite: how many times more the property tests run
+]);
+
+/**
+ * Settings of Heat (and oslo) that Hearth has under another name, so that a copied heat.conf line
+ * gets a pointer rather than a bare "unknown option".
+ */
+export const HEAT_RENAMED: Readonly<Record<string, string>> = {
+  debug: 'Hearth sets verbosity with log_level (debug = true is log_level = debug)',
+  verbose: 'Hearth sets verbosity with log_level',
+  connection: 'Heat’s [database] connection is Hearth’s database option',
+};
+
+/** The defaults, with computed ones (num_engine_workers) worked out for this host. */
+export function defaultConfig(): Config {
+  const out: Record<string, unknown> = {};
+  for (const name of OPTION_NAMES) {
+    const spec = optionSpec(name);
+    out[name] = typeof spec.default === 'function' ? spec.default() : spec.default;
+  }
+  return out as unknown as Config;
+}
+
+/** A spec's default as the docs show it. */
+export function defaultText(spec: AnyOptionSpec): string {
+  if (spec.type === 'int' && spec.defaultText !== undefined) return spec.defaultText;
+  const value = typeof spec.default === 'function' ? spec.default() : spec.default;
+  return String(value);
+}
+
+/** What an option accepts, in words: `an integer >= 0`, `one of trace, debug, ...`. */
+export function expectedText(spec: AnyOptionSpec): string {
+  switch (spec.type) {
+    case 'int': {
+      const { min, max } = spec;
+      if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
+      if (min !== undefined) return `an integer >= ${min}`;
+      if (max !== undefined) return `an integer <= ${max}`;
+      return 'an integer';
+    }
+    case 'bool':
+      return 'a boolean (true/false, yes/no, on/off, 1/0)';
+    case 'string':
+      return 'a non-empty string';
+    case 'enum':
+      return `one of ${spec.choices.join(', ')}`;
+  }
+}

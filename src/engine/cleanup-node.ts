@@ -1,0 +1,145 @@
+import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
+import type { ResourceRecord } from '../store/contract.js';
+import { resourceEvent } from './events.js';
+import { failNode } from './failure.js';
+import { lockState } from './locks.js';
+import {
+  definitionFor,
+  errorMessage,
+  type NodePayload,
+  type NodeScope,
+  pluginContext,
+  pollDelay,
+} from './node-work.js';
+import { parseNodeKey } from './nodes.js';
+import { propagate } from './propagate.js';
+import { NodeResolveContext } from './resolver.js';
+import { drop, retryLater, waitForLock } from './update-node.js';
+
+/**
+ * One step of a cleanup node: delete resource row N (an obsolete or replaced row, or every row of
+ * a stack being deleted), honouring `deletion_policy: Retain`. Deleting what is already gone is
+ * success. Like update nodes, the first step locks and starts, later steps poll.
+ */
+export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Promise<void> {
+  const { deps, item } = scope;
+  const rowId = parseNodeKey(item.node).rowId;
+  if (payload.phase === 'poll') return poll(scope, rowId, payload.attempt);
+  if (!scope.current || !scope.point || scope.point.done) return drop(scope);
+
+  const row = await deps.store.tx((tx) => tx.resources.get(rowId));
+  if (!row || (row.action === 'DELETE' && row.status === 'COMPLETE')) return finish(scope, row, undefined);
+  const lock = await lockState(deps, row);
+  if (lock === 'busy') return waitForLock(scope);
+
+  const plugin = deps.plugins.plugin(row.type);
+  if (row.physicalId === null || !plugin || (await retained(scope, row))) {
+    // Never created, a type no longer known, or kept on purpose: only the row goes.
+    return finish(scope, row, row.engineId);
+  }
+  const now = deps.clock.now();
+  const locked = await deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+      engineId: deps.engineId,
+      action: 'DELETE',
+      status: 'IN_PROGRESS',
+      reason: 'state changed',
+    });
+    if (next) await tx.events.append([resourceEvent(next, 'DELETE', 'IN_PROGRESS', 'state changed', now)]);
+    return next;
+  });
+  if (!locked) return retryLater(scope);
+  let result: ActionResult;
+  try {
+    result = await plugin.delete(pluginContext(scope, locked));
+  } catch (err) {
+    return failNode(scope, locked, `DELETE failed: ${errorMessage(err)}`);
+  }
+  await afterDelete(scope, plugin, locked, result, 0);
+}
+
+async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<void> {
+  const { deps } = scope;
+  const row = await deps.store.tx((tx) => tx.resources.get(rowId));
+  if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
+  const lock = await lockState(deps, row);
+  if (lock === 'busy') return waitForLock(scope);
+  const plugin = deps.plugins.plugin(row.type);
+  if (!plugin) return finish(scope, row, row.engineId);
+  let result: PollResult = { done: true };
+  try {
+    if (plugin.checkDeleteComplete)
+      result = await plugin.checkDeleteComplete(pluginContext(scope, row), row.progress);
+  } catch (err) {
+    return failNode(scope, row, `DELETE failed: ${errorMessage(err)}`);
+  }
+  await afterDelete(scope, plugin, row, result, attempt);
+}
+
+async function afterDelete(
+  scope: NodeScope,
+  _plugin: ResourcePlugin,
+  row: ResourceRecord,
+  result: ActionResult | PollResult,
+  attempt: number,
+): Promise<void> {
+  const { deps, item } = scope;
+  const pending = 'done' in result ? !result.done : result.progress !== undefined;
+  if (!pending) return finish(scope, row, row.engineId, true);
+  const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
+  const delay = pollDelay(result.pollAfterMs, attempt);
+  const saved = await deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+      engineId: deps.engineId,
+      progress: progress ?? null,
+    });
+    if (!next) return false;
+    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, {
+      phase: 'poll',
+      op: 'delete',
+      row: row.id,
+      attempt: attempt + 1,
+    });
+  });
+  if (!saved) return retryLater(scope);
+}
+
+/** Marks the row deleted (it is purged when the traversal completes) and reports the node done. */
+async function finish(
+  scope: NodeScope,
+  row: ResourceRecord | undefined,
+  holder: string | null | undefined,
+  deleted = false,
+): Promise<void> {
+  const { deps, item, stack } = scope;
+  const now = deps.clock.now();
+  const ok = await deps.store.tx(async (tx) => {
+    if (row && holder !== undefined) {
+      const next = await tx.resources.update(row.id, row.atomicKey, holder, {
+        engineId: null,
+        action: 'DELETE',
+        status: 'COMPLETE',
+        reason: deleted ? 'state changed' : 'deleted from the database only',
+        progress: null,
+      });
+      if (!next) return false;
+      await tx.events.append([resourceEvent(next, 'DELETE', 'COMPLETE', next.reason, now)]);
+    }
+    if (scope.current)
+      await propagate(tx, stack, item.traversalId, item.node, { rowId: row?.id ?? null }, now);
+    await tx.work.complete(item.id, deps.engineId);
+    return true;
+  });
+  if (!ok) return retryLater(scope);
+}
+
+/** Whether the row's definition (in the template it was created from) says Retain. */
+async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
+  const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
+  const resource = definition?.resources.get(row.name);
+  const policy = resource?.definition.deletionPolicy;
+  if (!definition || policy === undefined) return false;
+  const value =
+    typeof policy === 'string' ? policy : new NodeResolveContext(definition, new Map()).resolve(policy);
+  return typeof value === 'string' && value.toLowerCase() === 'retain';
+}

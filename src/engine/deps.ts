@@ -1,0 +1,36 @@
+import type { PluginCatalog, Reality } from '../resources/contract.js';
+import type { Store } from '../store/contract.js';
+import type { TemplateLimits } from '../template/limits.js';
+
+/** Time source: real in production, stepped by hand in the deterministic test harness. */
+export interface Clock {
+  now(): number;
+}
+
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+
+/** Tunables of the engine, from the configuration (Heat's option names where Heat has one). */
+export interface EngineSettings {
+  /** How long a claimed unit of work stays ours before another engine may take it over. */
+  workLeaseMs: number;
+  /** An engine whose heartbeat is older than this is presumed dead (its locks may be stolen). */
+  engineDeadAfterMs: number;
+  /** Retries of a failed create/delete before the resource fails (Heat: action_retry_limit). */
+  actionRetryLimit: number;
+  /** Default stack timeout in seconds (Heat: stack_action_timeout). */
+  stackActionTimeout: number;
+  /** Delay before a node retries when another engine holds its resource's lock. */
+  lockRetryMs: number;
+  limits: TemplateLimits;
+}
+
+/** Everything the engine's units of work need: passed in, never imported, so tests can swap any part. */
+export interface EngineDeps {
+  readonly store: Store;
+  readonly plugins: PluginCatalog;
+  readonly reality: Reality;
+  readonly clock: Clock;
+  readonly engineId: string;
+  readonly settings: EngineSettings;
+  readonly random: () => number;
+}

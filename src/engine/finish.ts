@@ -1,0 +1,57 @@
+import type { StackRecord, Tx } from '../store/contract.js';
+import { stackEvent } from './events.js';
+
+/**
+ * The last node of a traversal finished: the stack is COMPLETE (compare-and-swap on the
+ * traversal, so a superseded traversal can never mark it), obsolete rows are purged and the
+ * previous template is released.
+ */
+export async function finishTraversal(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  now: number,
+): Promise<void> {
+  const reason = `Stack ${stack.action} completed successfully`;
+  const deleting = stack.action === 'DELETE';
+  const done = await tx.stacks.update(stack.id, traversalId, {
+    status: 'COMPLETE',
+    reason,
+    prevTemplateId: null,
+    ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
+  });
+  if (!done) return;
+  await purge(tx, stack, deleting);
+  await tx.sync.deleteTraversal(traversalId);
+  await tx.traversals.delete(traversalId);
+  await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
+  if (stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
+    await tx.templates.delete(stack.prevTemplateId);
+  }
+}
+
+/**
+ * A node failed: the stack is <ACTION>_FAILED and the traversal ends (its id is cleared, so every
+ * other unit of work of it stops at its next step). In-flight operations finish on their own.
+ */
+export async function failTraversal(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  reason: string,
+  now: number,
+): Promise<boolean> {
+  const failed = await tx.stacks.update(stack.id, traversalId, { status: 'FAILED', reason, traversalId: '' });
+  if (!failed) return false;
+  await tx.sync.deleteTraversal(traversalId);
+  await tx.traversals.delete(traversalId);
+  await tx.events.append([stackEvent(stack, stack.action, 'FAILED', reason, now)]);
+  return true;
+}
+
+/** Removes rows whose delete completed; after a stack delete, every row. */
+async function purge(tx: Tx, stack: StackRecord, everything: boolean): Promise<void> {
+  const rows = await tx.resources.listAll(stack.id);
+  const gone = rows.filter((r) => everything || (r.action === 'DELETE' && r.status === 'COMPLETE'));
+  if (gone.length > 0) await tx.resources.delete(gone.map((r) => r.id));
+}

@@ -1,0 +1,112 @@
+import type { PluginContext, ResourcePlugin } from '../resources/contract.js';
+import type {
+  ResourceRecord,
+  StackRecord,
+  SyncPointRecord,
+  TraversalRecord,
+  WorkItem,
+} from '../store/contract.js';
+import type { Value } from '../template/functions/types.js';
+import type { StackDefinition } from '../template/stack-definition.js';
+import type { Json } from '../util/json.js';
+import type { EngineDeps } from './deps.js';
+import type { NodeOutput } from './nodes.js';
+import type { TemplateCache } from './templates.js';
+
+/** The operation a node runs on a row. */
+export type Operation = 'create' | 'update' | 'delete';
+
+/** What a unit of work for a graph node carries between its steps (persisted in the work item). */
+export type NodePayload =
+  | { phase: 'start' }
+  | { phase: 'poll'; op: Operation; row: number; attempt: number }
+  /** Waiting for another engine to release the resource's lock. */
+  | { phase: 'locked' };
+
+export function payloadOf(item: WorkItem): NodePayload {
+  const p = item.payload as NodePayload | null;
+  return p && typeof p === 'object' && 'phase' in p ? p : { phase: 'start' };
+}
+
+/** Everything one step of a node needs, loaded once at the start of the step. */
+export interface NodeScope {
+  deps: EngineDeps;
+  cache: TemplateCache;
+  item: WorkItem;
+  stack: StackRecord;
+  traversal: TraversalRecord | undefined;
+  /** Undefined when the traversal was superseded or failed. */
+  point: SyncPointRecord | undefined;
+  /** Whether this item still belongs to the stack's current traversal. */
+  current: boolean;
+}
+
+export function pluginContext(
+  scope: NodeScope,
+  row: ResourceRecord,
+  extra: { physicalId?: string | null; data?: Record<string, Json> } = {},
+): PluginContext {
+  const { deps, stack } = scope;
+  return {
+    resourceName: row.name,
+    resourceType: row.type,
+    stackId: stack.id,
+    stackName: stack.name,
+    idempotencyKey: row.uuid,
+    physicalId: extra.physicalId !== undefined ? extra.physicalId : row.physicalId,
+    data: { ...row.data, ...extra.data },
+    storedProperties: row.properties as Record<string, Value> | null,
+    reality: deps.reality,
+    now: () => deps.clock.now(),
+    random: deps.random,
+  };
+}
+
+/** The sync point inputs of a node, by resource name. */
+export function inputsOf(point: SyncPointRecord | undefined): Map<string, NodeOutput> {
+  const out = new Map<string, NodeOutput>();
+  for (const value of Object.values(point?.inputs ?? {})) {
+    const output = value as unknown as NodeOutput;
+    if (output && typeof output === 'object' && typeof output.name === 'string') out.set(output.name, output);
+  }
+  return out;
+}
+
+/** Attribute values to cache after an operation, and the reference id. */
+export async function outputsOf(
+  plugin: ResourcePlugin,
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+): Promise<{ refId: string | null; attributes: Record<string, Json> }> {
+  const attributes: Record<string, Json> = {};
+  for (const name of Object.keys(plugin.attributes)) {
+    if (name === 'show') continue;
+    attributes[name] = (await plugin.attribute(ctx, name, properties)) as Json;
+  }
+  return { refId: plugin.referenceId ? plugin.referenceId(ctx) : ctx.physicalId, attributes };
+}
+
+/** Loads the bound template a traversal converges to (cached per process). */
+export async function definitionFor(
+  scope: NodeScope,
+  templateId: string | null,
+): Promise<StackDefinition | undefined> {
+  if (!templateId) return undefined;
+  const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
+  if (!record) return undefined;
+  return scope.cache.get(record, {
+    stackId: scope.stack.id,
+    stackName: scope.stack.name,
+    projectId: scope.stack.projectId,
+  });
+}
+
+/** Backoff for persisted polling: start from the plugin's hint, grow, cap at 5 s. */
+export function pollDelay(hint: number | undefined, attempt: number): number {
+  const base = hint ?? 100;
+  return Math.min(5000, Math.max(10, base * 1.5 ** Math.min(attempt, 10)));
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import type { StackRecord, TemplateRecord, Tx } from '../store/contract.js';
+import type { Environment } from '../template/environment/index.js';
+import { TemplateError } from '../template/errors.js';
+import type { StackDefinition } from '../template/stack-definition.js';
+import type { Json } from '../util/json.js';
+import type { EngineDeps } from './deps.js';
+import type { DesiredResource } from './plan.js';
+import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache } from './templates.js';
+import { beginTraversal } from './traversal.js';
+
+/** A template as a client sends it: the document, its URL, its environment and files. */
+export interface TemplateInput {
+  url: string;
+  text: string;
+  files: Record<string, string>;
+  environment: Environment;
+}
+
+export interface CreateRequest {
+  name: string;
+  projectId: string;
+  template: TemplateInput;
+  timeoutMins?: number | null;
+  /** Heat's default: a failed create or update is not rolled back. */
+  disableRollback?: boolean;
+  tags?: string[];
+}
+
+export interface UpdateRequest {
+  /** The new template; absent (`--existing`), the stored one with `parameters` merged in. */
+  template?: TemplateInput;
+  parameters?: Record<string, Json>;
+  disableRollback?: boolean;
+  timeoutMins?: number | null;
+}
+
+/** The operation cannot start: bad input or a state that forbids it. */
+export class OperationError extends Error {
+  override readonly name = 'OperationError';
+  constructor(
+    message: string,
+    readonly code: 'not_found' | 'conflict' | 'invalid',
+  ) {
+    super(message);
+  }
+}
+
+const STACK_NAME = /^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$/;
+
+export async function createStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  req: CreateRequest,
+): Promise<StackRecord> {
+  if (!STACK_NAME.test(req.name)) {
+    throw new OperationError(
+      `invalid stack name "${req.name}": it must start with a letter and contain only letters, digits, _, - and .`,
+      'invalid',
+    );
+  }
+  const now = deps.clock.now();
+  const id = randomUUID();
+  const record = templateRecord(req.template, now);
+  const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId });
+  const stack: StackRecord = {
+    id,
+    name: req.name,
+    projectId: req.projectId,
+    parentId: null,
+    parentResource: null,
+    rootId: id,
+    action: 'CREATE',
+    status: 'IN_PROGRESS',
+    reason: 'Stack CREATE started',
+    traversalId: '',
+    templateId: null,
+    prevTemplateId: null,
+    convergence: true,
+    timeoutMins: req.timeoutMins ?? null,
+    disableRollback: req.disableRollback ?? true,
+    tags: req.tags ?? [],
+    createdAt: new Date(now).toISOString(),
+    updatedAt: null,
+    deletedAt: null,
+  };
+  await deps.store.tx(async (tx) => {
+    if (await tx.stacks.findByName(req.projectId, req.name)) {
+      throw new OperationError(`a stack named "${req.name}" already exists`, 'conflict');
+    }
+    await tx.templates.insert(record);
+    await tx.stacks.insert(stack);
+    await beginTraversal(tx, {
+      stack,
+      action: 'CREATE',
+      templateId: record.id,
+      desired: desiredOf(definition),
+      now,
+    });
+  });
+  return (await getStack(deps, id))!;
+}
+
+export async function updateStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+  req: UpdateRequest,
+): Promise<StackRecord> {
+  const now = deps.clock.now();
+  const stack = await requireStack(deps, stackId);
+  if (stack.action === 'DELETE' && stack.status !== 'FAILED') {
+    throw new OperationError(`stack "${stack.name}" is being deleted; it cannot be updated`, 'conflict');
+  }
+  const input = req.template ?? (await storedInput(deps, stack));
+  const environment = req.parameters
+    ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
+    : input.environment;
+  const record = templateRecord({ ...input, environment }, now);
+  const definition = bind(deps, cache, record, {
+    id: stack.id,
+    name: stack.name,
+    projectId: stack.projectId,
+  });
+  await deps.store.tx(async (tx) => {
+    await tx.templates.insert(record);
+    await beginTraversal(tx, {
+      stack,
+      action: 'UPDATE',
+      templateId: record.id,
+      desired: desiredOf(definition),
+      now,
+      stackChanges: {
+        ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
+        ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
+      },
+    });
+  });
+  return (await getStack(deps, stackId))!;
+}
+
+export async function deleteStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {
+  const stack = await requireStack(deps, stackId);
+  await deps.store.tx((tx) =>
+    beginTraversal(tx, {
+      stack,
+      action: 'DELETE',
+      templateId: stack.templateId,
+      desired: [],
+      now: deps.clock.now(),
+    }),
+  );
+  return (await getStack(deps, stackId))!;
+}
+
+/**
+ * Rolls a failed create or update back: a traversal to the template that was current when the
+ * failed operation started (none for a create: everything goes).
+ */
+export async function rollbackStack(deps: EngineDeps, cache: TemplateCache, stackId: string): Promise<void> {
+  const stack = await getStack(deps, stackId);
+  if (!stack || stack.status !== 'FAILED' || (stack.action !== 'CREATE' && stack.action !== 'UPDATE')) return;
+  const target = stack.action === 'UPDATE' ? stack.prevTemplateId : null;
+  let desired: DesiredResource[] = [];
+  if (target) {
+    const record = await deps.store.tx((tx) => tx.templates.get(target));
+    if (!record) return;
+    desired = desiredOf(
+      bind(deps, cache, record, { id: stack.id, name: stack.name, projectId: stack.projectId }),
+    );
+  }
+  await deps.store.tx((tx) =>
+    beginTraversal(tx, {
+      stack,
+      action: 'ROLLBACK',
+      templateId: target,
+      desired,
+      now: deps.clock.now(),
+      reason: `Rolling back: ${stack.reason}`,
+    }),
+  );
+}
+
+export async function getStack(deps: EngineDeps, stackId: string): Promise<StackRecord | undefined> {
+  return deps.store.tx((tx) => tx.stacks.get(stackId));
+}
+
+/** A stack by name or id, in a project; deleted stacks are not found. */
+export async function findStack(deps: EngineDeps, projectId: string, nameOrId: string): Promise<StackRecord> {
+  const found = await deps.store.tx(async (tx) => {
+    const byName = await tx.stacks.findByName(projectId, nameOrId);
+    if (byName) return byName;
+    const byId = await tx.stacks.get(nameOrId);
+    return byId && byId.projectId === projectId && !byId.deletedAt ? byId : undefined;
+  });
+  if (!found) throw new OperationError(`stack "${nameOrId}" not found`, 'not_found');
+  return found;
+}
+
+async function requireStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {
+  const stack = await getStack(deps, stackId);
+  if (!stack || stack.deletedAt) throw new OperationError(`stack "${stackId}" not found`, 'not_found');
+  return stack;
+}
+
+async function storedInput(deps: EngineDeps, stack: StackRecord): Promise<TemplateInput> {
+  const record = stack.templateId
+    ? await deps.store.tx((tx: Tx) => tx.templates.get(stack.templateId!))
+    : undefined;
+  if (!record) throw new OperationError(`stack "${stack.name}" has no stored template to reuse`, 'invalid');
+  return {
+    url: record.url,
+    text: record.template,
+    files: record.files,
+    environment: environmentFromJSON(record.environment, deps.settings.limits),
+  };
+}
+
+function templateRecord(input: TemplateInput, now: number): TemplateRecord {
+  return {
+    id: randomUUID(),
+    template: input.text,
+    url: input.url,
+    files: input.files,
+    environment: environmentJSON(input.environment),
+    createdAt: new Date(now).toISOString(),
+  };
+}
+
+/** Validates the template strictly (every parameter needs a value) and caches the result. */
+function bind(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  record: TemplateRecord,
+  stack: { id: string; name: string; projectId: string },
+): StackDefinition {
+  const definition = bindTemplate(
+    record,
+    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    deps.plugins.typeCatalog,
+    deps.settings.limits,
+  );
+  for (const [name, resource] of definition.resources) {
+    if (resource.implementation.kind !== 'plugin') {
+      throw new TemplateError(
+        'unknown_type',
+        `resource "${name}": nested stacks (template resources) are not supported by the engine yet`,
+        ['resources', name, 'type'],
+      );
+    }
+  }
+  cache.put(cache.keyOf(record.id, stack.id), definition);
+  return definition;
+}
+
+export function desiredOf(definition: StackDefinition): DesiredResource[] {
+  return [...definition.resources].map(([name, resource]) => ({
+    name,
+    type: resource.implementation.type,
+    requires: resource.requires,
+  }));
+}

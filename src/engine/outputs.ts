@@ -1,0 +1,73 @@
+import type { ResourceRecord, StackRecord } from '../store/contract.js';
+import { TemplateError } from '../template/errors.js';
+import type { Json } from '../util/json.js';
+import type { EngineDeps } from './deps.js';
+import type { NodeOutput } from './nodes.js';
+import { NodeResolveContext } from './resolver.js';
+import type { TemplateCache } from './templates.js';
+
+export interface StackOutput {
+  output_key: string;
+  description: string;
+  output_value?: Json;
+  output_error?: string;
+}
+
+/**
+ * The stack's outputs, resolved from the resources' cached reference ids and attributes (no live
+ * call). An output that cannot be resolved yet carries an error instead of a value, as in Heat.
+ */
+export async function stackOutputs(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stack: StackRecord,
+): Promise<StackOutput[]> {
+  if (!stack.templateId) return [];
+  const record = await deps.store.tx((tx) => tx.templates.get(stack.templateId!));
+  if (!record) return [];
+  const definition = cache.get(record, {
+    stackId: stack.id,
+    stackName: stack.name,
+    projectId: stack.projectId,
+  });
+  const rows = await deps.store.tx((tx) => tx.resources.listActive(stack.id));
+  const context = new NodeResolveContext(definition, currentOutputs(deps, rows));
+  const out: StackOutput[] = [];
+  for (const [name, output] of definition.outputs) {
+    const item: StackOutput = { output_key: name, description: output.description ?? 'No description given' };
+    try {
+      item.output_value = context.resolve(output.value) as Json;
+    } catch (err) {
+      item.output_error = err instanceof TemplateError ? err.detail : String(err);
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+/** What each live resource reports to others: its reference id and cached attributes. */
+export function currentOutputs(deps: EngineDeps, rows: readonly ResourceRecord[]): Map<string, NodeOutput> {
+  const byName = new Map<string, NodeOutput>();
+  const live = rows.filter((r) => r.replacedBy === null || !rows.some((o) => o.id === r.replacedBy));
+  for (const row of live) {
+    if (row.action === 'INIT' || row.action === 'DELETE') continue;
+    const plugin = deps.plugins.plugin(row.type);
+    const refId = plugin?.referenceId
+      ? plugin.referenceId({
+          resourceName: row.name,
+          resourceType: row.type,
+          stackId: row.stackId,
+          stackName: '',
+          idempotencyKey: row.uuid,
+          physicalId: row.physicalId,
+          data: row.data,
+          storedProperties: row.properties as never,
+          reality: deps.reality,
+          now: () => deps.clock.now(),
+          random: deps.random,
+        })
+      : row.physicalId;
+    byName.set(row.name, { name: row.name, rowId: row.id, refId, attributes: row.attributes });
+  }
+  return byName;
+}

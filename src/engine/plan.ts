@@ -1,0 +1,139 @@
+import type { ResourceRecord, SyncPointRecord } from '../store/contract.js';
+import { nodeKey } from './nodes.js';
+
+/** What the planner needs of the desired state: resources by name, with the names each requires. */
+export interface DesiredResource {
+  name: string;
+  type: string;
+  requires: readonly string[];
+}
+
+/** The convergence graph of one traversal, ready to persist. */
+export interface ConvergencePlan {
+  /** Sync points, one per node, with predecessor counts and dependents. */
+  points: SyncPointRecord[];
+  /** Nodes that need nothing: their work is enqueued when the traversal starts. */
+  leaves: string[];
+}
+
+/**
+ * Picks, for each desired resource, the existing row that will carry it: the live row of that name
+ * (not replaced, not deleted), preferring a COMPLETE one. Rows not picked are obsolete and get a
+ * cleanup node. Returns the names that need a new row.
+ */
+export function chooseRows(
+  desired: readonly DesiredResource[],
+  existing: readonly ResourceRecord[],
+): { chosen: Map<string, ResourceRecord>; obsolete: ResourceRecord[]; missing: DesiredResource[] } {
+  const byName = new Map<string, ResourceRecord[]>();
+  for (const row of existing) {
+    const list = byName.get(row.name);
+    if (list) list.push(row);
+    else byName.set(row.name, [row]);
+  }
+  const chosen = new Map<string, ResourceRecord>();
+  const missing: DesiredResource[] = [];
+  for (const want of desired) {
+    const best = pickBest(byName.get(want.name) ?? []);
+    if (best) chosen.set(want.name, best);
+    else missing.push(want);
+  }
+  const keep = new Set([...chosen.values()].map((r) => r.id));
+  const obsolete = existing.filter((r) => !keep.has(r.id));
+  return { chosen, obsolete, missing };
+}
+
+function score(row: ResourceRecord): number {
+  let s = 0;
+  if (row.replacedBy !== null) s -= 100; // the replacement carries the name now
+  if (row.action === 'DELETE') s -= 50;
+  if (row.status === 'FAILED') s -= 30;
+  if (row.status === 'COMPLETE') s += 5;
+  return s;
+}
+
+function pickBest(rows: readonly ResourceRecord[]): ResourceRecord | undefined {
+  let best: ResourceRecord | undefined;
+  for (const row of rows) {
+    if (row.replacedBy !== null && rows.some((r) => r.id === row.replacedBy)) continue;
+    if (!best || score(row) > score(best) || (score(row) === score(best) && row.id > best.id)) best = row;
+  }
+  return best;
+}
+
+/**
+ * Builds the graph. Update nodes follow the template's dependencies. Only rows that must go get a
+ * cleanup node (Heat gives every row one, doubling the graph): a cleanup runs after every update
+ * node whose resource used to depend on the row (they move away first), and after the cleanup of
+ * every obsolete row that depended on it (dependents are deleted first).
+ */
+export function planGraph(
+  traversalId: string,
+  stackId: string,
+  desired: readonly DesiredResource[],
+  chosen: ReadonlyMap<string, ResourceRecord>,
+  obsolete: readonly ResourceRecord[],
+): ConvergencePlan {
+  const requires = new Map<string, Set<string>>();
+  const addNode = (key: string) => {
+    if (!requires.has(key)) requires.set(key, new Set());
+  };
+  const addEdge = (from: string, to: string) => {
+    addNode(from);
+    addNode(to);
+    requires.get(from)!.add(to);
+  };
+
+  for (const want of desired) {
+    const row = chosen.get(want.name)!;
+    const key = nodeKey('u', row.id);
+    addNode(key);
+    for (const dep of want.requires) {
+      const target = chosen.get(dep);
+      if (target) addEdge(key, nodeKey('u', target.id));
+    }
+  }
+
+  const obsoleteIds = new Set(obsolete.map((r) => r.id));
+  for (const row of obsolete) addNode(nodeKey('c', row.id));
+  // Rows that stay, by the ids they used to require.
+  for (const row of chosen.values()) {
+    for (const req of row.requires) {
+      if (obsoleteIds.has(req)) addEdge(nodeKey('c', req), nodeKey('u', row.id));
+    }
+  }
+  for (const row of obsolete) {
+    for (const req of row.requires) {
+      if (obsoleteIds.has(req) && req !== row.id) addEdge(nodeKey('c', req), nodeKey('c', row.id));
+    }
+    // An old row replaced by a row that stays goes after the replacement is up to date.
+    if (row.replacedBy !== null) {
+      const replacement = [...chosen.values()].find((r) => r.id === row.replacedBy);
+      if (replacement) addEdge(nodeKey('c', row.id), nodeKey('u', replacement.id));
+    }
+  }
+
+  const dependents = new Map<string, string[]>();
+  for (const [node, reqs] of requires) {
+    for (const req of reqs) {
+      const list = dependents.get(req);
+      if (list) list.push(node);
+      else dependents.set(req, [node]);
+    }
+  }
+  const points: SyncPointRecord[] = [];
+  const leaves: string[] = [];
+  for (const [node, reqs] of requires) {
+    points.push({
+      traversalId,
+      node,
+      stackId,
+      waiting: reqs.size,
+      dependents: dependents.get(node) ?? [],
+      inputs: {},
+      done: false,
+    });
+    if (reqs.size === 0) leaves.push(node);
+  }
+  return { points, leaves };
+}

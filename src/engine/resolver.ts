@@ -1,0 +1,88 @@
+import { ConditionEvaluator } from '../template/conditions.js';
+import { type DocPath, TemplateError } from '../template/errors.js';
+import { resolveTemplateUrl } from '../template/environment/index.js';
+import { resolveNode } from '../template/functions/resolve.js';
+import type { Node, ResolveContext, Unknown, Value } from '../template/functions/types.js';
+import type { StackDefinition } from '../template/stack-definition.js';
+import { evaluateYaql, YaqlError } from '../template/yaql/index.js';
+import type { NodeOutput } from './nodes.js';
+
+/**
+ * Resolves one resource's snippets during a traversal. Parameters and conditions come from the
+ * (cached) bound template; other resources' ids and attributes come only from this node's sync
+ * point inputs — what its dependencies reported — so checking a resource costs O(its own edges).
+ */
+export class NodeResolveContext implements ResolveContext {
+  private readonly conditions: ConditionEvaluator;
+
+  constructor(
+    private readonly definition: StackDefinition,
+    private readonly inputs: ReadonlyMap<string, NodeOutput>,
+  ) {
+    this.conditions = new ConditionEvaluator(definition.template.conditions, () => this);
+  }
+
+  resolve(node: Node): Value {
+    return resolveNode(node, this);
+  }
+
+  isParameter(name: string): boolean {
+    return this.definition.parameters.has(name);
+  }
+
+  param(name: string, path: DocPath): Value {
+    const value = this.definition.parameters.get(name);
+    if (value === undefined)
+      throw new TemplateError('reference', `the parameter "${name}" is not defined`, path);
+    return value as Value;
+  }
+
+  resourceRef(name: string, path: DocPath): Value {
+    return this.input(name, path).refId;
+  }
+
+  resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
+    const output = this.input(name, path);
+    if (attr === undefined) return output.attributes as Value;
+    return Object.hasOwn(output.attributes, attr) ? (output.attributes[attr] as Value) : null;
+  }
+
+  file(name: string, path: DocPath): string {
+    const files = this.definitionFiles();
+    if (Object.hasOwn(files, name)) return files[name]!;
+    const relative = resolveTemplateUrl(this.definition.url, name);
+    if (Object.hasOwn(files, relative)) return files[relative]!;
+    throw new TemplateError('reference', `no content found in the files map for get_file "${name}"`, path);
+  }
+
+  condition(node: Node, path: DocPath): boolean | Unknown {
+    const known = typeof node === 'string' ? this.definition.conditions.get(node) : undefined;
+    return known ?? this.conditions.evaluate(node, path);
+  }
+
+  facade(): Value {
+    return null;
+  }
+
+  yaql(expression: string, data: Value, path: DocPath): Value {
+    try {
+      return evaluateYaql(expression, data) as Value;
+    } catch (err) {
+      if (err instanceof YaqlError) throw new TemplateError('function', `yaql: ${err.message}`, path);
+      throw err;
+    }
+  }
+
+  private input(name: string, path: DocPath): NodeOutput {
+    const output = this.inputs.get(name);
+    if (!output) {
+      // The graph guarantees every referenced resource reported before this node runs.
+      throw new TemplateError('reference', `internal: no input from resource "${name}"`, path);
+    }
+    return output;
+  }
+
+  private definitionFiles(): Readonly<Record<string, string>> {
+    return this.definition.files;
+  }
+}

@@ -1,0 +1,87 @@
+import type { TemplateRecord } from '../store/contract.js';
+import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
+import type { TemplateLimits } from '../template/limits.js';
+import { parseSource } from '../template/source.js';
+import { defineStack, type StackDefinition } from '../template/stack-definition.js';
+import { parseTemplate } from '../template/template.js';
+import type { TypeCatalog } from '../template/types.js';
+import type { JsonObject } from '../util/json.js';
+
+/** Identity of the stack a template is bound to (the pseudo parameters). */
+export interface StackIdentity {
+  stackId: string;
+  stackName: string;
+  projectId: string;
+}
+
+/**
+ * Template versions are immutable, so each engine process parses and binds one at most once and
+ * keeps it: checking a resource then costs only its own snippet, never a re-parse of the stack.
+ */
+export class TemplateCache {
+  private readonly entries = new Map<string, StackDefinition>();
+
+  constructor(
+    private readonly types: TypeCatalog,
+    private readonly limits: TemplateLimits,
+    private readonly capacity = 64,
+  ) {}
+
+  /** The bound definition of a stored template for one stack. */
+  get(record: TemplateRecord, stack: StackIdentity): StackDefinition {
+    const key = `${record.id}/${stack.stackId}`;
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Refresh recency: Map iteration order is insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const definition = bindTemplate(record, stack, this.types, this.limits);
+    this.put(key, definition);
+    return definition;
+  }
+
+  /** Seeds the cache with a definition already built (validation at the start of an operation). */
+  put(key: string, definition: StackDefinition): void {
+    this.entries.set(key, definition);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  keyOf(templateId: string, stackId: string): string {
+    return `${templateId}/${stackId}`;
+  }
+}
+
+/** Parses and binds a stored template (strictly: every parameter must have a value). */
+export function bindTemplate(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+): StackDefinition {
+  const template = parseTemplate(parseSource(record.url, record.template, limits));
+  return defineStack(template, {
+    files: record.files,
+    environment: environmentFromJSON(record.environment, limits),
+    strict: true,
+    types,
+    limits,
+    stackId: stack.stackId,
+    stackName: stack.stackName,
+    projectId: stack.projectId,
+  });
+}
+
+/** The stored (Heat-shaped) environment back into the engine's form; URLs in it are already absolute. */
+export function environmentFromJSON(json: JsonObject, limits: TemplateLimits): Environment {
+  return parseEnvironment('environment', JSON.stringify(json), limits, { resolveTemplates: false });
+}
+
+export function environmentJSON(env: Environment): JsonObject {
+  return environmentToJSON(env);
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
+import { stackEvent } from './events.js';
+import { finishTraversal } from './finish.js';
+import { CHECK_NODE } from './nodes.js';
+import { chooseRows, type DesiredResource, planGraph } from './plan.js';
+
+/** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
+export class ConflictError extends Error {
+  override readonly name = 'ConflictError';
+}
+
+export interface BeginOptions {
+  stack: StackRecord;
+  action: StackAction;
+  /** The template to converge to (null: an empty template, i.e. delete everything). */
+  templateId: string | null;
+  /** Desired resources of that template (empty for delete). */
+  desired: readonly DesiredResource[];
+  now: number;
+  reason?: string;
+  /** Stack fields to set along with the new traversal (timeout, rollback flag...). */
+  stackChanges?: Partial<StackRecord>;
+}
+
+/**
+ * Starts a traversal, in the caller's transaction: claims the stack with a new traversal id
+ * (compare-and-swap on the one it had, so a concurrent start is an explicit conflict, never a
+ * silent drop), creates the rows new resources need, persists the graph as sync points and
+ * enqueues its leaves. The previous traversal's sync points go, so its stragglers stop
+ * propagating; its in-flight operations finish on their own (see worker.ts).
+ */
+export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<string> {
+  const { stack, action, templateId, desired, now } = options;
+  const traversalId = randomUUID();
+  const existing = await tx.resources.listActive(stack.id);
+  const { chosen, obsolete, missing } = chooseRows(desired, existing);
+  if (missing.length > 0) {
+    const inserted = await tx.resources.insert(missing.map((want) => initRow(stack, want, now)));
+    inserted.forEach((row) => chosen.set(row.name, row));
+  }
+  const plan = planGraph(traversalId, stack.id, desired, chosen, obsolete);
+
+  const changes: Partial<StackRecord> = {
+    ...options.stackChanges,
+    traversalId,
+    action,
+    status: 'IN_PROGRESS',
+    reason: options.reason ?? `Stack ${action} started`,
+    templateId,
+    updatedAt: new Date(now).toISOString(),
+  };
+  if (action === 'UPDATE' && stack.templateId !== templateId) changes.prevTemplateId = stack.templateId;
+  if (!(await tx.stacks.update(stack.id, stack.traversalId, changes))) {
+    throw new ConflictError(
+      `stack "${stack.name}" was changed by another operation at the same time; try again`,
+    );
+  }
+  if (stack.traversalId) {
+    await tx.sync.deleteTraversal(stack.traversalId);
+    await tx.traversals.delete(stack.traversalId);
+  }
+  await tx.traversals.insert({
+    id: traversalId,
+    stackId: stack.id,
+    rootStackId: stack.rootId,
+    action,
+    templateId,
+    remaining: plan.points.length,
+    createdAt: new Date(now).toISOString(),
+  });
+  await tx.sync.insert(plan.points);
+  await tx.work.enqueue(
+    plan.leaves.map((node) => ({
+      rootStackId: stack.rootId,
+      stackId: stack.id,
+      traversalId,
+      kind: CHECK_NODE,
+      node,
+      runAt: now,
+    })),
+  );
+  await tx.events.append([stackEvent(stack, action, 'IN_PROGRESS', changes.reason!, now)]);
+  if (plan.points.length === 0) {
+    await finishTraversal(tx, { ...stack, ...changes } as StackRecord, traversalId, now);
+  }
+  return traversalId;
+}
+
+function initRow(stack: StackRecord, want: DesiredResource, now: number): Omit<ResourceRecord, 'id'> {
+  return {
+    uuid: randomUUID(),
+    stackId: stack.id,
+    rootStackId: stack.rootId,
+    name: want.name,
+    type: want.type,
+    action: 'INIT',
+    status: 'COMPLETE',
+    reason: '',
+    physicalId: null,
+    templateId: null,
+    properties: null,
+    attributes: {},
+    data: {},
+    progress: null,
+    requires: [],
+    replaces: null,
+    replacedBy: null,
+    engineId: null,
+    atomicKey: 0,
+    unhealthy: false,
+    createdAt: new Date(now).toISOString(),
+    updatedAt: null,
+  };
+}

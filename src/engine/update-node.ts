@@ -1,0 +1,370 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ActionResult,
+  type PollResult,
+  type ResourcePlugin,
+  UpdateReplace,
+} from '../resources/contract.js';
+import type { ResourceRecord } from '../store/contract.js';
+import { TemplateError } from '../template/errors.js';
+import type { Value } from '../template/functions/types.js';
+import { diffProperties, validateProperties } from '../template/properties/index.js';
+import type { JsonObject } from '../util/json.js';
+import { resourceEvent } from './events.js';
+import { failNode } from './failure.js';
+import { lockState } from './locks.js';
+import {
+  definitionFor,
+  errorMessage,
+  inputsOf,
+  type NodePayload,
+  type NodeScope,
+  type Operation,
+  outputsOf,
+  pluginContext,
+  pollDelay,
+} from './node-work.js';
+import { parseNodeKey } from './nodes.js';
+import { addReplacementCleanup, propagate } from './propagate.js';
+import { NodeResolveContext } from './resolver.js';
+
+const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
+  create: 'CREATE',
+  update: 'UPDATE',
+  delete: 'DELETE',
+};
+
+/**
+ * One step of an update node: bring resource row N to the traversal's definition. The first step
+ * decides (create, update in place, replace, or nothing), takes the resource's lock and starts the
+ * plugin's operation; later steps poll it. Each step is idempotent: a step that runs twice after
+ * a crash finds the lock already its own (or abandoned) and the physical resource by its key.
+ */
+export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Promise<void> {
+  const { deps, item } = scope;
+  const nodeRow = parseNodeKey(item.node).rowId;
+  if (payload.phase === 'poll') return poll(scope, payload.op, payload.row, payload.attempt);
+  if (!scope.current || !scope.point || scope.point.done) return drop(scope);
+
+  const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
+  const row = await currentRow(scope, nodeRow);
+  if (!definition || !row) return drop(scope);
+  const resource = definition.resources.get(row.name);
+  if (!resource || resource.implementation.kind !== 'plugin') {
+    return failNode(scope, row, `resource type of "${row.name}" cannot be converged here`);
+  }
+  const plugin = deps.plugins.plugin(resource.implementation.type);
+  if (!plugin) return failNode(scope, row, `unknown resource type "${resource.implementation.type}"`);
+
+  let properties: Record<string, Value>;
+  try {
+    const ctx = new NodeResolveContext(definition, inputsOf(scope.point));
+    const raw = ctx.resolve(resource.definition.properties);
+    properties = validateProperties(plugin.properties, raw, [...resource.definition.path, 'properties'], {
+      strict: true,
+    });
+  } catch (err) {
+    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    throw err;
+  }
+
+  const lock = await lockState(deps, row);
+  if (lock === 'busy') return waitForLock(scope);
+  if (lock !== 'free' && row.status === 'IN_PROGRESS') {
+    // Our own or a dead engine's operation on this row: resume it rather than decide again.
+    const op = row.action === 'CREATE' ? 'create' : row.action === 'UPDATE' ? 'update' : undefined;
+    if (op) return start(scope, plugin, row, op, properties, row.engineId);
+  }
+
+  const decision = decide(plugin, row, resource.implementation.type, properties);
+  if (decision === 'none') return finish(scope, plugin, row, properties, row.engineId);
+  if (decision === 'replace') return replace(scope, plugin, row, properties);
+  return start(scope, plugin, row, decision, properties, row.engineId);
+}
+
+/**
+ * The row that carries the node's resource now: the node's own row, or its replacement if one was
+ * made (a step that replaced, then crashed, continues with the replacement instead of making another).
+ */
+async function currentRow(scope: NodeScope, rowId: number): Promise<ResourceRecord | undefined> {
+  return scope.deps.store.tx(async (tx) => {
+    let row = await tx.resources.get(rowId);
+    for (let hops = 0; row && row.replacedBy !== null && hops < 10; hops++) {
+      const next = await tx.resources.get(row.replacedBy);
+      if (!next || next.action === 'DELETE') break;
+      row = next;
+    }
+    return row;
+  });
+}
+
+type Decision = 'none' | 'create' | 'update' | 'replace';
+
+function decide(
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  type: string,
+  properties: Record<string, Value>,
+): Decision {
+  if (row.action === 'INIT') return 'create';
+  if (row.status === 'FAILED' || row.unhealthy || row.type !== type || row.physicalId === null)
+    return 'replace';
+  const diff = diffProperties(plugin.properties, row.properties ?? {}, properties);
+  if (diff.changed.length === 0) return 'none';
+  return diff.requiresReplacement.length > 0 ? 'replace' : 'update';
+}
+
+/** Takes the lock and starts the plugin operation on `row`. */
+async function start(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  op: Operation,
+  properties: Record<string, Value>,
+  holder: string | null,
+): Promise<void> {
+  const { deps } = scope;
+  const now = deps.clock.now();
+  const locked = await deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, holder, {
+      engineId: deps.engineId,
+      action: ACTION_OF[op],
+      status: 'IN_PROGRESS',
+      reason: 'state changed',
+      updatedAt: new Date(now).toISOString(),
+    });
+    if (next)
+      await tx.events.append([resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', 'state changed', now)]);
+    return next;
+  });
+  if (!locked) return retryLater(scope);
+
+  const ctx = pluginContext(scope, locked);
+  let result: ActionResult;
+  try {
+    result =
+      op === 'create'
+        ? await plugin.create(ctx, properties)
+        : plugin.update
+          ? await plugin.update(
+              ctx,
+              properties,
+              (locked.properties ?? {}) as Record<string, Value>,
+              changedNames(plugin, locked, properties),
+            )
+          : {};
+  } catch (err) {
+    if (err instanceof UpdateReplace && op === 'update') {
+      const released = await deps.store.tx((tx) =>
+        tx.resources.update(locked.id, locked.atomicKey, deps.engineId, {
+          engineId: null,
+          action: 'UPDATE',
+          status: 'COMPLETE',
+        }),
+      );
+      if (!released) return retryLater(scope);
+      return replace(scope, plugin, released, properties);
+    }
+    return failNode(scope, locked, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+  }
+  await afterAction(scope, plugin, locked, op, properties, result, 0);
+}
+
+function changedNames(
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+): string[] {
+  return diffProperties(plugin.properties, row.properties ?? {}, properties).changed;
+}
+
+/** Records what an action or poll returned: continue polling, or finish. */
+async function afterAction(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  op: Operation,
+  properties: Record<string, Value>,
+  result: ActionResult | PollResult,
+  attempt: number,
+): Promise<void> {
+  const { deps, item } = scope;
+  const changes: Partial<ResourceRecord> = {};
+  if (result.physicalId !== undefined) changes.physicalId = result.physicalId;
+  if (result.data) changes.data = { ...row.data, ...result.data };
+  const pending = 'done' in result ? !result.done : result.progress !== undefined;
+  if (!pending) {
+    const merged = { ...row, ...changes };
+    return finish(scope, plugin, merged, properties, deps.engineId, op);
+  }
+  const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
+  const delay = pollDelay(result.pollAfterMs, attempt);
+  // The properties to apply travel with the row (storedProperties stay the previous ones until done).
+  const saved = await deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, deps.engineId, {
+      ...changes,
+      progress: { op, state: progress ?? null, properties: properties as JsonObject },
+    });
+    if (!next) return false;
+    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, {
+      phase: 'poll',
+      op,
+      row: row.id,
+      attempt: attempt + 1,
+    });
+  });
+  if (!saved) return retryLater(scope);
+}
+
+async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: number): Promise<void> {
+  const { deps } = scope;
+  const row = await deps.store.tx((tx) => tx.resources.get(rowId));
+  if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
+  const lock = await lockState(deps, row);
+  if (lock === 'busy') return waitForLock(scope);
+  const plugin = deps.plugins.plugin(row.type);
+  if (!plugin) return failNode(scope, row, `unknown resource type "${row.type}"`);
+  const saved = row.progress as { state?: unknown; properties?: Record<string, Value> } | null;
+  const properties = saved?.properties ?? ((row.properties ?? {}) as Record<string, Value>);
+  const check = op === 'create' ? plugin.checkCreateComplete : plugin.checkUpdateComplete;
+  let result: PollResult = { done: true };
+  try {
+    if (check) result = await check.call(plugin, pluginContext(scope, row), (saved?.state ?? null) as never);
+  } catch (err) {
+    return failNode(scope, row, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+  }
+  // An abandoned lock is taken over with the same compare-and-swap as every locked write.
+  const mine = lock === 'mine' ? row : await steal(scope, row);
+  if (!mine) return retryLater(scope);
+  await afterAction(scope, plugin, mine, op, properties, result, attempt);
+}
+
+async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
+  const { deps } = scope;
+  return deps.store.tx((tx) =>
+    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: deps.engineId }),
+  );
+}
+
+/**
+ * The operation is done (or nothing was needed): store the result, release the lock, and, if this
+ * traversal is still current, report to the nodes that need this one.
+ */
+async function finish(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+  holder: string | null,
+  op?: Operation,
+): Promise<void> {
+  const { deps, item, stack } = scope;
+  const now = deps.clock.now();
+  const ctx = pluginContext(scope, row);
+  const { refId, attributes } = await outputsOf(plugin, ctx, properties);
+  const inputs = inputsOf(scope.point);
+  const nodeRow = parseNodeKey(item.node).rowId;
+  const ok = await deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, holder, {
+      engineId: null,
+      ...(op ? { action: ACTION_OF[op], status: 'COMPLETE' as const, reason: 'state changed' } : {}),
+      physicalId: row.physicalId,
+      data: row.data,
+      properties: properties as JsonObject,
+      attributes: attributes as JsonObject,
+      progress: null,
+      templateId: scope.current ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
+      requires: [...inputs.values()].map((i) => i.rowId),
+      updatedAt: new Date(now).toISOString(),
+    });
+    if (!next) return false;
+    if (op) await tx.events.append([resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now)]);
+    if (scope.current) {
+      // The old row's cleanup joins the graph before this node reports, so the traversal cannot
+      // complete without it.
+      if (row.id !== nodeRow)
+        await addReplacementCleanup(tx, stack, item.traversalId, item.node, nodeRow, now);
+      const output = { name: row.name, rowId: row.id, refId, attributes };
+      await propagate(tx, stack, item.traversalId, item.node, output, now);
+    }
+    await tx.work.complete(item.id, deps.engineId);
+    return true;
+  });
+  if (!ok) return retryLater(scope);
+}
+
+/** Makes a new row for the resource and creates it; the old row is deleted once dependents moved. */
+async function replace(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+): Promise<void> {
+  const { deps } = scope;
+  const now = deps.clock.now();
+  const replacement = await deps.store
+    .tx(async (tx) => {
+      const [fresh] = await tx.resources.insert([
+        {
+          ...row,
+          uuid: randomUUID(),
+          action: 'INIT',
+          status: 'COMPLETE',
+          reason: '',
+          physicalId: null,
+          templateId: null,
+          properties: null,
+          attributes: {},
+          data: {},
+          progress: null,
+          requires: [],
+          replaces: row.id,
+          replacedBy: null,
+          engineId: null,
+          atomicKey: 0,
+          unhealthy: false,
+          createdAt: new Date(now).toISOString(),
+          updatedAt: null,
+        },
+      ]);
+      const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        replacedBy: fresh!.id,
+      });
+      if (!marked) throw new LostRace();
+      return fresh!;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof LostRace) return undefined;
+      throw err;
+    });
+  if (!replacement) return retryLater(scope);
+  await start(scope, plugin, replacement, 'create', properties, null);
+}
+
+class LostRace extends Error {}
+
+/** Another engine works on the resource: check again shortly (persisted, not a blocked worker). */
+async function waitForLock(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) =>
+    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + deps.settings.lockRetryMs, {
+      phase: 'start',
+    }),
+  );
+}
+
+/** A compare-and-swap lost to a concurrent writer: run this step again from fresh state. */
+async function retryLater(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) =>
+    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + 10, item.payload),
+  );
+}
+
+/** Stale work of a superseded traversal that had not started: nothing to do. */
+async function drop(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) => tx.work.complete(item.id, deps.engineId));
+}
+
+export { drop, retryLater, waitForLock };

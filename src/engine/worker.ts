@@ -1,0 +1,77 @@
+import type { WorkItem } from '../store/contract.js';
+import { runCleanupNode } from './cleanup-node.js';
+import type { EngineDeps } from './deps.js';
+import { ROLLBACK } from './failure.js';
+import { errorMessage, type NodeScope, payloadOf } from './node-work.js';
+import { CHECK_NODE, parseNodeKey } from './nodes.js';
+import { rollbackStack } from './operations.js';
+import type { TemplateCache } from './templates.js';
+import { runUpdateNode } from './update-node.js';
+
+/**
+ * Claims units of work from the durable queue and runs them. Any engine process can run any
+ * unit; a unit whose engine dies is claimed again when its lease expires, and every unit is
+ * idempotent, so a crash at any moment loses nothing and duplicates nothing.
+ */
+export class Worker {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly cache: TemplateCache,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  /** Claims and runs up to `limit` units that are due now; returns how many ran. */
+  async runDue(limit = 32): Promise<number> {
+    const { store, engineId, clock, settings } = this.deps;
+    const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
+    await Promise.all(items.map((item) => this.run(item)));
+    return items.length;
+  }
+
+  async run(item: WorkItem): Promise<void> {
+    try {
+      if (item.kind === CHECK_NODE) await this.runNode(item);
+      else if (item.kind === ROLLBACK) await this.runRollback(item);
+      else await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
+    } catch (err) {
+      // A bug or an unavailable database: the unit stays claimed and is retried after its lease.
+      this.log(`unit of work ${item.id} (${item.kind} ${item.node}) failed: ${errorMessage(err)}`);
+      await this.deps.store
+        .tx((tx) =>
+          tx.work.reschedule(item.id, this.deps.engineId, this.deps.clock.now() + 1000, item.payload),
+        )
+        .catch(() => undefined);
+    }
+  }
+
+  private async runNode(item: WorkItem): Promise<void> {
+    const { deps } = this;
+    const loaded = await deps.store.tx(async (tx) => {
+      const stack = await tx.stacks.get(item.stackId);
+      const traversal = item.traversalId ? await tx.traversals.get(item.traversalId) : undefined;
+      const point = item.traversalId ? await tx.sync.get(item.traversalId, item.node) : undefined;
+      return { stack, traversal, point };
+    });
+    if (!loaded.stack) {
+      await deps.store.tx((tx) => tx.work.complete(item.id, deps.engineId));
+      return;
+    }
+    const scope: NodeScope = {
+      deps,
+      cache: this.cache,
+      item,
+      stack: loaded.stack,
+      traversal: loaded.traversal,
+      point: loaded.point,
+      current: loaded.stack.traversalId === item.traversalId && loaded.traversal !== undefined,
+    };
+    const payload = payloadOf(item);
+    if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
+    else await runCleanupNode(scope, payload);
+  }
+
+  private async runRollback(item: WorkItem): Promise<void> {
+    await rollbackStack(this.deps, this.cache, item.stackId);
+    await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
+  }
+}

@@ -1,0 +1,87 @@
+import type { DocPath } from '../template/errors.js';
+import { UNKNOWN, type Value } from '../template/functions/types.js';
+import {
+  type SchemaTypeInfo,
+  type SupportStatus,
+  typeInfo,
+  validateProperties,
+} from '../template/properties/index.js';
+import type { TypeCatalog } from '../template/types.js';
+import type { PluginCatalog, ResourcePlugin } from './contract.js';
+import { nonePlugin } from './heat/none.js';
+import { randomStringPlugin } from './heat/random-string.js';
+import { testResourcePlugin } from './heat/test-resource.js';
+import { valuePlugin } from './heat/value.js';
+
+/**
+ * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
+ * that declares none of them is an ordinary ResourcePlugin.
+ */
+export interface PluginExtras {
+  /** Shown by `resource_types show`; SUPPORTED (no version) when absent. */
+  readonly supportStatus?: SupportStatus;
+  /** Any property names and values are accepted unchecked (OS::Heat::None). */
+  readonly anyProperties?: boolean;
+  /**
+   * Checks beyond the schema, as Heat's Resource.validate does (e.g. a RandomString whose length is
+   * below its minimums). Given the properties as the schema converted them, defaults applied; any
+   * part may still be UNKNOWN during template validation. Throws TemplateError('property').
+   */
+  validate?(properties: Record<string, Value>, path: DocPath): void;
+}
+
+export type CatalogPlugin = ResourcePlugin & PluginExtras;
+
+/** The resource types Hearth has built in. A new array (of shared, stateless plugins) per call. */
+export function builtinPlugins(): ResourcePlugin[] {
+  return [nonePlugin, valuePlugin, randomStringPlugin, testResourcePlugin];
+}
+
+/** A TypeCatalog whose entries carry their schemas (for `resource_types show`). */
+export interface SchemaTypeCatalog extends TypeCatalog {
+  get(type: string): SchemaTypeInfo | undefined;
+}
+
+/** The catalog pluginCatalog builds: the contract's, with type entries that carry their schemas. */
+export interface SchemaPluginCatalog extends PluginCatalog {
+  readonly typeCatalog: SchemaTypeCatalog;
+}
+
+/**
+ * Indexes plugins by type and describes each to the template layer through its schemas, so that
+ * template validation checks properties and attribute names. Every schema is checked here
+ * (PropertySchemaError for a plugin's mistake); two plugins for one type are refused.
+ */
+export function pluginCatalog(plugins: readonly ResourcePlugin[]): SchemaPluginCatalog {
+  const byType = new Map<string, ResourcePlugin>();
+  const infos = new Map<string, SchemaTypeInfo>();
+  for (const plugin of plugins) {
+    if (byType.has(plugin.type)) throw new Error(`Two plugins implement the resource type ${plugin.type}`);
+    byType.set(plugin.type, plugin);
+    infos.set(plugin.type, describe(plugin));
+  }
+  const names = [...byType.keys()].sort();
+  return {
+    plugin: (type) => byType.get(type),
+    typeCatalog: { get: (type) => infos.get(type) },
+    types: () => [...names],
+  };
+}
+
+function describe(plugin: CatalogPlugin): SchemaTypeInfo {
+  const info = typeInfo(plugin.type, plugin.properties, plugin.attributes, {
+    description: plugin.description,
+    ...(plugin.supportStatus ? { supportStatus: plugin.supportStatus } : {}),
+    ...(plugin.anyProperties ? { anyProperties: true } : {}),
+    ...(plugin.dynamicAttribute ? { dynamicAttribute: (name) => plugin.dynamicAttribute!(name) } : {}),
+  });
+  const validate = plugin.validate;
+  if (validate === undefined || plugin.anyProperties) return info;
+  return {
+    ...info,
+    validateProperties(value: Value, path: DocPath): void {
+      const converted = validateProperties(plugin.properties, value, path);
+      if (converted !== UNKNOWN) validate.call(plugin, converted as Record<string, Value>, path);
+    },
+  };
+}

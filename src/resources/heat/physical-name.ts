@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { PluginContext } from '../contract.js';
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * Twelve lower-case base32 characters (60 bits) derived from `seed`, shaped like Heat's short_id.
+ * Derived, not random, so that a retried create computes the same name.
+ */
+export function shortId(seed: string): string {
+  const bytes = createHash('sha256').update(seed).digest();
+  let bits = 0n;
+  for (let i = 0; i < 8; i++) bits = (bits << 8n) | BigInt(bytes[i]!);
+  bits >>= 4n; // 64 bits -> the first 60
+  let out = '';
+  for (let i = 11; i >= 0; i--) out += BASE32[Number((bits >> BigInt(i * 5)) & 31n)];
+  return out;
+}
+
+/**
+ * Heat's physical_resource_name: `<stack name>-<resource name>-<short id>`, the stack name without
+ * trailing `*`. The short id comes from the idempotency key, so every retry of a create names the
+ * object the same way.
+ */
+export function physicalResourceName(ctx: PluginContext): string {
+  return `${ctx.stackName.replace(/\*+$/, '')}-${ctx.resourceName}-${shortId(ctx.idempotencyKey)}`;
+}
+
+/** A version-4-shaped UUID derived from `seed` (OS::Heat::None's physical id), stable across retries. */
+export function uuidFrom(seed: string): string {
+  const hex = createHash('sha256').update(`uuid:${seed}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,34 @@
+export {
+  builtinPlugins,
+  type CatalogPlugin,
+  type PluginExtras,
+  pluginCatalog,
+  type SchemaPluginCatalog,
+  type SchemaTypeCatalog,
+} from './catalog.js';
+export {
+  type ActionResult,
+  type PhysicalObject,
+  type PluginCatalog,
+  type PluginContext,
+  type PollResult,
+  type Reality,
+  type RealityState,
+  ResourceFailure,
+  type ResourcePlugin,
+  UpdateReplace,
+} from './contract.js';
+export { nonePlugin } from './heat/none.js';
+export { physicalResourceName, shortId, uuidFrom } from './heat/physical-name.js';
+export { charClasses, generateString, randomStringPlugin } from './heat/random-string.js';
+export { testResourcePlugin } from './heat/test-resource.js';
+export { typedValue, valuePlugin } from './heat/value.js';
+export {
+  type CountingHooks,
+  CountingReality,
+  type Duplicate,
+  type LiveObject,
+  type RealityOperation,
+  type TypeCounts,
+} from './reality/counting.js';
+export { MemoryReality } from './reality/memory.js';

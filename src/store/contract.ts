@@ -1,0 +1,278 @@
+import type { Json, JsonObject } from '../util/json.js';
+
+/**
+ * The persistence contract of Hearth. The engine reads and writes state only through it, and every
+ * backend (sqlite/, postgres/) passes the same contract tests. A `Tx` is one database transaction:
+ * a state change and the work it enables commit together (the work queue lives in the same
+ * database), so no progress exists only in memory.
+ */
+
+export type StackAction =
+  'INIT' | 'CREATE' | 'UPDATE' | 'DELETE' | 'ROLLBACK' | 'CHECK' | 'SUSPEND' | 'RESUME' | 'ADOPT';
+export type Status = 'IN_PROGRESS' | 'COMPLETE' | 'FAILED';
+export type ResourceAction = StackAction;
+
+export interface StackRecord {
+  id: string;
+  name: string;
+  projectId: string;
+  /** The parent stack of a nested stack, and the resource of the parent it implements. */
+  parentId: string | null;
+  parentResource: string | null;
+  /** The top of the nesting tree: every row of a tree carries it, so work never spans two roots. */
+  rootId: string;
+  action: StackAction;
+  status: Status;
+  reason: string;
+  /** The only traversal allowed to make progress; '' when none is (after a failure). */
+  traversalId: string;
+  templateId: string | null;
+  /** The template current when the running operation started: the rollback target. */
+  prevTemplateId: string | null;
+  convergence: boolean;
+  timeoutMins: number | null;
+  disableRollback: boolean;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+}
+
+/** A template version with its environment and files, stored once and never modified. */
+export interface TemplateRecord {
+  id: string;
+  /** The template document as the user wrote it (text, YAML or JSON). */
+  template: string;
+  /** The template's URL (file:// for local files), the base for relative paths. */
+  url: string;
+  files: Record<string, string>;
+  /** The merged environment, in Heat's JSON shape. */
+  environment: JsonObject;
+  createdAt: string;
+}
+
+export interface ResourceRecord {
+  /** Row id: several rows may share one name (an old row and its replacement). */
+  id: number;
+  uuid: string;
+  stackId: string;
+  rootStackId: string;
+  name: string;
+  type: string;
+  action: ResourceAction;
+  status: Status;
+  reason: string;
+  physicalId: string | null;
+  /** The template this row was last successfully converged to (null before its first create). */
+  templateId: string | null;
+  /** The resolved properties it was last created or updated with. */
+  properties: JsonObject | null;
+  /** Cached attribute values, so get_attr and outputs need no live call. */
+  attributes: JsonObject;
+  /** Plugin-private data (e.g. a RandomString's value, a signal token). */
+  data: JsonObject;
+  /** In-flight operation state of a plugin, for persisted polling. */
+  progress: Json;
+  /** Row ids this resource depended on at its last update (union of old and new while updating). */
+  requires: number[];
+  replaces: number | null;
+  replacedBy: number | null;
+  /** The resource lock: the engine working on it, and a counter every locked write bumps. */
+  engineId: string | null;
+  atomicKey: number;
+  /** Set by `mark-unhealthy`: the next update replaces it. */
+  unhealthy: boolean;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface EventRecord {
+  id: number;
+  uuid: string;
+  stackId: string;
+  /** The stack's name for stack events, the resource's name for resource events. */
+  resourceName: string;
+  resourceType: string;
+  physicalId: string | null;
+  action: string;
+  status: string;
+  reason: string;
+  createdAt: string;
+}
+
+/** A unit of work: "check node N of traversal T" (or another kind), claimable by any engine. */
+export interface WorkItem {
+  id: number;
+  rootStackId: string;
+  stackId: string;
+  traversalId: string;
+  kind: string;
+  /** The graph node, e.g. `u:12` (update node of resource row 12) or `c:7` (cleanup of row 7). */
+  node: string;
+  payload: Json;
+  /** Not claimable before this time (persisted polling and backoff). */
+  runAt: number;
+  attempts: number;
+  claimedBy: string | null;
+  claimExpires: number | null;
+}
+
+export interface NewWork {
+  rootStackId: string;
+  stackId: string;
+  traversalId: string;
+  kind: string;
+  node: string;
+  payload?: Json;
+  runAt?: number;
+}
+
+/** One traversal's graph, persisted: nodes with the count of predecessors not yet done. */
+export interface TraversalRecord {
+  id: string;
+  stackId: string;
+  rootStackId: string;
+  action: StackAction;
+  templateId: string | null;
+  /** Nodes not yet finished; the traversal is complete at 0. */
+  remaining: number;
+  createdAt: string;
+}
+
+export interface SyncPointRecord {
+  traversalId: string;
+  node: string;
+  stackId: string;
+  /** Predecessors that have not reported yet. */
+  waiting: number;
+  /** Nodes that need this one (the edges out), so a finishing node knows whom to notify. */
+  dependents: string[];
+  /** Data reported by finished predecessors, by predecessor node. */
+  inputs: Record<string, Json>;
+  done: boolean;
+}
+
+export interface ServiceRecord {
+  engineId: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  heartbeatAt: number;
+}
+
+export interface StackFilter {
+  projectId?: string;
+  name?: string;
+  parentId?: string | null;
+  includeDeleted?: boolean;
+}
+
+/** Repositories available inside a transaction. Every method runs in the transaction it belongs to. */
+export interface Tx {
+  stacks: {
+    insert(stack: StackRecord): Promise<void>;
+    get(id: string): Promise<StackRecord | undefined>;
+    findByName(projectId: string, name: string): Promise<StackRecord | undefined>;
+    list(filter: StackFilter): Promise<StackRecord[]>;
+    /**
+     * Compare-and-swap on the traversal: writes `changes` only if the stored traversal is still
+     * `expectedTraversal`. Returns false when another operation got there first.
+     */
+    update(id: string, expectedTraversal: string | null, changes: Partial<StackRecord>): Promise<boolean>;
+    children(parentId: string): Promise<StackRecord[]>;
+  };
+  templates: {
+    insert(template: TemplateRecord): Promise<void>;
+    get(id: string): Promise<TemplateRecord | undefined>;
+    delete(id: string): Promise<void>;
+  };
+  resources: {
+    /** Inserts rows and returns them with their ids, in order. */
+    insert(rows: Omit<ResourceRecord, 'id'>[]): Promise<ResourceRecord[]>;
+    get(id: number): Promise<ResourceRecord | undefined>;
+    getMany(ids: readonly number[]): Promise<ResourceRecord[]>;
+    /** Rows of a stack that are not DELETE_COMPLETE. */
+    listActive(stackId: string): Promise<ResourceRecord[]>;
+    /** Every row of a stack, deleted ones included. */
+    listAll(stackId: string): Promise<ResourceRecord[]>;
+    /**
+     * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
+     * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.
+     */
+    update(
+      id: number,
+      expectedKey: number,
+      expectedEngine: string | null,
+      changes: Partial<ResourceRecord>,
+    ): Promise<ResourceRecord | undefined>;
+    /** Unconditional write of many rows (e.g. pointing unchanged resources at a new template). */
+    setTemplateForStack(
+      stackId: string,
+      fromTemplateId: string | null,
+      toTemplateId: string,
+    ): Promise<number>;
+    /** Removes rows physically (purge of DELETE_COMPLETE rows). */
+    delete(ids: readonly number[]): Promise<void>;
+  };
+  traversals: {
+    insert(traversal: TraversalRecord): Promise<void>;
+    get(id: string): Promise<TraversalRecord | undefined>;
+    /** Decrements `remaining` by `count` (negative: nodes added) and returns the new value. */
+    finishNodes(id: string, count: number): Promise<number>;
+    delete(id: string): Promise<void>;
+  };
+  sync: {
+    insert(points: SyncPointRecord[]): Promise<void>;
+    get(traversalId: string, node: string): Promise<SyncPointRecord | undefined>;
+    /**
+     * A predecessor reports: stores its data in the node's inputs and decrements `waiting`.
+     * Returns the updated point, or undefined if the traversal's sync points are gone (superseded).
+     */
+    report(traversalId: string, node: string, from: string, data: Json): Promise<SyncPointRecord | undefined>;
+    markDone(traversalId: string, node: string): Promise<void>;
+    /** Adds `dependent` to the dependents of `node` (a cleanup node added during the traversal). */
+    addDependent(traversalId: string, node: string, dependent: string): Promise<void>;
+    deleteTraversal(traversalId: string): Promise<void>;
+  };
+  events: {
+    append(events: Omit<EventRecord, 'id'>[]): Promise<void>;
+    list(
+      stackId: string,
+      options?: { resourceName?: string; afterId?: number; limit?: number },
+    ): Promise<EventRecord[]>;
+  };
+  work: {
+    enqueue(items: NewWork[]): Promise<void>;
+    /** Removes a finished item; false if it was already gone or claimed by someone else. */
+    complete(id: number, claimedBy: string): Promise<boolean>;
+    /** Persisted polling: release the claim and make the item claimable again at `runAt`. */
+    reschedule(id: number, claimedBy: string, runAt: number, payload?: Json): Promise<boolean>;
+    /** Items of a traversal (for tests and cancellation). */
+    listForTraversal(traversalId: string): Promise<WorkItem[]>;
+    deleteForTraversal(traversalId: string): Promise<void>;
+    /** How many items of a stack are queued or running (an operation has settled at 0). */
+    countForStack(stackId: string): Promise<number>;
+    /** Wakes items of a node now (e.g. a nested stack finished): sets runAt to `now`. */
+    wake(traversalId: string, node: string, now: number): Promise<number>;
+  };
+  services: {
+    heartbeat(service: ServiceRecord): Promise<void>;
+    list(): Promise<ServiceRecord[]>;
+    remove(engineId: string): Promise<void>;
+  };
+}
+
+export interface Store {
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Claims up to `limit` items whose runAt has come and that no live claim holds, for `lease` ms.
+   * Expired claims (a dead engine) are claimable again.
+   */
+  claimWork(engineId: string, now: number, limit: number, leaseMs: number): Promise<WorkItem[]>;
+  /** The time (ms) the next item becomes claimable, or undefined if the queue is empty. */
+  nextWorkTime(): Promise<number | undefined>;
+  /** Creates or upgrades the schema (versioned migrations). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,160 @@
+import type { Dialect, Row, SqlExecutor, SqlValue } from './driver.js';
+
+/**
+ * How a record field is stored: JSON in TEXT, booleans as 0/1, ISO timestamps as integer ms
+ * (portable, compact and ordered the same on both backends). NULL stays null both ways.
+ */
+export type ColumnKind = 'text' | 'int' | 'bool' | 'json' | 'time';
+
+export interface ColumnSpec {
+  field: string;
+  column: string;
+  kind: ColumnKind;
+}
+
+export function encodeValue(kind: ColumnKind, value: unknown): SqlValue {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'text':
+      return String(value);
+    case 'int':
+      return value as number;
+    case 'bool':
+      return value ? 1 : 0;
+    case 'json':
+      return JSON.stringify(value);
+    case 'time':
+      return encodeTime(value);
+  }
+}
+
+export function decodeValue(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'text':
+      return value;
+    case 'int':
+      return Number(value);
+    case 'bool':
+      return Number(value) !== 0;
+    case 'json':
+      // JSON.parse defines `__proto__` keys as own properties, so user keys round-trip as data.
+      return JSON.parse(value as string);
+    case 'time':
+      return new Date(Number(value)).toISOString();
+  }
+}
+
+/** A timestamp as a read would return it (ISO 8601 with milliseconds, UTC). */
+export function normalizeTime(value: string | null): string | null {
+  return value === null ? null : new Date(encodeTime(value)).toISOString();
+}
+
+function encodeTime(value: unknown): number {
+  const ms = typeof value === 'number' ? value : Date.parse(String(value));
+  if (!Number.isFinite(ms)) throw new TypeError(`invalid timestamp: ${JSON.stringify(value)}`);
+  return ms;
+}
+
+/** A table's record ↔ row mapping, and the SQL fragments derived from it. */
+export class TableSpec<R> {
+  readonly columnNames: string[];
+  private readonly byField: Map<string, ColumnSpec>;
+
+  constructor(
+    readonly table: string,
+    readonly columns: readonly ColumnSpec[],
+  ) {
+    this.columnNames = columns.map((c) => c.column);
+    this.byField = new Map(columns.map((c) => [c.field, c]));
+  }
+
+  /** The same mapping without some fields (e.g. the database-assigned id, for inserts). */
+  omit(...fields: string[]): TableSpec<R> {
+    return new TableSpec<R>(
+      this.table,
+      this.columns.filter((c) => !fields.includes(c.field)),
+    );
+  }
+
+  decode(row: Row): R {
+    const record: Record<string, unknown> = {};
+    for (const c of this.columns) record[c.field] = decodeValue(c.kind, row[c.column]);
+    return record as R;
+  }
+
+  /** The values of `record` in column order (fields it lacks are NULL). */
+  encode(record: object): SqlValue[] {
+    const values = record as Record<string, unknown>;
+    return this.columns.map((c) => encodeValue(c.kind, values[c.field]));
+  }
+
+  /**
+   * `col = $n, ...` for the defined fields of `changes`, numbering placeholders from `firstParam`.
+   * Fields in `skip` are ignored (so a caller may pass a whole record); unknown fields are a bug.
+   */
+  setClause(
+    changes: object,
+    firstParam: number,
+    skip: ReadonlySet<string>,
+  ): { sql: string; params: SqlValue[] } {
+    const parts: string[] = [];
+    const params: SqlValue[] = [];
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined || skip.has(field)) continue;
+      const column = this.byField.get(field);
+      if (!column) throw new TypeError(`${this.table}: no field "${field}"`);
+      params.push(encodeValue(column.kind, value));
+      parts.push(`${column.column} = $${firstParam + params.length - 1}`);
+    }
+    return { sql: parts.join(', '), params };
+  }
+}
+
+/** Multi-row statements stay well under the placeholder limit and the size that still pays off. */
+const MAX_ROWS_PER_STATEMENT = 500;
+
+export function rowsPerStatement(dialect: Dialect, columnCount: number): number {
+  return Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(dialect.maxParams / columnCount)));
+}
+
+const insertSqlCache = new Map<string, string>();
+
+/** `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)` for `rows` rows (memoised: chunk sizes repeat). */
+export function insertSql(table: string, columns: readonly string[], rows: number): string {
+  const key = `${table}(${columns.join(',')})*${rows}`;
+  let sql = insertSqlCache.get(key);
+  if (sql === undefined) {
+    const tuples: string[] = [];
+    let n = 1;
+    for (let r = 0; r < rows; r++) tuples.push(`(${columns.map(() => `$${n++}`).join(', ')})`);
+    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
+    if (insertSqlCache.size > 1000) insertSqlCache.clear();
+    insertSqlCache.set(key, sql);
+  }
+  return sql;
+}
+
+/**
+ * Inserts rows with as few statements as the placeholder limit allows; with `returning`, returns
+ * what each statement returned (in no particular order).
+ */
+export async function batchInsert(
+  db: SqlExecutor,
+  dialect: Dialect,
+  table: string,
+  columns: readonly string[],
+  rows: readonly SqlValue[][],
+  returning?: string,
+): Promise<Row[]> {
+  const out: Row[] = [];
+  const size = rowsPerStatement(dialect, columns.length);
+  for (let start = 0; start < rows.length; start += size) {
+    const chunk = rows.slice(start, start + size);
+    const sql = insertSql(table, columns, chunk.length);
+    const params = chunk.flat();
+    if (returning === undefined) await db.run(sql, params);
+    else for (const row of await db.all(`${sql} RETURNING ${returning}`, params)) out.push(row);
+  }
+  return out;
+}

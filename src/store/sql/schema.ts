@@ -1,0 +1,158 @@
+import type { Dialect } from './driver.js';
+
+/**
+ * Versioned schema steps, applied in order by migrate.ts. Never edit a released step: add one.
+ *
+ * Portable DDL: TEXT, INTEGER and BIGINT (SQLite gives BIGINT integer affinity), JSON in TEXT,
+ * booleans as 0/1, times as integer ms. Every row a traversal touches carries root_stack_id, the
+ * key a distributed deployment will shard on.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  statements(dialect: Dialect): string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'stacks, templates, resources, traversals, sync points, events, work queue, services',
+    statements: (d) => [
+      `CREATE TABLE stacks (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        parent_id TEXT,
+        parent_resource TEXT,
+        root_stack_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        traversal_id TEXT NOT NULL,
+        template_id TEXT,
+        prev_template_id TEXT,
+        convergence INTEGER NOT NULL,
+        timeout_mins INTEGER,
+        disable_rollback INTEGER NOT NULL,
+        tags TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT,
+        deleted_at BIGINT
+      )`,
+      'CREATE INDEX stacks_by_project_name ON stacks (project_id, name)',
+      'CREATE INDEX stacks_by_parent ON stacks (parent_id)',
+
+      `CREATE TABLE templates (
+        id TEXT PRIMARY KEY,
+        template TEXT NOT NULL,
+        url TEXT NOT NULL,
+        files TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+
+      `CREATE TABLE resources (
+        ${d.autoIdColumn},
+        uuid TEXT NOT NULL,
+        stack_id TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        action TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        physical_id TEXT,
+        template_id TEXT,
+        properties TEXT,
+        attributes TEXT NOT NULL,
+        data TEXT NOT NULL,
+        progress TEXT,
+        requires TEXT NOT NULL,
+        replaces BIGINT,
+        replaced_by BIGINT,
+        engine_id TEXT,
+        atomic_key BIGINT NOT NULL,
+        unhealthy INTEGER NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT
+      )`,
+      'CREATE INDEX resources_by_stack ON resources (stack_id)',
+
+      `CREATE TABLE traversals (
+        id TEXT PRIMARY KEY,
+        stack_id TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        template_id TEXT,
+        remaining BIGINT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+
+      // One row per graph node; its predecessors' reports are rows of sync_inputs, so a report
+      // is an insert plus a counter decrement — fan-in never rewrites a growing document.
+      `CREATE TABLE sync_points (
+        traversal_id TEXT NOT NULL,
+        node TEXT NOT NULL,
+        stack_id TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        waiting BIGINT NOT NULL,
+        dependents TEXT NOT NULL,
+        done INTEGER NOT NULL,
+        PRIMARY KEY (traversal_id, node)
+      )`,
+      `CREATE TABLE sync_inputs (
+        traversal_id TEXT NOT NULL,
+        node TEXT NOT NULL,
+        from_node TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        data TEXT,
+        PRIMARY KEY (traversal_id, node, from_node)
+      )`,
+
+      `CREATE TABLE events (
+        ${d.autoIdColumn},
+        uuid TEXT NOT NULL,
+        stack_id TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        resource_name TEXT NOT NULL,
+        resource_type TEXT NOT NULL,
+        physical_id TEXT,
+        action TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX events_by_stack ON events (stack_id, id)',
+
+      // available_at is when the item can next be claimed: run_at while unclaimed, the lease's
+      // end while claimed. Claiming is then one index range scan, however many items are held.
+      // woken_at records a wake that arrived while the item was claimed (see work.ts).
+      `CREATE TABLE work (
+        ${d.autoIdColumn},
+        root_stack_id TEXT NOT NULL,
+        stack_id TEXT NOT NULL,
+        traversal_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        node TEXT NOT NULL,
+        payload TEXT,
+        run_at BIGINT NOT NULL,
+        available_at BIGINT NOT NULL,
+        attempts INTEGER NOT NULL,
+        claimed_by TEXT,
+        claim_expires BIGINT,
+        woken_at BIGINT
+      )`,
+      'CREATE INDEX work_by_available ON work (available_at, id)',
+      'CREATE INDEX work_by_node ON work (traversal_id, node)',
+      'CREATE INDEX work_by_stack ON work (stack_id)',
+
+      `CREATE TABLE services (
+        engine_id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started_at BIGINT NOT NULL,
+        heartbeat_at BIGINT NOT NULL
+      )`,
+    ],
+  },
+];

@@ -1,0 +1,86 @@
+import type { StackFilter, StackRecord, TemplateRecord, Tx } from '../contract.js';
+import type { SqlExecutor, SqlValue } from './driver.js';
+import { insertSql } from './columns.js';
+import { STACKS, TEMPLATES } from './tables.js';
+
+const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
+const INSERT_TEMPLATE = insertSql('templates', TEMPLATES.columnNames, 1);
+const SKIP_ID: ReadonlySet<string> = new Set(['id']);
+
+export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
+  const many = async (sql: string, params: SqlValue[]) =>
+    (await db.all(sql, params)).map((r) => STACKS.decode(r));
+
+  return {
+    async insert(stack) {
+      await db.run(INSERT_STACK, STACKS.encode(stack));
+    },
+
+    async get(id) {
+      const [row] = await db.all('SELECT * FROM stacks WHERE id = $1', [id]);
+      return row && STACKS.decode(row);
+    },
+
+    async findByName(projectId, name) {
+      // Names are unique among live stacks of a project by convention; the newest wins if not.
+      const [row] = await db.all(
+        `SELECT * FROM stacks WHERE project_id = $1 AND name = $2 AND deleted_at IS NULL
+         ORDER BY created_at DESC, id LIMIT 1`,
+        [projectId, name],
+      );
+      return row && STACKS.decode(row);
+    },
+
+    async list(filter: StackFilter) {
+      const where: string[] = [];
+      const params: SqlValue[] = [];
+      const equals = (column: string, value: string) => {
+        params.push(value);
+        where.push(`${column} = $${params.length}`);
+      };
+      if (filter.projectId !== undefined) equals('project_id', filter.projectId);
+      if (filter.name !== undefined) equals('name', filter.name);
+      if (filter.parentId === null) where.push('parent_id IS NULL');
+      else if (filter.parentId !== undefined) equals('parent_id', filter.parentId);
+      if (!filter.includeDeleted) where.push('deleted_at IS NULL');
+      const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      return many(`SELECT * FROM stacks ${condition} ORDER BY created_at, id`, params);
+    },
+
+    async update(id, expectedTraversal, changes: Partial<StackRecord>) {
+      const guard = expectedTraversal === null ? '' : ' AND traversal_id = $2';
+      const where: SqlValue[] = expectedTraversal === null ? [id] : [id, expectedTraversal];
+      const set = STACKS.setClause(changes, where.length + 1, SKIP_ID);
+      if (set.sql === '') {
+        return (await db.all(`SELECT 1 AS found FROM stacks WHERE id = $1${guard}`, where)).length > 0;
+      }
+      return (
+        (await db.run(`UPDATE stacks SET ${set.sql} WHERE id = $1${guard}`, [...where, ...set.params])) > 0
+      );
+    },
+
+    async children(parentId) {
+      return many(
+        'SELECT * FROM stacks WHERE parent_id = $1 AND deleted_at IS NULL ORDER BY created_at, id',
+        [parentId],
+      );
+    },
+  };
+}
+
+export function templatesRepository(db: SqlExecutor): Tx['templates'] {
+  return {
+    async insert(template: TemplateRecord) {
+      await db.run(INSERT_TEMPLATE, TEMPLATES.encode(template));
+    },
+
+    async get(id) {
+      const [row] = await db.all('SELECT * FROM templates WHERE id = $1', [id]);
+      return row && TEMPLATES.decode(row);
+    },
+
+    async delete(id) {
+      await db.run('DELETE FROM templates WHERE id = $1', [id]);
+    },
+  };
+}

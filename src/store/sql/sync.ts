@@ -1,0 +1,183 @@
+import type { SyncPointRecord, Tx } from '../contract.js';
+import { type Json, setOwn } from '../../util/json.js';
+import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
+import { batchInsert, encodeValue, insertSql } from './columns.js';
+import { TRAVERSALS } from './tables.js';
+
+const INSERT_TRAVERSAL = insertSql('traversals', TRAVERSALS.columnNames, 1);
+const POINT_COLUMNS = ['traversal_id', 'node', 'stack_id', 'root_stack_id', 'waiting', 'dependents', 'done'];
+const INPUT_COLUMNS = ['traversal_id', 'node', 'from_node', 'root_stack_id', 'data'];
+
+export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
+  return {
+    async insert(traversal) {
+      await db.run(INSERT_TRAVERSAL, TRAVERSALS.encode(traversal));
+    },
+
+    async get(id) {
+      const [row] = await db.all('SELECT * FROM traversals WHERE id = $1', [id]);
+      return row && TRAVERSALS.decode(row);
+    },
+
+    async finishNodes(id, count) {
+      const [row] = await db.all(
+        'UPDATE traversals SET remaining = remaining - $2 WHERE id = $1 RETURNING remaining',
+        [id, count],
+      );
+      // Callers count a node done after reading its sync point in the same transaction, and the
+      // points go with the traversal: a missing row is a bug, not a race to absorb.
+      if (!row) throw new Error(`traversals.finishNodes: traversal ${id} does not exist`);
+      return Number(row.remaining);
+    },
+
+    async delete(id) {
+      await db.run('DELETE FROM traversals WHERE id = $1', [id]);
+    },
+  };
+}
+
+export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
+  /** The point's predecessors' data: O(its in-degree). */
+  async function inputsOf(traversalId: string, node: string): Promise<Record<string, Json>> {
+    const rows = await db.all(
+      'SELECT from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node = $2',
+      [traversalId, node],
+    );
+    const inputs: Record<string, Json> = {};
+    for (const row of rows) {
+      setOwn(
+        inputs,
+        row.from_node as string,
+        row.data === null ? null : (JSON.parse(row.data as string) as Json),
+      );
+    }
+    return inputs;
+  }
+
+  async function fullPoint(traversalId: string, node: string): Promise<SyncPointRecord | undefined> {
+    const [row] = await db.all('SELECT * FROM sync_points WHERE traversal_id = $1 AND node = $2', [
+      traversalId,
+      node,
+    ]);
+    if (!row) return undefined;
+    return {
+      traversalId,
+      node,
+      stackId: row.stack_id as string,
+      waiting: Number(row.waiting),
+      dependents: JSON.parse(row.dependents as string) as string[],
+      inputs: await inputsOf(traversalId, node),
+      done: Number(row.done) !== 0,
+    };
+  }
+
+  /** The root stack of each traversal: sync rows carry it, but SyncPointRecord doesn't. */
+  async function rootsOf(points: readonly SyncPointRecord[]): Promise<Map<string, string>> {
+    const roots = new Map<string, string>();
+    for (const { traversalId } of points) {
+      if (roots.has(traversalId)) continue;
+      const [row] = await db.all('SELECT root_stack_id FROM traversals WHERE id = $1', [traversalId]);
+      if (!row) throw new Error(`sync.insert: traversal ${traversalId} does not exist (insert it first)`);
+      roots.set(traversalId, row.root_stack_id as string);
+    }
+    return roots;
+  }
+
+  return {
+    async insert(points) {
+      if (points.length === 0) return;
+      const roots = await rootsOf(points);
+      const pointRows: SqlValue[][] = [];
+      const inputRows: SqlValue[][] = [];
+      for (const p of points) {
+        const root = roots.get(p.traversalId)!;
+        pointRows.push([
+          p.traversalId,
+          p.node,
+          p.stackId,
+          root,
+          p.waiting,
+          JSON.stringify(p.dependents),
+          p.done ? 1 : 0,
+        ]);
+        for (const [from, data] of Object.entries(p.inputs)) {
+          inputRows.push([p.traversalId, p.node, from, root, encodeValue('json', data)]);
+        }
+      }
+      await batchInsert(db, dialect, 'sync_points', POINT_COLUMNS, pointRows);
+      if (inputRows.length > 0) await batchInsert(db, dialect, 'sync_inputs', INPUT_COLUMNS, inputRows);
+    },
+
+    get: fullPoint,
+
+    async report(traversalId, node, from, data) {
+      // The input row is keyed by its sender, so a repeated report inserts nothing and the counter
+      // is decremented once per predecessor however often a unit of work runs.
+      const inserted = await db.all(
+        `INSERT INTO sync_inputs (traversal_id, node, from_node, root_stack_id, data)
+         SELECT traversal_id, node, $3, root_stack_id, $4 FROM sync_points WHERE traversal_id = $1 AND node = $2
+         ON CONFLICT (traversal_id, node, from_node) DO NOTHING
+         RETURNING from_node`,
+        [traversalId, node, from, encodeValue('json', data)],
+      );
+      const [row] =
+        inserted.length > 0
+          ? await db.all(
+              `UPDATE sync_points SET waiting = waiting - 1 WHERE traversal_id = $1 AND node = $2
+               RETURNING stack_id, waiting, done`,
+              [traversalId, node],
+            )
+          : await db.all(
+              'SELECT stack_id, waiting, done FROM sync_points WHERE traversal_id = $1 AND node = $2',
+              [traversalId, node],
+            );
+      if (!row) return undefined;
+      const waiting = Number(row.waiting);
+      // Only the report that completes the set needs inputs and dependents; reading them on every
+      // report would make a fan-in of n cost O(n²).
+      if (waiting <= 0) return fullPoint(traversalId, node);
+      return {
+        traversalId,
+        node,
+        stackId: row.stack_id as string,
+        waiting,
+        dependents: [],
+        inputs: {},
+        done: Number(row.done) !== 0,
+      };
+    },
+
+    async markDone(traversalId, node) {
+      await db.run('UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node = $2', [
+        traversalId,
+        node,
+      ]);
+    },
+
+    async addDependent(traversalId, node, dependent) {
+      // Compare-and-swap on the list itself: under PostgreSQL's READ COMMITTED a plain
+      // read-modify-write could lose a concurrent addition. Adding one already there is a no-op.
+      while (true) {
+        const [row] = await db.all(
+          'SELECT dependents FROM sync_points WHERE traversal_id = $1 AND node = $2',
+          [traversalId, node],
+        );
+        if (!row) return;
+        const before = row.dependents as string;
+        const dependents = JSON.parse(before) as string[];
+        if (dependents.includes(dependent)) return;
+        dependents.push(dependent);
+        const changed = await db.run(
+          'UPDATE sync_points SET dependents = $4 WHERE traversal_id = $1 AND node = $2 AND dependents = $3',
+          [traversalId, node, before, JSON.stringify(dependents)],
+        );
+        if (changed > 0) return;
+      }
+    },
+
+    async deleteTraversal(traversalId) {
+      await db.run('DELETE FROM sync_inputs WHERE traversal_id = $1', [traversalId]);
+      await db.run('DELETE FROM sync_points WHERE traversal_id = $1', [traversalId]);
+    },
+  };
+}

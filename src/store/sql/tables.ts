@@ -1,0 +1,121 @@
+import type {
+  EventRecord,
+  ResourceRecord,
+  ServiceRecord,
+  StackRecord,
+  TemplateRecord,
+  TraversalRecord,
+  WorkItem,
+} from '../contract.js';
+import { type ColumnKind, TableSpec } from './columns.js';
+
+/** Record field ↔ column mappings. The DDL is in schema.ts; names here must match it. */
+
+function spec<R>(table: string, columns: [field: keyof R & string, column: string, kind: ColumnKind][]) {
+  return new TableSpec<R>(
+    table,
+    columns.map(([field, column, kind]) => ({ field, column, kind })),
+  );
+}
+
+export const STACKS = spec<StackRecord>('stacks', [
+  ['id', 'id', 'text'],
+  ['name', 'name', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['parentId', 'parent_id', 'text'],
+  ['parentResource', 'parent_resource', 'text'],
+  ['rootId', 'root_stack_id', 'text'],
+  ['action', 'action', 'text'],
+  ['status', 'status', 'text'],
+  ['reason', 'reason', 'text'],
+  ['traversalId', 'traversal_id', 'text'],
+  ['templateId', 'template_id', 'text'],
+  ['prevTemplateId', 'prev_template_id', 'text'],
+  ['convergence', 'convergence', 'bool'],
+  ['timeoutMins', 'timeout_mins', 'int'],
+  ['disableRollback', 'disable_rollback', 'bool'],
+  ['tags', 'tags', 'json'],
+  ['createdAt', 'created_at', 'time'],
+  ['updatedAt', 'updated_at', 'time'],
+  ['deletedAt', 'deleted_at', 'time'],
+]);
+
+export const TEMPLATES = spec<TemplateRecord>('templates', [
+  ['id', 'id', 'text'],
+  ['template', 'template', 'text'],
+  ['url', 'url', 'text'],
+  ['files', 'files', 'json'],
+  ['environment', 'environment', 'json'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const RESOURCES = spec<ResourceRecord>('resources', [
+  ['id', 'id', 'int'],
+  ['uuid', 'uuid', 'text'],
+  ['stackId', 'stack_id', 'text'],
+  ['rootStackId', 'root_stack_id', 'text'],
+  ['name', 'name', 'text'],
+  ['type', 'type', 'text'],
+  ['action', 'action', 'text'],
+  ['status', 'status', 'text'],
+  ['reason', 'reason', 'text'],
+  ['physicalId', 'physical_id', 'text'],
+  ['templateId', 'template_id', 'text'],
+  ['properties', 'properties', 'json'],
+  ['attributes', 'attributes', 'json'],
+  ['data', 'data', 'json'],
+  ['progress', 'progress', 'json'],
+  ['requires', 'requires', 'json'],
+  ['replaces', 'replaces', 'int'],
+  ['replacedBy', 'replaced_by', 'int'],
+  ['engineId', 'engine_id', 'text'],
+  ['atomicKey', 'atomic_key', 'int'],
+  ['unhealthy', 'unhealthy', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+  ['updatedAt', 'updated_at', 'time'],
+]);
+
+export const TRAVERSALS = spec<TraversalRecord>('traversals', [
+  ['id', 'id', 'text'],
+  ['stackId', 'stack_id', 'text'],
+  ['rootStackId', 'root_stack_id', 'text'],
+  ['action', 'action', 'text'],
+  ['templateId', 'template_id', 'text'],
+  ['remaining', 'remaining', 'int'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const EVENTS = spec<EventRecord>('events', [
+  ['id', 'id', 'int'],
+  ['uuid', 'uuid', 'text'],
+  ['stackId', 'stack_id', 'text'],
+  ['resourceName', 'resource_name', 'text'],
+  ['resourceType', 'resource_type', 'text'],
+  ['physicalId', 'physical_id', 'text'],
+  ['action', 'action', 'text'],
+  ['status', 'status', 'text'],
+  ['reason', 'reason', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const WORK = spec<WorkItem>('work', [
+  ['id', 'id', 'int'],
+  ['rootStackId', 'root_stack_id', 'text'],
+  ['stackId', 'stack_id', 'text'],
+  ['traversalId', 'traversal_id', 'text'],
+  ['kind', 'kind', 'text'],
+  ['node', 'node', 'text'],
+  ['payload', 'payload', 'json'],
+  ['runAt', 'run_at', 'int'],
+  ['attempts', 'attempts', 'int'],
+  ['claimedBy', 'claimed_by', 'text'],
+  ['claimExpires', 'claim_expires', 'int'],
+]);
+
+export const SERVICES = spec<ServiceRecord>('services', [
+  ['engineId', 'engine_id', 'text'],
+  ['host', 'host', 'text'],
+  ['pid', 'pid', 'int'],
+  ['startedAt', 'started_at', 'int'],
+  ['heartbeatAt', 'heartbeat_at', 'int'],
+]);

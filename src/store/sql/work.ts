@@ -1,0 +1,109 @@
+import type { Tx, WorkItem } from '../contract.js';
+import type { Dialect, SqlDriver, SqlExecutor, SqlValue } from './driver.js';
+import { batchInsert, encodeValue } from './columns.js';
+import { WORK } from './tables.js';
+
+const NEW_WORK_COLUMNS = [
+  'root_stack_id',
+  'stack_id',
+  'traversal_id',
+  'kind',
+  'node',
+  'payload',
+  'run_at',
+  'available_at',
+  'attempts',
+];
+
+/** The time a released item becomes due: its new run time, or earlier if it was woken meanwhile. */
+const RELEASE_AT = 'CASE WHEN woken_at IS NOT NULL AND woken_at < $3 THEN woken_at ELSE $3 END';
+
+export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
+  return {
+    async enqueue(items) {
+      const rows = items.map((w): SqlValue[] => {
+        const runAt = w.runAt ?? 0;
+        const payload = encodeValue('json', w.payload ?? null);
+        return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0];
+      });
+      await batchInsert(db, dialect, 'work', NEW_WORK_COLUMNS, rows);
+    },
+
+    async complete(id, claimedBy) {
+      return (await db.run('DELETE FROM work WHERE id = $1 AND claimed_by = $2', [id, claimedBy])) > 0;
+    },
+
+    async reschedule(id, claimedBy, runAt, payload) {
+      const setPayload = payload === undefined ? '' : ', payload = $4';
+      const params: SqlValue[] = [id, claimedBy, runAt];
+      if (payload !== undefined) params.push(encodeValue('json', payload));
+      const changed = await db.run(
+        `UPDATE work SET run_at = ${RELEASE_AT}, available_at = ${RELEASE_AT},
+           claimed_by = NULL, claim_expires = NULL, woken_at = NULL${setPayload}
+         WHERE id = $1 AND claimed_by = $2`,
+        params,
+      );
+      return changed > 0;
+    },
+
+    async listForTraversal(traversalId) {
+      const rows = await db.all('SELECT * FROM work WHERE traversal_id = $1 ORDER BY id', [traversalId]);
+      return rows.map((r) => WORK.decode(r));
+    },
+
+    async deleteForTraversal(traversalId) {
+      await db.run('DELETE FROM work WHERE traversal_id = $1', [traversalId]);
+    },
+
+    async countForStack(stackId) {
+      const [row] = await db.all('SELECT COUNT(*) AS n FROM work WHERE stack_id = $1', [stackId]);
+      return Number(row?.n ?? 0);
+    },
+
+    async wake(traversalId, node, now) {
+      // An unclaimed item becomes due now. A claimed one is being run: its worker may already have
+      // looked and be about to reschedule it for later, so the wake is remembered and that
+      // reschedule makes it due no later than now (no lost wake-up).
+      return db.run(
+        `UPDATE work SET
+           run_at = CASE WHEN claimed_by IS NULL AND run_at > $3 THEN $3 ELSE run_at END,
+           available_at = CASE WHEN claimed_by IS NULL AND available_at > $3 THEN $3 ELSE available_at END,
+           woken_at = CASE WHEN claimed_by IS NOT NULL AND (woken_at IS NULL OR woken_at > $3) THEN $3 ELSE woken_at END
+         WHERE traversal_id = $1 AND node = $2`,
+        [traversalId, node, now],
+      );
+    },
+  };
+}
+
+/**
+ * Claims due items: one index range scan on available_at (a held item's available_at is its
+ * lease's end, so live claims are never scanned), one UPDATE. SQLite serialises writers with
+ * BEGIN IMMEDIATE; PostgreSQL claimers skip each other's locked rows.
+ */
+export async function claimWork(
+  driver: SqlDriver,
+  engineId: string,
+  now: number,
+  limit: number,
+  leaseMs: number,
+): Promise<WorkItem[]> {
+  if (limit <= 0) return [];
+  const expires = now + leaseMs;
+  const rows = await driver.transaction((db) =>
+    db.all(
+      `UPDATE work SET claimed_by = $1, claim_expires = $4, available_at = $4, attempts = attempts + 1, woken_at = NULL
+       WHERE id IN (
+         SELECT id FROM work WHERE available_at <= $2 ORDER BY available_at, id LIMIT $3${driver.dialect.claimLock}
+       )
+       RETURNING *`,
+      [engineId, now, limit, expires],
+    ),
+  );
+  return rows.map((r) => WORK.decode(r)).sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+}
+
+export async function nextWorkTime(driver: SqlDriver): Promise<number | undefined> {
+  const [row] = await driver.query('SELECT MIN(available_at) AS next FROM work');
+  return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+}

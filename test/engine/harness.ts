@@ -1,0 +1,171 @@
+import type { EngineDeps } from '../../src/engine/deps.js';
+import { Engine } from '../../src/engine/engine.js';
+import {
+  createStack,
+  deleteStack,
+  findStack,
+  type TemplateInput,
+  updateStack,
+} from '../../src/engine/operations.js';
+import { stackOutputs } from '../../src/engine/outputs.js';
+import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
+import type { PhysicalObject } from '../../src/resources/contract.js';
+import { MemoryReality } from '../../src/resources/reality/memory.js';
+import type { ResourceRecord, StackRecord } from '../../src/store/contract.js';
+import { openStore } from '../../src/store/index.js';
+import { emptyEnvironment } from '../../src/template/environment/index.js';
+import { DEFAULT_LIMITS } from '../../src/template/limits.js';
+import type { Json } from '../../src/util/json.js';
+
+/** A clock the test moves by hand. */
+export class FakeClock {
+  constructor(public t = 1_700_000_000_000) {}
+  now(): number {
+    return this.t;
+  }
+}
+
+/** Reality that remembers every object it ever held, so tests can see creates, deletes and ids. */
+export class RecordingReality extends MemoryReality {
+  readonly created: PhysicalObject[] = [];
+  override async put(object: PhysicalObject): Promise<void> {
+    const existing = await this.get(object.type, object.id);
+    if (!existing) this.created.push(object);
+    await super.put(object);
+  }
+}
+
+/**
+ * The deterministic, step-driven harness: one in-process engine on an in-memory store, a fake
+ * clock, and work processed one round at a time (a round runs every unit that is due), so a
+ * scenario can stop between any two steps and look at the state.
+ */
+export class Harness {
+  readonly clock = new FakeClock();
+  readonly reality = new RecordingReality();
+  engine!: Engine;
+  deps!: EngineDeps;
+
+  static async create(): Promise<Harness> {
+    const h = new Harness();
+    const store = await openStore(':memory:');
+    await store.migrate();
+    h.deps = {
+      store,
+      plugins: pluginCatalog(builtinPlugins()),
+      reality: h.reality,
+      clock: h.clock,
+      engineId: 'engine-1',
+      random: seeded(42),
+      settings: {
+        workLeaseMs: 60_000,
+        engineDeadAfterMs: 10_000,
+        actionRetryLimit: 0,
+        stackActionTimeout: 3600,
+        lockRetryMs: 50,
+        limits: DEFAULT_LIMITS,
+      },
+    };
+    h.engine = new Engine(h.deps);
+    await h.engine.heartbeat(true);
+    return h;
+  }
+
+  input(text: string, parameters: Record<string, Json> = {}): TemplateInput {
+    return {
+      url: 'file:///work/t.yaml',
+      text,
+      files: {},
+      environment: { ...emptyEnvironment(), parameters },
+    };
+  }
+
+  async create(
+    name: string,
+    text: string,
+    options: { parameters?: Record<string, Json>; rollback?: boolean } = {},
+  ) {
+    return createStack(this.deps, this.engine.cache, {
+      name,
+      projectId: 'p',
+      template: this.input(text, options.parameters),
+      disableRollback: !options.rollback,
+    });
+  }
+
+  async update(
+    name: string,
+    text: string,
+    options: { parameters?: Record<string, Json>; rollback?: boolean } = {},
+  ) {
+    const stack = await findStack(this.deps, 'p', name);
+    return updateStack(this.deps, this.engine.cache, stack.id, {
+      template: this.input(text, options.parameters),
+      ...(options.rollback !== undefined ? { disableRollback: !options.rollback } : {}),
+    });
+  }
+
+  async delete(name: string) {
+    const stack = await findStack(this.deps, 'p', name);
+    return deleteStack(this.deps, stack.id);
+  }
+
+  /** Runs every unit of work due now; if none is due, jumps the clock to the next one. Returns units run. */
+  async round(): Promise<number> {
+    const ran = await this.engine.worker.runDue(10_000);
+    if (ran > 0) return ran;
+    const next = await this.deps.store.nextWorkTime();
+    if (next === undefined) return 0;
+    this.clock.t = Math.max(this.clock.t, next);
+    return this.engine.worker.runDue(10_000);
+  }
+
+  /** Runs `n` rounds. */
+  async rounds(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) await this.round();
+  }
+
+  /** Runs rounds until no work is left. */
+  async settle(maxRounds = 10_000): Promise<void> {
+    for (let i = 0; i < maxRounds; i++) {
+      if ((await this.round()) === 0 && (await this.deps.store.nextWorkTime()) === undefined) return;
+    }
+    throw new Error('the engine did not settle');
+  }
+
+  async stack(name: string): Promise<StackRecord> {
+    return this.deps.store.tx(async (tx) =>
+      (await tx.stacks.list({ projectId: 'p', includeDeleted: true })).find((s) => s.name === name)!,
+    );
+  }
+
+  async status(name: string): Promise<string> {
+    const s = await this.stack(name);
+    return `${s.action}_${s.status}`;
+  }
+
+  async rows(name: string): Promise<ResourceRecord[]> {
+    const s = await this.stack(name);
+    return this.deps.store.tx((tx) => tx.resources.listActive(s.id));
+  }
+
+  async outputs(name: string): Promise<Record<string, Json | undefined>> {
+    const s = await this.stack(name);
+    const out: Record<string, Json | undefined> = {};
+    for (const o of await stackOutputs(this.deps, this.engine.cache, s)) out[o.output_key] = o.output_value;
+    return out;
+  }
+
+  /** Live physical objects of TestResource, by their value. */
+  async live(): Promise<PhysicalObject[]> {
+    return this.reality.list();
+  }
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
+import { nonePlugin } from '../../src/resources/heat/none.js';
+import * as resources from '../../src/resources/index.js';
+import { TemplateError } from '../../src/template/errors.js';
+import { typeInfoToHeatJSON } from '../../src/template/properties/index.js';
+import { defineStackFromText } from '../../src/template/stack-definition.js';
+
+const catalog = pluginCatalog(builtinPlugins());
+
+function define(text: string) {
+  return defineStackFromText('file:///t.yaml', text, { types: catalog.typeCatalog });
+}
+
+function defineError(text: string): TemplateError {
+  try {
+    define(text);
+  } catch (err) {
+    if (err instanceof TemplateError) return err;
+    throw err;
+  }
+  assert.fail('expected a TemplateError');
+}
+
+const SAMPLE = readFileSync('/work/shared/heat-api-samples/sample-template.yaml', 'utf8');
+
+describe('plugin catalog', () => {
+  it('has the built-in types', () => {
+    assert.deepEqual(catalog.types(), [
+      'OS::Heat::None',
+      'OS::Heat::RandomString',
+      'OS::Heat::TestResource',
+      'OS::Heat::Value',
+    ]);
+    assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
+    assert.equal(catalog.plugin('OS::Nova::Server'), undefined);
+    assert.equal(catalog.typeCatalog.get('OS::Nova::Server'), undefined);
+    assert.equal(resources.pluginCatalog, pluginCatalog);
+  });
+
+  it('refuses two plugins for one type', () => {
+    assert.throws(
+      () => pluginCatalog([nonePlugin, nonePlugin]),
+      /Two plugins implement the resource type OS::Heat::None/,
+    );
+  });
+
+  it('shows a type as Heat’s resource_types show does', () => {
+    const text = readFileSync('/work/shared/heat-api-samples/resource-type-show.txt', 'utf8');
+    const expected = JSON.parse(text.slice(text.indexOf('{')));
+    assert.deepEqual(typeInfoToHeatJSON(catalog.typeCatalog.get('OS::Heat::TestResource')!), expected);
+    const none = typeInfoToHeatJSON(catalog.typeCatalog.get('OS::Heat::None')!, { withDescription: true });
+    assert.deepEqual(none.properties, {});
+    assert.deepEqual(none.support_status, {
+      status: 'SUPPORTED',
+      message: null,
+      version: '5.0.0',
+      previous_status: null,
+    });
+    assert.match(String(none.description), /stub out any other resource/);
+  });
+
+  it('validates the recorded sample template', () => {
+    const stack = define(SAMPLE);
+    assert.deepEqual([...stack.resources.keys()].sort(), ['r1', 'r2', 'rs', 'val']);
+    assert.deepEqual(stack.resources.get('r2')?.requires, ['r1']);
+  });
+
+  it('checks properties against each type’s schema', () => {
+    const err = defineError(`
+heat_template_version: 2018-08-31
+resources:
+  t:
+    type: OS::Heat::TestResource
+    properties: {valu: x}
+`);
+    assert.equal(err.kind, 'property');
+    assert.match(
+      err.message,
+      /resources\.t\.properties\.valu: Unknown Property valu \(did you mean "value"\?\)/,
+    );
+    const wait = defineError(`
+heat_template_version: 2018-08-31
+resources:
+  t:
+    type: OS::Heat::TestResource
+    properties: {action_wait_secs: {create: soon}}
+`);
+    assert.match(wait.message, /action_wait_secs\.create: Value "soon" is not a number/);
+  });
+
+  it('checks attribute names, except on OS::Heat::None', () => {
+    const err = defineError(`
+heat_template_version: 2018-08-31
+resources:
+  t:
+    type: OS::Heat::TestResource
+outputs:
+  o: {value: {get_attr: [t, nope]}}
+`);
+    assert.equal(err.kind, 'reference');
+    define(`
+heat_template_version: 2018-08-31
+resources:
+  t:
+    type: OS::Heat::TestResource
+  n:
+    type: OS::Heat::None
+    properties: {image: cirros, flavor: {get_attr: [t, output]}, nested: [1, {a: b}]}
+outputs:
+  o: {value: {get_attr: [n, anything, at, all]}}
+  s: {value: {get_attr: [t, show]}}
+`);
+  });
+
+  it('runs the types’ own checks beyond the schema', () => {
+    const short = defineError(`
+heat_template_version: 2018-08-31
+resources:
+  rs:
+    type: OS::Heat::RandomString
+    properties:
+      length: 2
+      character_classes: [{class: digits, min: 2}, {class: letters}]
+`);
+    assert.equal(short.kind, 'property');
+    assert.match(short.message, /resources\.rs\.properties: Length property cannot be smaller/);
+    const typed = defineError(`
+heat_template_version: 2018-08-31
+resources:
+  v:
+    type: OS::Heat::Value
+    properties: {value: [1, 2], type: number}
+`);
+    assert.match(typed.message, /resources\.v\.properties\.value: Value \[1, 2\] is not a number/);
+  });
+
+  it('leaves values that are not known yet to run time', () => {
+    define(`
+heat_template_version: 2018-08-31
+parameters:
+  n: {type: number}
+resources:
+  t:
+    type: OS::Heat::TestResource
+  rs:
+    type: OS::Heat::RandomString
+    properties:
+      length: {get_param: n}
+      character_classes: [{class: digits, min: 30}]
+  v:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [t, output]}, type: number}
+`);
+  });
+});

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ResourceRecord, Store } from '../../src/store/contract.js';
+import type { Json } from '../../src/util/json.js';
+import { resource, withStore } from './fixtures.js';
+
+const withoutId = ({ id: _id, ...rest }: ResourceRecord) => rest;
+
+export function resourcesContract(open: () => Promise<Store>): void {
+  describe('resources', () => {
+    it('inserts a batch and returns the rows with ascending ids in input order', () =>
+      withStore(open, async (store) => {
+        const rows = ['c', 'a', 'b'].map((name) => resource('s1', name));
+        const inserted = await store.tx((tx) => tx.resources.insert(rows));
+        assert.deepEqual(inserted.map(withoutId), rows);
+        assert.ok(inserted[0]!.id < inserted[1]!.id && inserted[1]!.id < inserted[2]!.id);
+        assert.deepEqual(await store.tx((tx) => tx.resources.get(inserted[1]!.id)), inserted[1]);
+        assert.deepEqual(await store.tx((tx) => tx.resources.insert([])), []);
+      }));
+
+    it('round-trips JSON columns, __proto__ keys as own properties', () =>
+      withStore(open, async (store) => {
+        const properties = JSON.parse(
+          '{"__proto__": {"polluted": true}, "constructor": "c", "nested": [{"__proto__": 1}]}',
+        );
+        const row = resource('s1', 'r', {
+          properties,
+          attributes: { ünï: '☃', big: 2 ** 53 - 1, float: 0.1, empty: {}, list: [null, true, 'x'] },
+          data: { value: 'secret' },
+          progress: { step: 2, ids: ['a'] },
+          requires: [3, 1, 2],
+          replaces: 7,
+          replacedBy: 9,
+          physicalId: 'phys',
+          templateId: 'tpl',
+          unhealthy: true,
+          updatedAt: '2024-05-01T12:00:01.500Z',
+        });
+        const [inserted] = await store.tx((tx) => tx.resources.insert([row]));
+        const stored = await store.tx((tx) => tx.resources.get(inserted!.id));
+        assert.deepEqual(stored && withoutId(stored), row);
+        assert.ok(Object.hasOwn(stored!.properties!, '__proto__'));
+        assert.deepEqual(stored!.properties!['__proto__'], { polluted: true });
+        assert.equal(Object.getPrototypeOf(stored!.properties), Object.prototype);
+        assert.equal(({} as Record<string, unknown>).polluted, undefined);
+        for (const progress of [null, 'text', 5, [1]] satisfies Json[]) {
+          const [r] = await store.tx((tx) => tx.resources.insert([resource('s1', 'p', { progress })]));
+          assert.deepEqual((await store.tx((tx) => tx.resources.get(r!.id)))?.progress, progress);
+        }
+      }));
+
+    it('gets many in the order asked, skipping missing ids', () =>
+      withStore(open, async (store) => {
+        const [a, b, c] = await store.tx((tx) =>
+          tx.resources.insert(['a', 'b', 'c'].map((n) => resource('s1', n))),
+        );
+        const got = await store.tx((tx) => tx.resources.getMany([c!.id, 999_999, a!.id]));
+        assert.deepEqual(
+          got.map((r) => r.name),
+          ['c', 'a'],
+        );
+        assert.deepEqual(await store.tx((tx) => tx.resources.getMany([])), []);
+        assert.equal(b!.name, 'b');
+      }));
+
+    it('lists active rows (not DELETE_COMPLETE) and all rows of one stack, by id', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.resources.insert([
+            resource('s1', 'a'),
+            resource('s1', 'gone', { action: 'DELETE', status: 'COMPLETE' }),
+            resource('s1', 'deleting', { action: 'DELETE', status: 'IN_PROGRESS' }),
+            resource('s1', 'failed', { action: 'DELETE', status: 'FAILED' }),
+            resource('s2', 'other'),
+          ]),
+        );
+        const active = await store.tx((tx) => tx.resources.listActive('s1'));
+        assert.deepEqual(
+          active.map((r) => r.name),
+          ['a', 'deleting', 'failed'],
+        );
+        const all = await store.tx((tx) => tx.resources.listAll('s1'));
+        assert.deepEqual(
+          all.map((r) => r.name),
+          ['a', 'gone', 'deleting', 'failed'],
+        );
+        assert.deepEqual(await store.tx((tx) => tx.resources.listAll('nope')), []);
+      }));
+
+    it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>
+      withStore(open, async (store) => {
+        const [row] = await store.tx((tx) => tx.resources.insert([resource('s1', 'r')]));
+        const id = row!.id;
+        const locked = await store.tx((tx) => tx.resources.update(id, 0, null, { engineId: 'e1' }));
+        assert.equal(locked?.engineId, 'e1');
+        assert.equal(locked?.atomicKey, 1);
+        await store.tx(async (tx) => {
+          assert.equal(await tx.resources.update(id, 0, null, { engineId: 'e2' }), undefined, 'stale key');
+          assert.equal(await tx.resources.update(id, 1, null, { engineId: 'e2' }), undefined, 'locked by e1');
+          assert.equal(
+            await tx.resources.update(id, 1, 'e2', { status: 'FAILED' }),
+            undefined,
+            'wrong engine',
+          );
+          assert.equal(await tx.resources.update(999_999, 0, null, {}), undefined, 'missing row');
+        });
+        const written = await store.tx((tx) =>
+          tx.resources.update(id, 1, 'e1', {
+            ...locked!,
+            id: 1234,
+            atomicKey: 77,
+            status: 'FAILED',
+            data: { k: 'v' },
+          }),
+        );
+        assert.equal(written?.id, id);
+        assert.equal(written?.atomicKey, 2, 'the key is bumped, never taken from changes');
+        assert.equal(written?.status, 'FAILED');
+        const released = await store.tx((tx) => tx.resources.update(id, 2, 'e1', { engineId: null }));
+        assert.equal(released?.engineId, null);
+        assert.equal(released?.atomicKey, 3);
+        assert.deepEqual(released?.data, { k: 'v' });
+        const bumped = await store.tx((tx) => tx.resources.update(id, 3, null, {}));
+        assert.equal(bumped?.atomicKey, 4);
+        assert.deepEqual(await store.tx((tx) => tx.resources.get(id)), bumped);
+      }));
+
+    it('points a stack’s rows at a new template', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.resources.insert([
+            resource('s1', 'a', { templateId: 'old' }),
+            resource('s1', 'b', { templateId: null }),
+            resource('s1', 'c', { templateId: 'other' }),
+            resource('s2', 'd', { templateId: 'old' }),
+          ]),
+        );
+        assert.equal(await store.tx((tx) => tx.resources.setTemplateForStack('s1', 'old', 'new')), 1);
+        assert.equal(await store.tx((tx) => tx.resources.setTemplateForStack('s1', null, 'new')), 1);
+        const templates = (await store.tx((tx) => tx.resources.listAll('s1'))).map((r) => r.templateId);
+        assert.deepEqual(templates, ['new', 'new', 'other']);
+        assert.equal((await store.tx((tx) => tx.resources.listAll('s2')))[0]?.templateId, 'old');
+      }));
+
+    it('deletes rows, and never reuses their ids', () =>
+      withStore(open, async (store) => {
+        const rows = await store.tx((tx) =>
+          tx.resources.insert(['a', 'b', 'c'].map((n) => resource('s1', n))),
+        );
+        await store.tx((tx) => tx.resources.delete([rows[1]!.id, rows[2]!.id]));
+        await store.tx((tx) => tx.resources.delete([]));
+        assert.deepEqual(
+          (await store.tx((tx) => tx.resources.listAll('s1'))).map((r) => r.name),
+          ['a'],
+        );
+        const [next] = await store.tx((tx) => tx.resources.insert([resource('s1', 'd')]));
+        assert.ok(next!.id > rows[2]!.id);
+      }));
+  });
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../../src/store/contract.js';
+import { point, resource, stackWithTraversal, withStore, work } from './fixtures.js';
+
+// Generous bounds for a shared CI machine; the measured times are printed as diagnostics.
+const BOUND_MS = 2000;
+const N = 10_000;
+
+async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const start = performance.now();
+  const result = await run();
+  return { result, ms: Math.round(performance.now() - start) };
+}
+
+export function scaleContract(open: () => Promise<Store>): void {
+  describe('at scale', () => {
+    it(`writes ${N} resources, sync points and work items in one transaction, then claims them in batches`, (t) =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        const rows = Array.from({ length: N }, (_, i) =>
+          resource(stackId, `r${i}`, {
+            properties: { index: i, name: `server-${i}` },
+            requires: i > 0 ? [i] : [],
+          }),
+        );
+        const write = await timed(() =>
+          store.tx(async (tx) => {
+            const inserted = await tx.resources.insert(rows);
+            await tx.sync.insert(
+              inserted.map((r, i) =>
+                point(traversalId, stackId, `u:${r.id}`, {
+                  waiting: i > 0 ? 1 : 0,
+                  dependents: i < N - 1 ? [`u:${r.id + 1}`] : [],
+                }),
+              ),
+            );
+            await tx.work.enqueue(
+              inserted.map((r) => work(traversalId, stackId, `u:${r.id}`, { runAt: r.id })),
+            );
+            return inserted;
+          }),
+        );
+        t.diagnostic(`insert ${N} resources + ${N} sync points + ${N} work items: ${write.ms} ms`);
+        assert.ok(write.ms < BOUND_MS, `writing took ${write.ms} ms`);
+        assert.deepEqual(
+          write.result.map((r) => r.name),
+          rows.map((r) => r.name),
+        );
+
+        const claim = await timed(async () => {
+          const seen = new Set<number>();
+          while (true) {
+            const batch = await store.claimWork('e1', Number.MAX_SAFE_INTEGER - 100_000, 500, 60_000);
+            if (batch.length === 0) return seen;
+            for (const item of batch) seen.add(item.id);
+            await store.tx(async (tx) => {
+              for (const item of batch) assert.ok(await tx.work.complete(item.id, 'e1'));
+            });
+          }
+        });
+        t.diagnostic(`claim and complete ${N} work items in batches of 500: ${claim.ms} ms`);
+        assert.equal(claim.result.size, N);
+        assert.ok(claim.ms < BOUND_MS, `claiming took ${claim.ms} ms`);
+        assert.equal(await store.nextWorkTime(), undefined);
+      }));
+
+    it(`fan-in of ${N} reports into one node costs O(1) each`, (t) =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        await store.tx((tx) => tx.sync.insert([point(traversalId, stackId, 'top', { waiting: N })]));
+        const reports = await timed(() =>
+          store.tx(async (tx) => {
+            let last;
+            for (let i = 0; i < N; i++)
+              last = await tx.sync.report(traversalId, 'top', `u:${i}`, { id: `p${i}` });
+            return last;
+          }),
+        );
+        t.diagnostic(`${N} reports into one sync point: ${reports.ms} ms`);
+        assert.equal(reports.result?.waiting, 0);
+        assert.equal(Object.keys(reports.result!.inputs).length, N);
+        assert.ok(reports.ms < BOUND_MS, `reporting took ${reports.ms} ms`);
+      }));
+  });
+}

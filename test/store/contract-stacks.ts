@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StackFilter, Store } from '../../src/store/contract.js';
+import { stack, template, withStore } from './fixtures.js';
+
+export function stacksContract(open: () => Promise<Store>): void {
+  describe('stacks', () => {
+    it('round-trips every field', () =>
+      withStore(open, async (store) => {
+        const record = stack({
+          parentId: 'p-1',
+          parentResource: 'nested',
+          rootId: 'root-1',
+          templateId: 'tpl-2',
+          prevTemplateId: 'tpl-1',
+          convergence: false,
+          timeoutMins: 60,
+          disableRollback: true,
+          tags: ['a', 'b,c'],
+          updatedAt: '2024-05-01T12:30:00.123Z',
+          deletedAt: '2024-05-02T00:00:00.000Z',
+        });
+        await store.tx((tx) => tx.stacks.insert(record));
+        assert.deepEqual(await store.tx((tx) => tx.stacks.get(record.id)), record);
+        assert.equal(await store.tx((tx) => tx.stacks.get('missing')), undefined);
+      }));
+
+    it('finds a live stack by project and name', () =>
+      withStore(open, async (store) => {
+        const live = stack({ name: 'web' });
+        const deleted = stack({ name: 'web', deletedAt: '2024-05-01T13:00:00.000Z' });
+        const other = stack({ name: 'web', projectId: 'project-b' });
+        await store.tx(async (tx) => {
+          for (const s of [deleted, live, other]) await tx.stacks.insert(s);
+        });
+        await store.tx(async (tx) => {
+          assert.equal((await tx.stacks.findByName('project-a', 'web'))?.id, live.id);
+          assert.equal((await tx.stacks.findByName('project-b', 'web'))?.id, other.id);
+          assert.equal(await tx.stacks.findByName('project-a', 'db'), undefined);
+        });
+      }));
+
+    it('lists by project, name and parent; deleted stacks only on request', () =>
+      withStore(open, async (store) => {
+        const a = stack({ name: 'a', createdAt: '2024-05-01T10:00:00.000Z' });
+        const b = stack({ name: 'b', createdAt: '2024-05-01T11:00:00.000Z' });
+        const child = stack({ name: 'b-child', parentId: b.id, parentResource: 'r', rootId: b.id });
+        const gone = stack({ name: 'gone', deletedAt: '2024-05-01T13:00:00.000Z' });
+        const elsewhere = stack({ name: 'x', projectId: 'project-b' });
+        await store.tx(async (tx) => {
+          for (const s of [child, gone, b, a, elsewhere]) await tx.stacks.insert(s);
+        });
+        const names = async (filter: StackFilter) =>
+          (await store.tx((tx) => tx.stacks.list(filter))).map((s) => s.name);
+        assert.deepEqual(await names({ projectId: 'project-a', parentId: null }), ['a', 'b']);
+        assert.deepEqual(await names({ projectId: 'project-a' }), ['a', 'b', 'b-child']);
+        assert.deepEqual(await names({ parentId: b.id }), ['b-child']);
+        assert.deepEqual(await names({ name: 'gone' }), []);
+        assert.deepEqual(await names({ name: 'gone', includeDeleted: true }), ['gone']);
+        assert.deepEqual((await names({})).sort(), ['a', 'b', 'b-child', 'x']);
+        assert.deepEqual(
+          (await store.tx((tx) => tx.stacks.children(b.id))).map((s) => s.id),
+          [child.id],
+        );
+      }));
+
+    it('update is a compare-and-swap on the traversal', () =>
+      withStore(open, async (store) => {
+        const s = stack({ traversalId: 't-1' });
+        await store.tx((tx) => tx.stacks.insert(s));
+        await store.tx(async (tx) => {
+          assert.equal(await tx.stacks.update(s.id, 't-0', { status: 'FAILED' }), false);
+          assert.equal(await tx.stacks.update(s.id, 't-1', { traversalId: 't-2', action: 'UPDATE' }), true);
+          assert.equal(await tx.stacks.update(s.id, 't-1', { traversalId: 't-3' }), false);
+          assert.equal(await tx.stacks.update('missing', null, { status: 'FAILED' }), false);
+        });
+        let stored = await store.tx((tx) => tx.stacks.get(s.id));
+        assert.equal(stored?.traversalId, 't-2');
+        assert.equal(stored?.action, 'UPDATE');
+        assert.equal(stored?.status, 'IN_PROGRESS');
+
+        // null: no check; '' is a real value (a failed traversal), not "no check".
+        assert.equal(
+          await store.tx((tx) => tx.stacks.update(s.id, null, { traversalId: '', status: 'FAILED' })),
+          true,
+        );
+        assert.equal(await store.tx((tx) => tx.stacks.update(s.id, 't-2', { status: 'COMPLETE' })), false);
+        assert.equal(
+          await store.tx((tx) => tx.stacks.update(s.id, '', { reason: 'why', timeoutMins: 5 })),
+          true,
+        );
+        // No changes: reports whether the swap would have won. A whole record may be passed; the id stays.
+        assert.equal(await store.tx((tx) => tx.stacks.update(s.id, '', {})), true);
+        assert.equal(await store.tx((tx) => tx.stacks.update(s.id, 'x', {})), false);
+        stored = await store.tx((tx) => tx.stacks.get(s.id));
+        assert.ok(stored);
+        assert.equal(
+          await store.tx((tx) => tx.stacks.update(s.id, '', { ...stored, id: 'other', tags: ['t'] })),
+          true,
+        );
+        assert.deepEqual(await store.tx((tx) => tx.stacks.get(s.id)), {
+          ...stored,
+          tags: ['t'],
+        });
+      }));
+  });
+
+  describe('templates', () => {
+    it('round-trips files and environment, and deletes', () =>
+      withStore(open, async (store) => {
+        const environment = JSON.parse('{"parameters": {"__proto__": {"x": 1}, "n": [1, 2.5, null]}}');
+        const files = JSON.parse('{"file:///a.yaml": "a: 1\\n", "__proto__": "not a prototype"}');
+        const record = template({ files, environment });
+        await store.tx((tx) => tx.templates.insert(record));
+        const stored = await store.tx((tx) => tx.templates.get(record.id));
+        assert.deepEqual(stored, record);
+        assert.ok(stored && Object.hasOwn(stored.environment.parameters as object, '__proto__'));
+        assert.equal(stored && Object.getPrototypeOf(stored.files), Object.prototype);
+        assert.equal(stored?.files['__proto__'], 'not a prototype');
+        await store.tx((tx) => tx.templates.delete(record.id));
+        assert.equal(await store.tx((tx) => tx.templates.get(record.id)), undefined);
+      }));
+  });
+}

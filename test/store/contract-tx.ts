@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../../src/store/contract.js';
+import { resource, stack, stackWithTraversal, withStore, work } from './fixtures.js';
+
+export function transactionContract(open: () => Promise<Store>): void {
+  describe('transactions', () => {
+    it('commits when the function resolves, and returns its value', () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        assert.equal(await store.tx(async (tx) => (await tx.stacks.insert(s), 42)), 42);
+        assert.equal((await store.tx((tx) => tx.stacks.get(s.id)))?.id, s.id);
+      }));
+
+    it('rolls back everything, enqueued work included, when the function throws', () =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        const failure = new Error('boom');
+        await assert.rejects(
+          store.tx(async (tx) => {
+            await tx.stacks.update(stackId, traversalId, { status: 'COMPLETE' });
+            await tx.resources.insert([resource(stackId, 'r')]);
+            await tx.work.enqueue([work(traversalId, stackId, 'u:1')]);
+            await tx.events.append([
+              {
+                uuid: 'e',
+                stackId,
+                resourceName: 's',
+                resourceType: 'OS::Heat::Stack',
+                physicalId: null,
+                action: 'CREATE',
+                status: 'COMPLETE',
+                reason: '',
+                createdAt: '2024-05-01T12:00:00.000Z',
+              },
+            ]);
+            throw failure;
+          }),
+          (error) => error === failure,
+        );
+        await store.tx(async (tx) => {
+          assert.equal((await tx.stacks.get(stackId))?.status, 'IN_PROGRESS');
+          assert.deepEqual(await tx.resources.listAll(stackId), []);
+          assert.deepEqual(await tx.work.listForTraversal(traversalId), []);
+          assert.deepEqual(await tx.events.list(stackId), []);
+        });
+        assert.equal(await store.nextWorkTime(), undefined);
+        assert.deepEqual(await store.claimWork('e1', Number.MAX_SAFE_INTEGER, 10, 1000), []);
+      }));
+
+    it('keeps concurrent transactions isolated (read-modify-write across awaits loses nothing)', () =>
+      withStore(open, async (store) => {
+        const s = stack({ reason: '0' });
+        await store.tx((tx) => tx.stacks.insert(s));
+        const increment = () =>
+          store.tx(async (tx) => {
+            const current = await tx.stacks.get(s.id);
+            await new Promise((resolve) => setImmediate(resolve));
+            await tx.stacks.update(s.id, null, { reason: String(Number(current!.reason) + 1) });
+          });
+        await Promise.all(Array.from({ length: 20 }, increment));
+        assert.equal((await store.tx((tx) => tx.stacks.get(s.id)))?.reason, '20');
+      }));
+
+    it('a rejected transaction does not affect the next one', () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        await assert.rejects(store.tx(() => Promise.reject(new Error('first'))));
+        await store.tx((tx) => tx.stacks.insert(s));
+        assert.ok(await store.tx((tx) => tx.stacks.get(s.id)));
+      }));
+
+    it('migrate is idempotent', () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        await store.tx((tx) => tx.stacks.insert(s));
+        await store.migrate();
+        await store.migrate();
+        assert.ok(await store.tx((tx) => tx.stacks.get(s.id)));
+      }));
+  });
+}

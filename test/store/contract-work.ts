@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../../src/store/contract.js';
+import { withStore, work } from './fixtures.js';
+
+export interface WorkContractOptions {
+  /** Two stores on one database (two processes' view), for the concurrent-claim test. */
+  openPair?: () => Promise<[Store, Store]>;
+}
+
+const LEASE = 30_000;
+
+export function workContract(open: () => Promise<Store>, options: WorkContractOptions = {}): void {
+  describe('work queue', () => {
+    it('enqueues with defaults and lists by traversal', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('t1', 's1', 'u:1'),
+            work('t1', 's1', 'u:2', { payload: { step: 1 }, runAt: 500 }),
+          ]),
+        );
+        const items = await store.tx((tx) => tx.work.listForTraversal('t1'));
+        assert.deepEqual(
+          items.map(({ id: _id, ...rest }) => rest),
+          [
+            {
+              ...work('t1', 's1', 'u:1'),
+              payload: null,
+              runAt: 0,
+              attempts: 0,
+              claimedBy: null,
+              claimExpires: null,
+            },
+            {
+              ...work('t1', 's1', 'u:2'),
+              payload: { step: 1 },
+              runAt: 500,
+              attempts: 0,
+              claimedBy: null,
+              claimExpires: null,
+            },
+          ],
+        );
+        assert.ok(items[0]!.id < items[1]!.id);
+        await store.tx((tx) => tx.work.enqueue([]));
+      }));
+
+    it('claims due, unclaimed items in run order, up to the limit, for a lease', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('t1', 's1', 'late', { runAt: 300 }),
+            work('t1', 's1', 'early', { runAt: 100 }),
+            work('t1', 's1', 'mid', { runAt: 200 }),
+            work('t1', 's1', 'future', { runAt: 100_000 }),
+          ]),
+        );
+        const first = await store.claimWork('e1', 1000, 2, LEASE);
+        assert.deepEqual(
+          first.map((w) => [w.node, w.claimedBy, w.claimExpires, w.attempts]),
+          [
+            ['early', 'e1', 1000 + LEASE, 1],
+            ['mid', 'e1', 1000 + LEASE, 1],
+          ],
+        );
+        assert.deepEqual(
+          (await store.claimWork('e2', 1000, 10, LEASE)).map((w) => w.node),
+          ['late'],
+        );
+        assert.deepEqual(await store.claimWork('e3', 1000, 10, LEASE), [], 'live claims are not claimable');
+        assert.deepEqual(await store.claimWork('e3', 1000, 0, LEASE), []);
+        // A dead engine's lease runs out: the item is claimable again, and counts another attempt.
+        const reclaimed = await store.claimWork('e3', 1000 + LEASE, 10, LEASE);
+        assert.deepEqual(
+          reclaimed.map((w) => [w.node, w.claimedBy, w.attempts]),
+          [
+            ['early', 'e3', 2],
+            ['mid', 'e3', 2],
+            ['late', 'e3', 2],
+          ],
+        );
+      }));
+
+    it('complete removes an item only for its current claimer', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1')]));
+        const [item] = await store.claimWork('e1', 1000, 1, LEASE);
+        const [stolen] = await store.claimWork('e2', 1000 + LEASE, 1, LEASE);
+        assert.equal(stolen?.id, item?.id);
+        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e1')), false);
+        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e2')), true);
+        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e2')), false, 'already gone');
+        assert.deepEqual(await store.tx((tx) => tx.work.listForTraversal('t1')), []);
+      }));
+
+    it('reschedule releases the claim until the new run time, optionally with a new payload', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1', { payload: { poll: 0 } })]));
+        const [item] = await store.claimWork('e1', 1000, 1, LEASE);
+        assert.equal(
+          await store.tx((tx) => tx.work.reschedule(item!.id, 'e2', 5000)),
+          false,
+          'not its claim',
+        );
+        assert.equal(await store.tx((tx) => tx.work.reschedule(item!.id, 'e1', 5000, { poll: 1 })), true);
+        assert.equal(await store.nextWorkTime(), 5000);
+        assert.deepEqual(await store.claimWork('e2', 4999, 1, LEASE), []);
+        const [again] = await store.claimWork('e2', 5000, 1, LEASE);
+        assert.deepEqual([again?.payload, again?.runAt, again?.attempts], [{ poll: 1 }, 5000, 2]);
+        assert.equal(await store.tx((tx) => tx.work.reschedule(again!.id, 'e2', 6000)), true);
+        assert.deepEqual((await store.tx((tx) => tx.work.listForTraversal('t1')))[0]?.payload, { poll: 1 });
+      }));
+
+    it('wake makes a node’s waiting items due now, and is not lost on an item being run', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('t1', 's1', 'u:1', { runAt: 90_000 }),
+            work('t1', 's1', 'u:2', { runAt: 90_000 }),
+            work('t2', 's1', 'u:1', { runAt: 90_000 }),
+          ]),
+        );
+        assert.equal(await store.tx((tx) => tx.work.wake('t1', 'u:1', 2000)), 1);
+        assert.equal(await store.nextWorkTime(), 2000);
+        const [woken] = await store.claimWork('e1', 2000, 10, LEASE);
+        assert.equal(woken?.node, 'u:1');
+        assert.equal(woken?.traversalId, 't1');
+        // Woken while its worker runs it: the worker's later "poll again in a minute" becomes "now".
+        assert.equal(await store.tx((tx) => tx.work.wake('t1', 'u:1', 3000)), 1);
+        assert.equal(await store.tx((tx) => tx.work.reschedule(woken!.id, 'e1', 63_000)), true);
+        const [rerun] = await store.claimWork('e1', 3000, 10, LEASE);
+        assert.equal(rerun?.id, woken?.id);
+        // Without a wake, a reschedule is what it says; a wake never delays an item already due.
+        assert.equal(await store.tx((tx) => tx.work.reschedule(rerun!.id, 'e1', 63_000)), true);
+        assert.deepEqual(await store.claimWork('e1', 62_999, 10, LEASE), []);
+        await store.tx((tx) => tx.work.enqueue([work('t3', 's1', 'due', { runAt: 10 })]));
+        await store.tx((tx) => tx.work.wake('t3', 'due', 5000));
+        assert.equal((await store.tx((tx) => tx.work.listForTraversal('t3')))[0]?.runAt, 10);
+        assert.equal(await store.tx((tx) => tx.work.wake('t3', 'nothing', 5000)), 0);
+      }));
+
+    it('nextWorkTime: the earliest claimable time, a lease end included', () =>
+      withStore(open, async (store) => {
+        assert.equal(await store.nextWorkTime(), undefined);
+        await store.tx((tx) =>
+          tx.work.enqueue([work('t1', 's1', 'a', { runAt: 700 }), work('t1', 's1', 'b', { runAt: 900 })]),
+        );
+        assert.equal(await store.nextWorkTime(), 700);
+        await store.claimWork('e1', 1000, 10, 100);
+        assert.equal(await store.nextWorkTime(), 1100);
+      }));
+
+    it('counts a stack’s items and deletes a traversal’s', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('t1', 's1', 'a'),
+            work('t1', 's1', 'b'),
+            work('t2', 's1', 'c'),
+            work('t9', 's9', 'd'),
+          ]),
+        );
+        await store.claimWork('e1', 0, 1, LEASE);
+        assert.equal(await store.tx((tx) => tx.work.countForStack('s1')), 3, 'queued or running');
+        await store.tx((tx) => tx.work.deleteForTraversal('t1'));
+        assert.equal(await store.tx((tx) => tx.work.countForStack('s1')), 1);
+        assert.equal(await store.tx((tx) => tx.work.countForStack('nope')), 0);
+      }));
+
+    it('concurrent claimers of one store never share an item', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue(Array.from({ length: 200 }, (_, i) => work('t1', 's1', `u:${i}`))),
+        );
+        const claims = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => store.claimWork(`e${i}`, 1000, 30, LEASE)),
+        );
+        const ids = claims.flat().map((w) => w.id);
+        assert.equal(ids.length, 200);
+        assert.equal(new Set(ids).size, 200);
+      }));
+
+    if (options.openPair) {
+      const openPair = options.openPair;
+      it('two stores on one database never claim the same item', async () => {
+        const [a, b] = await openPair();
+        try {
+          await a.tx((tx) =>
+            tx.work.enqueue(Array.from({ length: 500 }, (_, i) => work('t1', 's1', `u:${i}`))),
+          );
+          const claimed: number[][] = [[], []];
+          const drain = async (store: Store, into: number[], engine: string) => {
+            while (true) {
+              const items = await store.claimWork(engine, 1000, 7, LEASE);
+              if (items.length === 0) return;
+              into.push(...items.map((w) => w.id));
+            }
+          };
+          await Promise.all([drain(a, claimed[0]!, 'a'), drain(b, claimed[1]!, 'b')]);
+          const all = [...claimed[0]!, ...claimed[1]!];
+          assert.equal(all.length, 500);
+          assert.equal(new Set(all).size, 500);
+          assert.ok(claimed[0]!.length > 0 && claimed[1]!.length > 0, 'both claimed some');
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,24 @@
+import type { Store } from '../../src/store/contract.js';
+import { eventsContract } from './contract-events.js';
+import { resourcesContract } from './contract-resources.js';
+import { scaleContract } from './contract-scale.js';
+import { stacksContract } from './contract-stacks.js';
+import { transactionContract } from './contract-tx.js';
+import { syncContract } from './contract-sync.js';
+import { workContract, type WorkContractOptions } from './contract-work.js';
+
+export type StoreContractOptions = WorkContractOptions;
+
+/**
+ * The store contract, as tests every backend must pass. `open` returns a new, migrated, empty
+ * store each time (the tests close it).
+ */
+export function storeContractTests(open: () => Promise<Store>, options: StoreContractOptions = {}): void {
+  transactionContract(open);
+  stacksContract(open);
+  resourcesContract(open);
+  syncContract(open);
+  workContract(open, options);
+  eventsContract(open);
+  scaleContract(open);
+}
