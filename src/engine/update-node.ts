@@ -1,3 +1,4 @@
+import type { CatalogPlugin } from '../resources/catalog.js';
 import { randomUUID } from 'node:crypto';
 import {
   type ActionResult,
@@ -60,9 +61,12 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   try {
     const ctx = new NodeResolveContext(definition, inputsOf(scope.point));
     const raw = ctx.resolve(resource.definition.properties);
-    properties = validateProperties(plugin.properties, raw, [...resource.definition.path, 'properties'], {
-      strict: true,
-    });
+    const path = [...resource.definition.path, 'properties'];
+    const extras = plugin as CatalogPlugin;
+    properties = extras.anyProperties
+      ? ((raw ?? {}) as Record<string, Value>)
+      : validateProperties(plugin.properties, raw, path, { strict: true });
+    extras.validate?.(properties, path);
   } catch (err) {
     if (err instanceof TemplateError) return failNode(scope, row, err.message);
     throw err;

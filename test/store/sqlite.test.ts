@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import { openStore } from '../../src/store/index.js';
 import { storeContractTests } from './contract.js';
+import { sqliteBackendTests } from './sqlite-backend.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hearth-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,4 +22,8 @@ describe('SQLite store, file', () => {
 
 describe('SQLite store, :memory:', () => {
   storeContractTests(() => openStore(':memory:'));
+});
+
+describe('SQLite backend', () => {
+  sqliteBackendTests(newFile);
 });

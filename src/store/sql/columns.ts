@@ -47,12 +47,21 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
 
 /** A timestamp as a read would return it (ISO 8601 with milliseconds, UTC). */
 export function normalizeTime(value: string | null): string | null {
-  return value === null ? null : new Date(encodeTime(value)).toISOString();
+  if (value === null) return null;
+  if (value !== lastNormalized.input) lastNormalized = { input: value, output: new Date(encodeTime(value)).toISOString() };
+  return lastNormalized.output;
 }
 
+// Rows written together usually share their timestamps: parse each distinct string once.
+let lastEncoded: { input: string | undefined; ms: number } = { input: undefined, ms: 0 };
+let lastNormalized: { input: string | undefined; output: string } = { input: undefined, output: '' };
+
 function encodeTime(value: unknown): number {
-  const ms = typeof value === 'number' ? value : Date.parse(String(value));
+  if (typeof value === 'number') return value;
+  if (value === lastEncoded.input) return lastEncoded.ms;
+  const ms = Date.parse(String(value));
   if (!Number.isFinite(ms)) throw new TypeError(`invalid timestamp: ${JSON.stringify(value)}`);
+  lastEncoded = { input: String(value), ms };
   return ms;
 }
 
@@ -150,9 +159,10 @@ export async function batchInsert(
   const out: Row[] = [];
   const size = rowsPerStatement(dialect, columns.length);
   for (let start = 0; start < rows.length; start += size) {
-    const chunk = rows.slice(start, start + size);
-    const sql = insertSql(table, columns, chunk.length);
-    const params = chunk.flat();
+    const end = Math.min(rows.length, start + size);
+    const params: SqlValue[] = [];
+    for (let r = start; r < end; r++) for (const value of rows[r]!) params.push(value);
+    const sql = insertSql(table, columns, end - start);
     if (returning === undefined) await db.run(sql, params);
     else for (const row of await db.all(`${sql} RETURNING ${returning}`, params)) out.push(row);
   }

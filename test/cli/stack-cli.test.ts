@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { hearth, REPO } from './helpers.js';
+
+const T = 'OS::Heat::TestResource';
+
+function workdir(files: Record<string, string>): {
+  dir: string;
+  run: (args: string[]) => ReturnType<typeof hearth>;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-stack-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const db = join(dir, 'state.db');
+  return { dir, run: (args) => hearth(['--db', db, ...args], dir) };
+}
+
+const V1 = `heat_template_version: 2018-08-31
+parameters:
+  word: {type: string, default: one}
+resources:
+  first: {type: ${T}, properties: {value: {get_param: word}}}
+  second: {type: ${T}, properties: {value: {get_attr: [first, output]}}}
+  extra: {type: OS::Heat::None, properties: {anything: [1, 2]}}
+outputs:
+  echoed: {value: {get_attr: [second, output]}}
+`;
+
+describe('hearth stack (embedded engine)', () => {
+  it('creates, shows, updates in place, lists resources, events and outputs, and deletes', () => {
+    const w = workdir({ 't.yaml': V1 });
+    const created = w.run(['stack', 'create', 'demo', '-t', 't.yaml', '--wait', '-f', 'json']);
+    assert.equal(created.code, 0, created.stderr);
+    const stack = JSON.parse(created.stdout.slice(created.stdout.indexOf('{')));
+    assert.equal(stack.stack_status, 'CREATE_COMPLETE');
+
+    const out = w.run(['stack', 'output', 'show', 'demo', 'echoed', '-f', 'json']);
+    assert.equal(JSON.parse(out.stdout).output_value, 'one');
+
+    const before = JSON.parse(w.run(['stack', 'resource', 'list', 'demo', '-f', 'json']).stdout);
+    assert.deepEqual(before.map((r: { resource_name: string }) => r.resource_name).sort(), [
+      'extra',
+      'first',
+      'second',
+    ]);
+
+    const updated = w.run([
+      'stack',
+      'update',
+      'demo',
+      '--existing',
+      '--parameter',
+      'word=two',
+      '--wait',
+      '-f',
+      'json',
+    ]);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(
+      JSON.parse(w.run(['stack', 'output', 'show', 'demo', 'echoed', '-f', 'json']).stdout).output_value,
+      'two',
+    );
+    const after = JSON.parse(w.run(['stack', 'resource', 'list', 'demo', '-f', 'json']).stdout);
+    const id = (rows: { resource_name: string; physical_resource_id: string }[], n: string) =>
+      rows.find((r) => r.resource_name === n)!.physical_resource_id;
+    assert.equal(id(after, 'first'), id(before, 'first'), 'value is update_allowed: updated in place');
+
+    const events = JSON.parse(w.run(['stack', 'event', 'list', 'demo', '-f', 'json']).stdout);
+    assert.ok(events.some((e: { resource_status: string }) => e.resource_status === 'UPDATE_COMPLETE'));
+
+    const listed = w.run(['stack', 'list', '-f', 'value']);
+    assert.match(listed.stdout, /demo UPDATE_COMPLETE/);
+
+    const deleted = w.run(['stack', 'delete', 'demo', '--yes', '--wait']);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(w.run(['stack', 'list', '-f', 'value']).stdout, '');
+    const gone = w.run(['stack', 'show', 'demo']);
+    assert.equal(gone.code, 1);
+    assert.match(gone.stderr, /stack "demo" not found/);
+  });
+
+  it('exits non-zero with the reason when the operation fails', () => {
+    const w = workdir({
+      'bad.yaml': `heat_template_version: 2018-08-31\nresources:\n  r: {type: ${T}, properties: {fail: true}}\n`,
+    });
+    const r = w.run(['stack', 'create', 'broken', '-t', 'bad.yaml', '--wait']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /CREATE_FAILED: Resource CREATE failed/);
+  });
+
+  it('refuses an invalid template before touching anything', () => {
+    const w = workdir({
+      'bad.yaml': 'heat_template_version: 2018-08-31\nresources:\n  r: {type: OS::Nope}\n',
+    });
+    const r = w.run(['stack', 'create', 'x', '-t', 'bad.yaml']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /bad\.yaml:3:7: resources\.r\.type: the resource type "OS::Nope" is not known/);
+    assert.equal(w.run(['stack', 'list', '-f', 'value']).stdout, '');
+  });
+
+  it('rolls back a failed create when asked', () => {
+    const w = workdir({
+      'bad.yaml': `heat_template_version: 2018-08-31\nresources:\n  ok: {type: ${T}}\n  r: {type: ${T}, depends_on: ok, properties: {fail: true}}\n`,
+    });
+    const r = w.run(['stack', 'create', 'rb', '-t', 'bad.yaml', '--enable-rollback', '--wait', '-f', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /ROLLBACK_COMPLETE/);
+    assert.equal(w.run(['stack', 'resource', 'list', 'rb', '-f', 'value']).stdout, '');
+  });
+
+  it('a second update from another process supersedes the running one; the last template wins', async () => {
+    const slow = (v: string, secs: number) =>
+      `heat_template_version: 2018-08-31\nresources:\n  a: {type: ${T}, properties: {value: ${v}, action_wait_secs: {create: ${secs}, update: ${secs}}}}\n  b: {type: ${T}, properties: {value: {get_attr: [a, output]}}}\n`;
+    const w = workdir({ 'v1.yaml': slow('v1', 0), 'v2.yaml': slow('v2', 2), 'v3.yaml': slow('v3', 0) });
+    assert.equal(w.run(['stack', 'create', 'c', '-t', 'v1.yaml', '--wait']).code, 0);
+    // Start a slow update in the background, then supersede it from this process.
+    const db = join(w.dir, 'state.db');
+    const first = spawn(
+      process.execPath,
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        resolve(REPO, 'src/cli/index.ts'),
+        '--db',
+        db,
+        'stack',
+        'update',
+        'c',
+        '-t',
+        'v2.yaml',
+        '--wait',
+      ],
+      { cwd: w.dir, stdio: 'ignore' },
+    );
+    const firstDone = new Promise<number>((res) => first.on('exit', (code) => res(code ?? -1)));
+    await new Promise((res) => setTimeout(res, 1500));
+    const second = w.run(['stack', 'update', 'c', '-t', 'v3.yaml', '--wait', '-f', 'json']);
+    assert.equal(second.code, 0, second.stderr);
+    await firstDone;
+    const out = JSON.parse(w.run(['stack', 'resource', 'show', 'c', 'b', '-f', 'json']).stdout);
+    assert.equal(out.attributes.output, 'v3');
+    assert.match(w.run(['stack', 'show', 'c', '-f', 'json']).stdout, /UPDATE_COMPLETE/);
+  });
+});

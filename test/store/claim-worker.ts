@@ -1,0 +1,26 @@
+// A separate engine process for sqlite.test.ts: opens (and migrates) the store file named on the
+// command line, says "ready", waits for "go" on stdin, then claims and completes work until the
+// queue is empty and prints the ids it claimed as JSON.
+import { once } from 'node:events';
+import { openStore } from '../../src/store/index.js';
+
+const [file, engineId] = process.argv.slice(2);
+const store = await openStore(file!);
+process.stdout.write('ready\n');
+process.stdin.setEncoding('utf8');
+await once(process.stdin, 'data');
+
+const claimed: number[] = [];
+while (true) {
+  const items = await store.claimWork(engineId!, 1000, 5, 60_000);
+  if (items.length === 0) break;
+  claimed.push(...items.map((item) => item.id));
+  await store.tx(async (tx) => {
+    for (const item of items) {
+      if (!(await tx.work.complete(item.id, engineId!))) throw new Error(`lost item ${item.id}`);
+    }
+  });
+}
+await store.close();
+process.stdout.write(`${JSON.stringify(claimed)}\n`);
+process.stdin.destroy();

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { openStore } from '../../src/store/index.js';
+import { migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
+import { SqliteDriver } from '../../src/store/sqlite/index.js';
+import { stack } from './fixtures.js';
+import { queryPlanTests } from './sqlite-plans.js';
+import { multiProcessTests } from './sqlite-processes.js';
+
+export function sqliteBackendTests(newFile: () => string): void {
+  describe('opening', () => {
+    it('accepts a path, sqlite:PATH and :memory:', async () => {
+      const file = newFile();
+      for (const url of [file, `sqlite:${file}`, ':memory:', 'sqlite::memory:']) {
+        const store = await openStore(url);
+        await store.tx((tx) => tx.stacks.list({}));
+        await store.close();
+      }
+      assert.ok(existsSync(file));
+    });
+
+    it('refuses PostgreSQL URLs for now, without echoing credentials, and unknown schemes', async () => {
+      await assert.rejects(openStore('postgres://hearth:s3cret@db/hearth'), (error: Error) => {
+        assert.match(error.message, /PostgreSQL .*not supported yet/);
+        assert.doesNotMatch(error.message, /s3cret/);
+        return true;
+      });
+      await assert.rejects(openStore('postgresql://db/hearth'), /not supported yet/);
+      await assert.rejects(openStore('mysql://db/hearth'), /unsupported store URL scheme "mysql:"/);
+      await assert.rejects(openStore(''), /empty store path/);
+    });
+
+    it('sets WAL, synchronous=NORMAL, foreign keys and a busy timeout', async () => {
+      const driver = new SqliteDriver(newFile());
+      try {
+        const pragma = async (name: string) => Object.values((await driver.query(`PRAGMA ${name}`))[0]!)[0];
+        assert.equal(await pragma('journal_mode'), 'wal');
+        assert.equal(await pragma('synchronous'), 1);
+        assert.equal(await pragma('foreign_keys'), 1);
+        assert.equal(await pragma('busy_timeout'), 10_000);
+      } finally {
+        await driver.close();
+      }
+    });
+
+    it('a closed store refuses work; closing twice is harmless', async () => {
+      const store = await openStore(newFile());
+      await store.close();
+      await store.close();
+      await assert.rejects(
+        store.tx((tx) => tx.stacks.list({})),
+        /closed/,
+      );
+    });
+  });
+
+  describe('migrations', () => {
+    it('records each applied step in schema_version, once', async () => {
+      const file = newFile();
+      const store = await openStore(file);
+      await store.migrate();
+      await store.close();
+      const driver = new SqliteDriver(file);
+      try {
+        assert.equal(await migrate(driver), SCHEMA_VERSION);
+        const rows = await driver.query('SELECT version FROM schema_version ORDER BY version');
+        assert.deepEqual(
+          rows.map((r) => r.version),
+          Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
+        );
+      } finally {
+        await driver.close();
+      }
+    });
+
+    it('applies a new step in order, and a failing step leaves nothing behind', async () => {
+      const driver = new SqliteDriver(newFile());
+      try {
+        await migrate(driver);
+        const next = SCHEMA_VERSION + 1;
+        const broken = [
+          {
+            version: next,
+            description: 'broken',
+            statements: () => ['CREATE TABLE half_done (x INTEGER)', 'CREATE TABLE half_done (x INTEGER)'],
+          },
+        ];
+        await assert.rejects(migrate(driver, broken), /already exists/);
+        assert.deepEqual(await driver.query("SELECT name FROM sqlite_master WHERE name = 'half_done'"), []);
+        const good = [
+          { version: next, description: 'add', statements: () => ['CREATE TABLE added (x INTEGER)'] },
+        ];
+        assert.equal(await migrate(driver, good), next);
+        assert.equal(await migrate(driver, good), next);
+        await assert.rejects(migrate(driver), /newer than this Hearth knows/);
+      } finally {
+        await driver.close();
+      }
+    });
+  });
+
+  describe('transactions in one process', () => {
+    it('a nested transaction is an error, not a deadlock', async () => {
+      const store = await openStore(':memory:');
+      try {
+        await assert.rejects(
+          store.tx(() => store.tx(async () => 1)),
+          /already open/,
+        );
+        await assert.rejects(
+          store.tx(() => store.nextWorkTime()),
+          /already open/,
+        );
+        assert.equal(await store.tx(async () => 2), 2, 'the store still works');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a statement after its transaction ended is refused', async () => {
+      const store = new SqlStore(new SqliteDriver(':memory:'));
+      await store.migrate();
+      try {
+        const leaked = await store.tx(async (tx) => tx);
+        await assert.rejects(leaked.stacks.get('x'), /after its transaction ended/);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('two stores on one file queue their transactions instead of failing busy', async () => {
+      const file = newFile();
+      const a = await openStore(file, { busyTimeoutMs: 200 });
+      const b = await openStore(file, { busyTimeoutMs: 200 });
+      try {
+        const s = stack();
+        const slow = a.tx(async (tx) => {
+          await tx.stacks.insert(s);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        });
+        const fast = b.tx((tx) => tx.stacks.get(s.id));
+        await slow;
+        assert.equal((await fast)?.id, s.id, 'b ran after a committed');
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+
+  queryPlanTests();
+  multiProcessTests(newFile);
+}
