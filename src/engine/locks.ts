@@ -1,5 +1,6 @@
 import type { ResourceRecord } from '../store/contract.js';
 import type { EngineDeps } from './deps.js';
+import { engineAlive } from './liveness.js';
 
 /** Who holds a resource's lock, as far as this engine is concerned. */
 export type LockState = 'free' | 'mine' | 'busy' | 'abandoned';
@@ -14,7 +15,5 @@ export async function lockState(deps: EngineDeps, row: ResourceRecord): Promise<
   if (row.engineId === deps.engineId) return 'mine';
   const services = await deps.store.tx((tx) => tx.services.list());
   const owner = services.find((s) => s.engineId === row.engineId);
-  const now = deps.clock.now();
-  if (owner && now - owner.heartbeatAt < deps.settings.engineDeadAfterMs) return 'busy';
-  return 'abandoned';
+  return engineAlive(owner, deps.clock.now(), deps.settings.engineDeadAfterMs) ? 'busy' : 'abandoned';
 }

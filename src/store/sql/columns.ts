@@ -48,7 +48,8 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
 /** A timestamp as a read would return it (ISO 8601 with milliseconds, UTC). */
 export function normalizeTime(value: string | null): string | null {
   if (value === null) return null;
-  if (value !== lastNormalized.input) lastNormalized = { input: value, output: new Date(encodeTime(value)).toISOString() };
+  if (value !== lastNormalized.input)
+    lastNormalized = { input: value, output: new Date(encodeTime(value)).toISOString() };
   return lastNormalized.output;
 }
 

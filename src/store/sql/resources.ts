@@ -29,7 +29,12 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return rows.map((row, i): ResourceRecord => {
         const { id, uuid } = ids[i]!;
         if (uuid !== row.uuid) throw new Error('resources.insert: returned ids out of input order');
-        return { ...row, id, createdAt: normalizeTime(row.createdAt)!, updatedAt: normalizeTime(row.updatedAt) };
+        return {
+          ...row,
+          id,
+          createdAt: normalizeTime(row.createdAt)!,
+          updatedAt: normalizeTime(row.updatedAt),
+        };
       });
     },
 

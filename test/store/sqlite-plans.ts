@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../../src/store/contract.js';
+import {
+  type Row,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlValue,
+  SqlStore,
+} from '../../src/store/sql/index.js';
+import { SqliteDriver } from '../../src/store/sqlite/index.js';
+import { point, resource, stack, traversal, work } from './fixtures.js';
+
+/** A driver that remembers every statement the store runs, to check their query plans. */
+class RecordingDriver implements SqlDriver {
+  readonly statements = new Set<string>();
+  constructor(readonly inner: SqliteDriver) {}
+  get dialect() {
+    return this.inner.dialect;
+  }
+  transaction<T>(fn: (db: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.inner.transaction((db) =>
+      fn({
+        all: (sql, params) => (this.statements.add(sql), db.all(sql, params)),
+        run: (sql, params) => (this.statements.add(sql), db.run(sql, params)),
+      }),
+    );
+  }
+  query(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+    this.statements.add(sql);
+    return this.inner.query(sql, params);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** Every access path of the engine's per-node work, exercised once. */
+async function exercise(store: Store): Promise<void> {
+  const s = stack({ name: 'web' });
+  const t = traversal(s.id, { remaining: 2 });
+  await store.tx(async (tx) => {
+    await tx.stacks.insert({ ...s, traversalId: t.id });
+    await tx.traversals.insert(t);
+    const [a, b] = await tx.resources.insert([resource(s.id, 'a'), resource(s.id, 'b')]);
+    await tx.sync.insert([
+      point(t.id, s.id, 'u:1', { dependents: ['u:2'] }),
+      point(t.id, s.id, 'u:2', { waiting: 1 }),
+    ]);
+    await tx.work.enqueue([work(t.id, s.id, 'u:1')]);
+    await tx.stacks.get(s.id);
+    await tx.stacks.findByName(s.projectId, 'web');
+    await tx.stacks.list({ projectId: s.projectId });
+    await tx.stacks.list({ parentId: s.id });
+    await tx.stacks.children(s.id);
+    await tx.stacks.update(s.id, t.id, { reason: 'r' });
+    await tx.resources.get(a!.id);
+    await tx.resources.getMany([a!.id, b!.id]);
+    await tx.resources.listActive(s.id);
+    await tx.resources.listAll(s.id);
+    await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
+    await tx.resources.setTemplateForStack(s.id, null, 'tpl');
+    await tx.sync.get(t.id, 'u:1');
+    await tx.sync.report(t.id, 'u:2', 'u:1', { x: 1 });
+    await tx.sync.report(t.id, 'u:2', 'u:1', { x: 1 });
+    await tx.sync.addDependent(t.id, 'u:1', 'c:1');
+    await tx.sync.markDone(t.id, 'u:1');
+    await tx.traversals.finishNodes(t.id, 1);
+    await tx.traversals.get(t.id);
+    await tx.work.wake(t.id, 'u:1', 5);
+    await tx.work.countForStack(s.id);
+    await tx.work.listForTraversal(t.id);
+    await tx.events.append([
+      {
+        uuid: 'e',
+        stackId: s.id,
+        resourceName: 'a',
+        resourceType: 'x',
+        physicalId: null,
+        action: 'CREATE',
+        status: 'COMPLETE',
+        reason: '',
+        createdAt: s.createdAt,
+      },
+    ]);
+    await tx.events.list(s.id, { resourceName: 'a', afterId: 0, limit: 5 });
+    await tx.resources.delete([b!.id]);
+  });
+  const [item] = await store.claimWork('e', 10, 5, 1000);
+  await store.nextWorkTime();
+  await store.tx(async (tx) => {
+    await tx.work.reschedule(item!.id, 'e', 20);
+    await tx.work.complete(item!.id, 'e');
+    await tx.work.deleteForTraversal(t.id);
+    await tx.sync.deleteTraversal(t.id);
+    await tx.traversals.delete(t.id);
+    await tx.templates.get('tpl');
+    await tx.templates.delete('tpl');
+  });
+}
+
+export function queryPlanTests(): void {
+  describe('query plans', () => {
+    it('every statement finds its rows through an index (no table scans; no sorting before a LIMIT)', async () => {
+      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
+      const store = new SqlStore(driver);
+      try {
+        await store.migrate();
+        driver.statements.clear();
+        await exercise(store);
+        const problems: string[] = [];
+        for (const sql of driver.statements) {
+          if (/^\s*(INSERT INTO \w+ \([^)]*\) VALUES|PRAGMA)/.test(sql) && !/SELECT/.test(sql)) continue;
+          const count = Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+          const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, Array(count).fill(null));
+          for (const step of plan.map((r) => String(r.detail))) {
+            const scan = /^SCAN (\w+)/.exec(step);
+            const fullScan = scan && scan[1] !== 'json_each' && !/CONSTANT ROW/.test(step);
+            // Sorting a LIMITed query reads every match first (findByName's matches are one name's).
+            const sort = /TEMP B-TREE/.test(step) && /LIMIT/.test(sql) && !/FROM stacks/.test(sql);
+            if (fullScan || sort) problems.push(`${step}\n    in: ${sql.replace(/\s+/g, ' ')}`);
+          }
+        }
+        assert.deepEqual(problems, []);
+        assert.ok(driver.statements.size > 30);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
