@@ -86,19 +86,14 @@ export async function outputsOf(
   return { refId: plugin.referenceId ? plugin.referenceId(ctx) : ctx.physicalId, attributes };
 }
 
-/** Loads the bound template a traversal converges to (cached per process). */
-export async function definitionFor(
-  scope: NodeScope,
-  templateId: string | null,
-): Promise<StackDefinition | undefined> {
+/** Loads the bound template a traversal converges to (cached per process: templates never change). */
+export async function definitionFor(scope: NodeScope, templateId: string | null): Promise<StackDefinition | undefined> {
   if (!templateId) return undefined;
+  const identity = { stackId: scope.stack.id, stackName: scope.stack.name, projectId: scope.stack.projectId };
+  const cached = scope.cache.peek(templateId, scope.stack.id);
+  if (cached) return cached;
   const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
-  if (!record) return undefined;
-  return scope.cache.get(record, {
-    stackId: scope.stack.id,
-    stackName: scope.stack.name,
-    projectId: scope.stack.projectId,
-  });
+  return record ? scope.cache.get(record, identity) : undefined;
 }
 
 /** Backoff for persisted polling: start from the plugin's hint, grow, cap at 5 s. */

@@ -42,6 +42,11 @@ export class TemplateCache {
     return definition;
   }
 
+  /** The cached definition of a template for a stack, without loading anything. */
+  peek(templateId: string, stackId: string): StackDefinition | undefined {
+    return this.entries.get(this.keyOf(templateId, stackId));
+  }
+
   /** Seeds the cache with a definition already built (validation at the start of an operation). */
   put(key: string, definition: StackDefinition): void {
     this.entries.set(key, definition);

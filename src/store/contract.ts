@@ -179,6 +179,7 @@ export interface Tx {
      * `expectedTraversal`. Returns false when another operation got there first.
      */
     update(id: string, expectedTraversal: string | null, changes: Partial<StackRecord>): Promise<boolean>;
+    /** Child stacks that are not deleted. */
     children(parentId: string): Promise<StackRecord[]>;
   };
   templates: {
@@ -217,7 +218,10 @@ export interface Tx {
   traversals: {
     insert(traversal: TraversalRecord): Promise<void>;
     get(id: string): Promise<TraversalRecord | undefined>;
-    /** Decrements `remaining` by `count` (negative: nodes added) and returns the new value. */
+    /**
+     * Decrements `remaining` by `count` (negative: nodes added) and returns the new value.
+     * Throws if the traversal does not exist.
+     */
     finishNodes(id: string, count: number): Promise<number>;
     delete(id: string): Promise<void>;
   };
@@ -227,6 +231,9 @@ export interface Tx {
     /**
      * A predecessor reports: stores its data in the node's inputs and decrements `waiting`.
      * Returns the updated point, or undefined if the traversal's sync points are gone (superseded).
+     * Idempotent per `from`: a repeated report changes nothing (the first data stays) and returns
+     * the point as it is. `inputs` and `dependents` are filled only once `waiting` is 0 (reading
+     * them on every report would make a fan-in of n cost O(n²)); before that they are empty.
      */
     report(traversalId: string, node: string, from: string, data: Json): Promise<SyncPointRecord | undefined>;
     markDone(traversalId: string, node: string): Promise<void>;
@@ -252,7 +259,11 @@ export interface Tx {
     deleteForTraversal(traversalId: string): Promise<void>;
     /** How many items of a stack are queued or running (an operation has settled at 0). */
     countForStack(stackId: string): Promise<number>;
-    /** Wakes items of a node now (e.g. a nested stack finished): sets runAt to `now`. */
+    /**
+     * Wakes items of a node now (e.g. a nested stack finished): sets runAt to `now` (never later).
+     * For an item claimed at the time, its next `reschedule` makes it due no later than `now`, so
+     * a wake that races a poll is not lost. Returns the number of items of the node.
+     */
     wake(traversalId: string, node: string, now: number): Promise<number>;
   };
   services: {

@@ -36,7 +36,8 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
-    const file = this.db.memory ? null : realpathSync(path);
+    // '' is a private temporary database, like ':memory:'.
+    const file = this.db.memory || path === '' ? null : realpathSync(path);
     ({ mutex: this.mutex, release: this.releaseMutex } = mutexForFile(file));
   }
 

@@ -1,0 +1,281 @@
+/**
+ * Drives the real `hearth` CLI in child processes against one embedded SQLite state file, killing
+ * them with SIGKILL at chosen moments, and checks the converged result against the template and
+ * against the physical objects TestResource keeps in `<db>.reality`.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { BigTemplate } from './template.js';
+import { TEST_RESOURCE } from './template.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLI = resolve(ROOT, 'src/cli/index.ts');
+// tsx resolved from here, so the child finds it whatever its working directory.
+const TSX = import.meta.resolve('tsx');
+
+/** Short leases and heartbeats, so a restarted engine takes over a killed one's work quickly. */
+export const CHILD_ENV: Record<string, string> = {
+  HEARTH_WORK_LEASE_MS: '1500',
+  HEARTH_HEARTBEAT_INTERVAL_MS: '300',
+};
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** A running `hearth` child process. */
+export class Child {
+  readonly process: ChildProcess;
+  readonly exited: Promise<Exit>;
+  private stdout = '';
+  private stderr = '';
+  private done = false;
+
+  constructor(
+    readonly args: string[],
+    dir: string,
+    db: string,
+  ) {
+    // Only our HEARTH_* settings: the configuration loader rejects unknown ones, and HEARTH_DB,
+    // HEARTH_CONFIG or HEARTH_URL from the caller's shell must not redirect the children.
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of Object.keys(env))
+      if (name.startsWith('HEARTH_') || name === 'NODE_TEST_CONTEXT') delete env[name];
+    Object.assign(env, CHILD_ENV);
+    const started = Date.now();
+    this.process = spawn(process.execPath, ['--import', TSX, CLI, '--db', db, ...args], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Keep the tails only (a --wait run prints a line per resource transition; 4 MB is plenty).
+    this.process.stdout!.on('data', (chunk: Buffer) => (this.stdout = tail(this.stdout + chunk.toString())));
+    this.process.stderr!.on('data', (chunk: Buffer) => (this.stderr = tail(this.stderr + chunk.toString())));
+    this.exited = new Promise((res) =>
+      this.process.on('close', (code, signal) => {
+        this.done = true;
+        res({ code, signal, stdout: this.stdout, stderr: this.stderr, ms: Date.now() - started });
+      }),
+    );
+  }
+
+  get running(): boolean {
+    return !this.done;
+  }
+
+  kill(): void {
+    if (this.running) this.process.kill('SIGKILL');
+  }
+}
+
+function tail(text: string): string {
+  return text.length > 4_000_000 ? text.slice(-4_000_000) : text;
+}
+
+/**
+ * A read-only look at the state file, only to time kills (progress) and to explain a failure. The
+ * assertions themselves go through the CLI, except "no lock left held", which the CLI does not show.
+ */
+export class StateProbe {
+  private db: Database.Database | undefined;
+
+  constructor(private readonly path: string) {}
+
+  private open(): Database.Database | undefined {
+    if (this.db) return this.db;
+    if (!existsSync(this.path)) return undefined;
+    try {
+      this.db = new Database(this.path, { readonly: true, fileMustExist: true, timeout: 5000 });
+    } catch {
+      return undefined; // still being created by a child: try again later
+    }
+    return this.db;
+  }
+
+  private get<T>(sql: string, ...params: unknown[]): T | undefined {
+    try {
+      return this.open()
+        ?.prepare(sql)
+        .get(...params) as T | undefined;
+    } catch {
+      return undefined; // no schema yet (the first child is still migrating)
+    }
+  }
+
+  private all<T>(sql: string, ...params: unknown[]): T[] {
+    try {
+      return (
+        (this.open()
+          ?.prepare(sql)
+          .all(...params) as T[] | undefined) ?? []
+      );
+    } catch {
+      return [];
+    }
+  }
+
+  /** How many events were recorded: a measure of progress that keeps growing across restarts. */
+  events(): number {
+    return this.get<{ n: number }>('SELECT COUNT(*) AS n FROM events')?.n ?? 0;
+  }
+
+  /** The stack's `ACTION_STATUS`, or undefined while it does not exist. */
+  status(name: string): string | undefined {
+    const row = this.get<{ action: string; status: string }>(
+      'SELECT action, status FROM stacks WHERE name = ?',
+      name,
+    );
+    return row ? `${row.action}_${row.status}` : undefined;
+  }
+
+  /** Resource rows still holding a lock (engine_id set). */
+  lockedRows(): { id: number; name: string; action: string; status: string; engine_id: string }[] {
+    return this.all('SELECT id, name, action, status, engine_id FROM resources WHERE engine_id IS NOT NULL');
+  }
+
+  /** A summary of what is left in flight, for failure messages. */
+  diagnostics(): string {
+    const stacks = this.all('SELECT name, action, status, reason, traversal_id FROM stacks');
+    const busy = this.all(
+      `SELECT id, uuid, name, action, status, reason, physical_id, replaces, replaced_by, engine_id
+       FROM resources WHERE status <> 'COMPLETE' OR engine_id IS NOT NULL OR replaced_by IS NOT NULL
+       ORDER BY id LIMIT 40`,
+    );
+    const work = this.all(
+      'SELECT id, kind, node, payload, run_at, claimed_by, claim_expires, attempts FROM work ORDER BY id LIMIT 40',
+    );
+    const services = this.all('SELECT engine_id, pid, heartbeat_at FROM services');
+    return JSON.stringify({ stacks, busy, work, services }, null, 1);
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+  }
+}
+
+/** A physical object as SqliteReality stores it. */
+interface PhysicalObject {
+  id: string;
+  key: string;
+  type: string;
+  properties: Record<string, unknown>;
+  status: string;
+}
+
+export function realityObjects(db: string): PhysicalObject[] {
+  const path = `${db}.reality`;
+  if (!existsSync(path)) return [];
+  const reality = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const rows = reality.prepare('SELECT type, id, key, body FROM reality_objects ORDER BY rowid').all() as {
+      type: string;
+      id: string;
+      key: string;
+      body: string;
+    }[];
+    return rows.map((r) => {
+      const body = JSON.parse(r.body) as PhysicalObject;
+      assert.equal(body.id, r.id, `reality row ${r.id}: body id ${body.id}`);
+      assert.equal(body.key, r.key, `reality row ${r.id}: body key ${body.key}`);
+      return body;
+    });
+  } finally {
+    reality.close();
+  }
+}
+
+interface ResourceView {
+  resource_name: string;
+  physical_resource_id: string;
+  resource_type: string;
+  resource_status: string;
+}
+
+/** Runs a CLI command to completion (no kill), failing on a non-zero exit. */
+export async function cli(dir: string, db: string, args: string[], timeoutMs = 60_000): Promise<string> {
+  const child = new Child(args, dir, db);
+  const timer = setTimeout(() => child.kill(), timeoutMs);
+  const exit = await child.exited;
+  clearTimeout(timer);
+  assert.equal(
+    exit.code,
+    0,
+    `hearth ${args.join(' ')} exited ${exit.code ?? exit.signal} after ${exit.ms} ms\n${exit.stderr}`,
+  );
+  return exit.stdout;
+}
+
+/**
+ * Everything a converged stack must satisfy: COMPLETE with the template's resources, every one
+ * COMPLETE; one live physical object per resource carrying the template's value; no two objects
+ * with the same idempotency key (a duplicate); no object no resource points at (a leak); no lock
+ * left held. Returns the physical id of each resource.
+ */
+export async function checkConverged(
+  dir: string,
+  db: string,
+  stackName: string,
+  template: BigTemplate,
+  gen: string,
+  action: 'CREATE' | 'UPDATE',
+): Promise<Map<string, string>> {
+  const expected = template.expected(gen);
+  const shown = JSON.parse(await cli(dir, db, ['stack', 'show', stackName, '-f', 'json'])) as {
+    stack_status: string;
+    stack_status_reason: string;
+    outputs: { output_key: string; output_value: unknown }[];
+  };
+  assert.equal(shown.stack_status, `${action}_COMPLETE`, shown.stack_status_reason);
+  for (const [key, name] of template.outputs) {
+    const output = shown.outputs.find((o) => o.output_key === key);
+    assert.equal(output?.output_value, expected.get(name), `output ${key}`);
+  }
+
+  const rows = JSON.parse(
+    await cli(dir, db, ['stack', 'resource', 'list', stackName, '-f', 'json']),
+  ) as ResourceView[];
+  assert.deepEqual(
+    rows.map((r) => r.resource_name).sort(),
+    [...template.names].sort(),
+    'exactly one resource row per template resource',
+  );
+  const incomplete = rows.filter((r) => !/^(CREATE|UPDATE)_COMPLETE$/.test(r.resource_status));
+  assert.deepEqual(incomplete, [], 'every resource is CREATE_COMPLETE or UPDATE_COMPLETE');
+  const physical = new Map(rows.map((r) => [r.resource_name, r.physical_resource_id]));
+  const owner = new Map(rows.map((r) => [r.physical_resource_id, r.resource_name]));
+  assert.equal(owner.size, rows.length, 'no two resources share a physical id');
+
+  const objects = realityObjects(db);
+  const byKey = new Map<string, PhysicalObject[]>();
+  for (const o of objects) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o]);
+  const duplicates = [...byKey.values()].filter((list) => list.length > 1);
+  assert.deepEqual(duplicates, [], 'duplicates: live objects sharing an idempotency key');
+  const leaks = objects.filter((o) => !owner.has(o.id));
+  assert.deepEqual(leaks, [], 'leaks: live objects no resource points at');
+  const ids = new Set(objects.map((o) => o.id));
+  const missing = rows.filter((r) => !ids.has(r.physical_resource_id));
+  assert.deepEqual(missing, [], 'resources whose physical object is gone');
+  const wrong = objects
+    .filter((o) => o.type !== TEST_RESOURCE || o.properties.value !== expected.get(owner.get(o.id)!))
+    .map((o) => ({ resource: owner.get(o.id), id: o.id, type: o.type, value: o.properties.value }));
+  assert.deepEqual(wrong, [], 'objects whose value is not the template one');
+  assert.equal(objects.length, template.names.length);
+
+  const probe = new StateProbe(db);
+  try {
+    assert.deepEqual(probe.lockedRows(), [], 'no resource lock left held');
+  } finally {
+    probe.close();
+  }
+  return physical;
+}
+
+export const stateFile = (dir: string) => join(dir, 'state.db');
