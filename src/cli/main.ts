@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { TypeCatalog } from '../template/types.js';
+import { registerEngineCommand } from './commands/engine.js';
 import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { describeError, EXIT_INVALID, EXIT_USAGE } from './errors.js';
@@ -29,6 +30,7 @@ export function buildProgram(
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerTemplateCommands(program, types, io.out);
   registerStackCommands(program, io.out);
+  registerEngineCommand(program, io.out);
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
     cmd.commands.forEach(configure);

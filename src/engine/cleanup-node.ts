@@ -29,7 +29,7 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
 
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || (row.action === 'DELETE' && row.status === 'COMPLETE')) return finish(scope, row, undefined);
-  const lock = await lockState(deps, row);
+  const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
 
   const plugin = deps.plugins.plugin(row.type);
@@ -40,7 +40,7 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-      engineId: deps.engineId,
+      engineId: scope.holder,
       action: 'DELETE',
       status: 'IN_PROGRESS',
       reason: 'state changed',
@@ -62,7 +62,7 @@ async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<v
   const { deps } = scope;
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
-  const lock = await lockState(deps, row);
+  const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   const plugin = deps.plugins.plugin(row.type);
   if (!plugin) return finish(scope, row, row.engineId);
@@ -90,7 +90,7 @@ async function afterDelete(
   const delay = pollDelay(result.pollAfterMs, attempt);
   const saved = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-      engineId: deps.engineId,
+      engineId: scope.holder,
       progress: progress ?? null,
     });
     if (!next) return false;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { StackRecord } from '../store/contract.js';
 import type { EngineDeps } from './deps.js';
+import { engineAlive } from './liveness.js';
 import { TemplateCache } from './templates.js';
 import { Worker } from './worker.js';
 
@@ -29,19 +30,33 @@ export class Engine {
     this.started = deps.clock.now();
   }
 
+  /**
+   * Records that this engine is alive, and reaps engines that are not: the units they had claimed
+   * become claimable at once instead of after their lease.
+   */
   async heartbeat(force = false): Promise<void> {
     const now = this.deps.clock.now();
     if (!force && now - this.lastBeat < 1000) return;
     this.lastBeat = now;
-    await this.deps.store.tx((tx) =>
-      tx.services.heartbeat({
+    const reaped = await this.deps.store.tx(async (tx) => {
+      await tx.services.heartbeat({
         engineId: this.deps.engineId,
         host: hostname(),
         pid: process.pid,
         startedAt: this.started,
         heartbeatAt: now,
-      }),
-    );
+      });
+      const dead = (await tx.services.list()).filter(
+        (s) =>
+          s.engineId !== this.deps.engineId && !engineAlive(s, now, this.deps.settings.engineDeadAfterMs),
+      );
+      for (const service of dead) {
+        await tx.work.releaseClaimsOf(service.engineId, now);
+        await tx.services.remove(service.engineId);
+      }
+      return dead.map((s) => s.engineId);
+    });
+    for (const id of reaped) this.log(`engine ${id} is gone: its work is released`);
   }
 
   /** Runs work until `done` says so; sleeps (without holding anything) while nothing is due. */

@@ -1,4 +1,4 @@
-import type { ResourceRecord } from '../store/contract.js';
+import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import { resourceEvent } from './events.js';
 import { failTraversal } from './finish.js';
 import type { NodeScope } from './node-work.js';
@@ -30,20 +30,49 @@ export async function failNode(scope: NodeScope, row: ResourceRecord, reason: st
       const stackReason = `Resource ${row.action === 'INIT' ? 'CREATE' : row.action} failed: ${reason}`;
       const failedStack = await failTraversal(tx, stack, item.traversalId, stackReason, now);
       const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
-      if (failedStack && rollsBack) {
-        await tx.work.enqueue([
-          {
-            rootStackId: stack.rootId,
-            stackId: stack.id,
-            traversalId: '',
-            kind: ROLLBACK,
-            node: 'stack',
-            payload: { failedAction: stack.action },
-            runAt: now,
-          },
-        ]);
-      }
+      if (failedStack && rollsBack) await enqueueRollback(tx, stack, now);
     }
     await tx.work.complete(item.id, deps.engineId);
   });
+}
+
+/** Enqueues the rollback of a failed (or cancelled) stack, in the caller's transaction. */
+export async function enqueueRollback(tx: Tx, stack: StackRecord, now: number): Promise<void> {
+  await tx.work.enqueue([
+    {
+      rootStackId: stack.rootId,
+      stackId: stack.id,
+      traversalId: '',
+      kind: ROLLBACK,
+      node: 'stack',
+      payload: { failedAction: stack.action },
+      runAt: now,
+    },
+  ]);
+}
+
+/**
+ * Fails the current traversal when the stack's timeout has passed (checked whenever one of its
+ * units runs, and waits are persisted polls, so a stuck operation is noticed). Returns true if so.
+ */
+export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Promise<boolean> {
+  const { deps, stack, item } = scope;
+  if (!scope.current) return false;
+  const limitMs = (stack.timeoutMins ?? deps.settings.stackActionTimeout / 60) * 60_000;
+  const started = Date.parse(stack.updatedAt ?? stack.createdAt);
+  const now = deps.clock.now();
+  if (!(now > started + limitMs)) return false;
+  if (row) {
+    // An operation still running when the stack times out fails with it, as in Heat.
+    await failNode(scope, row, `${row.action} timed out`);
+    return true;
+  }
+  await deps.store.tx(async (tx) => {
+    const reason = `${stack.action} timed out`;
+    const failed = await failTraversal(tx, stack, item.traversalId, reason, now);
+    const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
+    if (failed && rollsBack) await enqueueRollback(tx, stack, now);
+    await tx.work.complete(item.id, deps.engineId);
+  });
+  return true;
 }

@@ -39,6 +39,10 @@ export interface NodeScope {
   point: SyncPointRecord | undefined;
   /** Whether this item still belongs to the stack's current traversal. */
   current: boolean;
+  /** The lock holder id of this unit (`<engine>/<item>`). */
+  holder: string;
+  /** Ids of the units this engine is running now (a lock held by one of them is busy). */
+  running: ReadonlySet<number>;
 }
 
 export function pluginContext(
@@ -87,7 +91,10 @@ export async function outputsOf(
 }
 
 /** Loads the bound template a traversal converges to (cached per process: templates never change). */
-export async function definitionFor(scope: NodeScope, templateId: string | null): Promise<StackDefinition | undefined> {
+export async function definitionFor(
+  scope: NodeScope,
+  templateId: string | null,
+): Promise<StackDefinition | undefined> {
   if (!templateId) return undefined;
   const identity = { stackId: scope.stack.id, stackName: scope.stack.name, projectId: scope.stack.projectId };
   const cached = scope.cache.peek(templateId, scope.stack.id);

@@ -7,7 +7,10 @@ import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { DesiredResource } from './plan.js';
 import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache } from './templates.js';
-import { beginTraversal } from './traversal.js';
+import { resourceEvent } from './events.js';
+import { enqueueRollback } from './failure.js';
+import { failTraversal } from './finish.js';
+import { beginTraversal, ConflictError } from './traversal.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -259,4 +262,62 @@ export function desiredOf(definition: StackDefinition): DesiredResource[] {
     type: resource.implementation.type,
     requires: resource.requires,
   }));
+}
+
+/**
+ * Stops a running create or update. With rollback (an update only), the stack returns to the
+ * template it had before; without, the traversal just ends FAILED. Either way operations already
+ * running on resources finish, and nothing else of the traversal runs.
+ */
+export async function cancelStack(
+  deps: EngineDeps,
+  stackId: string,
+  options: { rollback: boolean },
+): Promise<void> {
+  const stack = await requireStack(deps, stackId);
+  if (stack.status !== 'IN_PROGRESS' || (stack.action !== 'CREATE' && stack.action !== 'UPDATE')) {
+    throw new OperationError(
+      `stack "${stack.name}" is ${stack.action}_${stack.status}: only a running create or update can be cancelled`,
+      'conflict',
+    );
+  }
+  if (options.rollback && stack.action !== 'UPDATE') {
+    throw new OperationError('only an update can be cancelled with rollback; use --no-rollback', 'invalid');
+  }
+  const now = deps.clock.now();
+  await deps.store.tx(async (tx) => {
+    const stopped = await failTraversal(tx, stack, stack.traversalId, `Stack ${stack.action} cancelled`, now);
+    if (!stopped) throw new ConflictError(`stack "${stack.name}" changed while cancelling; try again`);
+    if (options.rollback) await enqueueRollback(tx, stack, now);
+  });
+}
+
+/**
+ * Marks a resource unhealthy (CHECK_FAILED with the reason): the next update replaces it.
+ */
+export async function markUnhealthy(
+  deps: EngineDeps,
+  stackId: string,
+  resourceName: string,
+  reason: string,
+): Promise<void> {
+  const stack = await requireStack(deps, stackId);
+  const now = deps.clock.now();
+  await deps.store.tx(async (tx) => {
+    const rows = (await tx.resources.listActive(stack.id)).filter((r) => r.name === resourceName);
+    const row = rows.find((r) => r.replacedBy === null) ?? rows[0];
+    if (!row)
+      throw new OperationError(`resource "${resourceName}" not found in stack "${stack.name}"`, 'not_found');
+    if (row.engineId !== null) {
+      throw new OperationError(`resource "${resourceName}" is being worked on; try again later`, 'conflict');
+    }
+    const marked = await tx.resources.update(row.id, row.atomicKey, null, {
+      unhealthy: true,
+      action: 'CHECK',
+      status: 'FAILED',
+      reason: reason || 'marked unhealthy',
+    });
+    if (!marked) throw new ConflictError(`resource "${resourceName}" changed meanwhile; try again`);
+    await tx.events.append([resourceEvent(marked, 'CHECK', 'FAILED', marked.reason, now)]);
+  });
 }

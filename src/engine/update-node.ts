@@ -72,10 +72,10 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
     throw err;
   }
 
-  const lock = await lockState(deps, row);
+  const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   if (lock !== 'free' && row.status === 'IN_PROGRESS') {
-    // Our own or a dead engine's operation on this row: resume it rather than decide again.
+    // This unit's own earlier attempt, or an abandoned operation: resume it rather than decide again.
     const op = row.action === 'CREATE' ? 'create' : row.action === 'UPDATE' ? 'update' : undefined;
     if (op) return start(scope, plugin, row, op, properties, row.engineId);
   }
@@ -131,7 +131,7 @@ async function start(
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, holder, {
-      engineId: deps.engineId,
+      engineId: scope.holder,
       action: ACTION_OF[op],
       status: 'IN_PROGRESS',
       reason: 'state changed',
@@ -160,7 +160,7 @@ async function start(
   } catch (err) {
     if (err instanceof UpdateReplace && op === 'update') {
       const released = await deps.store.tx((tx) =>
-        tx.resources.update(locked.id, locked.atomicKey, deps.engineId, {
+        tx.resources.update(locked.id, locked.atomicKey, scope.holder, {
           engineId: null,
           action: 'UPDATE',
           status: 'COMPLETE',
@@ -199,13 +199,13 @@ async function afterAction(
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
   if (!pending) {
     const merged = { ...row, ...changes };
-    return finish(scope, plugin, merged, properties, deps.engineId, op);
+    return finish(scope, plugin, merged, properties, scope.holder, op);
   }
   const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
   const delay = pollDelay(result.pollAfterMs, attempt);
   // The properties to apply travel with the row (storedProperties stay the previous ones until done).
   const saved = await deps.store.tx(async (tx) => {
-    const next = await tx.resources.update(row.id, row.atomicKey, deps.engineId, {
+    const next = await tx.resources.update(row.id, row.atomicKey, scope.holder, {
       ...changes,
       progress: { op, state: progress ?? null, properties: properties as JsonObject },
     });
@@ -224,7 +224,7 @@ async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: num
   const { deps } = scope;
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
-  const lock = await lockState(deps, row);
+  const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   const plugin = deps.plugins.plugin(row.type);
   if (!plugin) return failNode(scope, row, `unknown resource type "${row.type}"`);
@@ -237,8 +237,9 @@ async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: num
   } catch (err) {
     return failNode(scope, row, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
   }
-  // An abandoned lock is taken over with the same compare-and-swap as every locked write.
-  const mine = lock === 'mine' ? row : await steal(scope, row);
+  // A lock of this unit's earlier attempt (another engine) or an abandoned one is taken over with
+  // the same compare-and-swap as every locked write.
+  const mine = row.engineId === scope.holder ? row : await steal(scope, row);
   if (!mine) return retryLater(scope);
   await afterAction(scope, plugin, mine, op, properties, result, attempt);
 }
@@ -246,7 +247,7 @@ async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: num
 async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
   const { deps } = scope;
   return deps.store.tx((tx) =>
-    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: deps.engineId }),
+    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: scope.holder }),
   );
 }
 

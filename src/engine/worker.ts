@@ -1,8 +1,9 @@
 import type { WorkItem } from '../store/contract.js';
 import { runCleanupNode } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
-import { ROLLBACK } from './failure.js';
+import { failIfTimedOut, ROLLBACK } from './failure.js';
 import { errorMessage, type NodeScope, payloadOf } from './node-work.js';
+import { holderOf } from './locks.js';
 import { CHECK_NODE, parseNodeKey } from './nodes.js';
 import { rollbackStack } from './operations.js';
 import type { TemplateCache } from './templates.js';
@@ -14,6 +15,8 @@ import { runUpdateNode } from './update-node.js';
  * idempotent, so a crash at any moment loses nothing and duplicates nothing.
  */
 export class Worker {
+  private readonly running = new Set<number>();
+
   constructor(
     private readonly deps: EngineDeps,
     private readonly cache: TemplateCache,
@@ -29,6 +32,7 @@ export class Worker {
   }
 
   async run(item: WorkItem): Promise<void> {
+    this.running.add(item.id);
     try {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
@@ -41,6 +45,8 @@ export class Worker {
           tx.work.reschedule(item.id, this.deps.engineId, this.deps.clock.now() + 1000, item.payload),
         )
         .catch(() => undefined);
+    } finally {
+      this.running.delete(item.id);
     }
   }
 
@@ -64,8 +70,16 @@ export class Worker {
       traversal: loaded.traversal,
       point: loaded.point,
       current: loaded.stack.traversalId === item.traversalId && loaded.traversal !== undefined,
+      holder: holderOf(deps.engineId, item.id),
+      running: this.running,
     };
     const payload = payloadOf(item);
+    if (payload.phase === 'poll') {
+      const row = await deps.store.tx((tx) => tx.resources.get(payload.row));
+      if (row && row.status === 'IN_PROGRESS' && (await failIfTimedOut(scope, row))) return;
+    } else if (await failIfTimedOut(scope)) {
+      return;
+    }
     if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
     else await runCleanupNode(scope, payload);
   }

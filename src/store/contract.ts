@@ -257,6 +257,10 @@ export interface Tx {
     /** Items of a traversal (for tests and cancellation). */
     listForTraversal(traversalId: string): Promise<WorkItem[]>;
     deleteForTraversal(traversalId: string): Promise<void>;
+    /** Whether an item still exists (queued or claimed). */
+    exists(id: number): Promise<boolean>;
+    /** Makes every item claimed by `engineId` claimable now (that engine is known to be dead). */
+    releaseClaimsOf(engineId: string, now: number): Promise<number>;
     /** How many items of a stack are queued or running (an operation has settled at 0). */
     countForStack(stackId: string): Promise<number>;
     /**

@@ -76,27 +76,23 @@ class Crasher {
       const begun = phase.begun(this.probe.status(STACK));
       const args = begun ? ['stack', 'run', STACK] : phase.start;
       const child = new Child(args, this.dir, this.db);
-      let trigger: string;
-      if (this.random() < 0.3) {
-        const delay = Math.round(300 + this.random() * 2500);
-        trigger = `after ${delay} ms`;
-        await Promise.race([child.exited, sleep(delay)]);
-      } else {
-        const share = ((kills.length + this.random()) / phase.kills) * 0.9;
-        const target = Math.max(
-          base + Math.round(phase.events * share),
-          this.probe.events() + 1 + Math.floor(this.random() * 40),
-        );
-        trigger = `at event ${target}`;
-        const deadline = Date.now() + SETTLE_MS;
-        while (child.running && this.probe.events() < target) {
-          if (Date.now() > deadline) {
-            child.kill();
-            assert.fail(this.explain(`${phase.label}: no progress for ${SETTLE_MS} ms`, kills));
-          }
-          await sleep(5);
-        }
+      // The kill comes once a random share of the operation's events is recorded (spread over the
+      // whole operation, and always some progress after the restart) or, one time in three, at a
+      // random time if that is earlier: during start-up, before the operation is accepted, or while
+      // the new engine waits for the dead one's leases to expire.
+      const share = ((kills.length + this.random()) / phase.kills) * 0.85;
+      const target = Math.max(
+        base + Math.round(phase.events * share),
+        this.probe.events() + 1 + Math.floor(this.random() * 40),
+      );
+      const delay = this.random() < 0.35 ? Math.round(300 + this.random() * 2500) : SETTLE_MS;
+      const deadline = Date.now() + delay;
+      while (child.running && this.probe.events() < target && Date.now() < deadline) await sleep(5);
+      if (child.running && delay === SETTLE_MS && Date.now() >= deadline) {
+        child.kill();
+        assert.fail(this.explain(`${phase.label}: no progress for ${SETTLE_MS} ms`, kills));
       }
+      const trigger = Date.now() >= deadline ? `after ${delay} ms` : `at event ${target - base}`;
       if (!child.running) {
         const exit = await child.exited;
         if (exit.code !== 0) {

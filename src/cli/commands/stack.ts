@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
 import type { Engine, StackProgress } from '../../engine/engine.js';
-import { createStack, deleteStack, findStack, updateStack } from '../../engine/operations.js';
+import {
+  cancelStack,
+  createStack,
+  deleteStack,
+  findStack,
+  markUnhealthy,
+  updateStack,
+} from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
@@ -276,6 +283,24 @@ export function registerStackCommands(program: Command, print: Print): void {
     });
 
   stack
+    .command('cancel <name>')
+    .description('Cancel a running update (rolling back) or create/update (--no-rollback)')
+    .option('--no-rollback', 'stop without rolling back')
+    .option('--wait', 'run the engine until the cancellation (and rollback) settles')
+    .action(async (name: string, opts: { rollback: boolean; wait?: boolean }) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        await cancelStack(engine.deps, found.id, { rollback: opts.rollback });
+        if (opts.wait) {
+          const final = await engine.waitForStack(found.id);
+          if (final) show(print, 'table', stackView(final));
+        } else {
+          print(`Request to cancel the ${found.action} of stack ${found.name} has been accepted.\n`);
+        }
+      });
+    });
+
+  stack
     .command('run <name>')
     .description("Run the engine until the stack's current operation ends (after an interruption)")
     .action(async (name: string) => {
@@ -313,6 +338,16 @@ function registerStackDetails(stack: Command, program: Command, print: Print): v
         const row = rows.filter((r) => r.name === resourceName).sort((a, b) => b.id - a.id)[0];
         if (!row) throw new Error(`resource "${resourceName}" not found in stack "${found.name}"`);
         show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
+      });
+    });
+
+  resource
+    .command('mark-unhealthy <stack> <resource> [reason]')
+    .description('Mark a resource unhealthy: the next update replaces it')
+    .action(async (name: string, resourceName: string, reason: string | undefined) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        await markUnhealthy(engine.deps, found.id, resourceName, reason ?? '');
       });
     });
 

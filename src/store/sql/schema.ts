@@ -155,4 +155,9 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    description: 'work: find the items a dead engine had claimed',
+    statements: () => ['CREATE INDEX work_claimed_by ON work (claimed_by)'],
+  },
 ];

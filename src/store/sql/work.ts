@@ -55,6 +55,18 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       await db.run('DELETE FROM work WHERE traversal_id = $1', [traversalId]);
     },
 
+    async exists(id) {
+      return (await db.all('SELECT 1 AS one FROM work WHERE id = $1', [id])).length > 0;
+    },
+
+    async releaseClaimsOf(engineId, now) {
+      return db.run(
+        `UPDATE work SET claimed_by = NULL, claim_expires = NULL, available_at = $2
+         WHERE claimed_by = $1`,
+        [engineId, now],
+      );
+    },
+
     async countForStack(stackId) {
       const [row] = await db.all('SELECT COUNT(*) AS n FROM work WHERE stack_id = $1', [stackId]);
       return Number(row?.n ?? 0);
