@@ -4,7 +4,7 @@ import { resolveTemplateUrl } from '../template/environment/index.js';
 import { resolveNode } from '../template/functions/resolve.js';
 import type { Node, ResolveContext, Unknown, Value } from '../template/functions/types.js';
 import type { StackDefinition } from '../template/stack-definition.js';
-import { evaluateYaql, YaqlError } from '../template/yaql/index.js';
+import { evaluateYaqlAt } from '../template/functions/yaql.js';
 import type { NodeOutput } from './nodes.js';
 
 /**
@@ -65,12 +65,7 @@ export class NodeResolveContext implements ResolveContext {
   }
 
   yaql(expression: string, data: Value, path: DocPath): Value {
-    try {
-      return evaluateYaql(expression, data) as Value;
-    } catch (err) {
-      if (err instanceof YaqlError) throw new TemplateError('function', `yaql: ${err.message}`, path);
-      throw err;
-    }
+    return evaluateYaqlAt(expression, data, path);
   }
 
   private input(name: string, path: DocPath): NodeOutput {

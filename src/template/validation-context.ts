@@ -14,7 +14,7 @@ import {
 } from './functions/types.js';
 import type { ResourceDefinition, Template } from './template.js';
 import type { ResourceTypeInfo, TypeCatalog } from './types.js';
-import { evaluateYaql, YaqlError } from './yaql/index.js';
+import { evaluateYaqlAt } from './functions/yaql.js';
 
 /**
  * Resolves snippets of one template before anything exists: parameters have their values (or are
@@ -89,12 +89,7 @@ export class ValidationContext implements ResolveContext {
   }
 
   yaql(expression: string, data: Value, path: DocPath): Value {
-    try {
-      return evaluateYaql(expression, data) as Value;
-    } catch (err) {
-      if (err instanceof YaqlError) throw new TemplateError('function', `yaql: ${err.message}`, path);
-      throw err;
-    }
+    return evaluateYaqlAt(expression, data, path);
   }
 
   /** Checks get_attr reads of `resource` against its type's attributes, once the type is known. */

@@ -1,5 +1,7 @@
 import { argMap, fail, resolveString } from './args.js';
-import { containsUnknown, type FunctionDef, type Node, UNKNOWN } from './types.js';
+import { type DocPath, TemplateError } from '../errors.js';
+import { evaluateYaql, YaqlError } from '../yaql/index.js';
+import { containsUnknown, type FunctionDef, type Node, UNKNOWN, type Value } from './types.js';
 
 /** `yaql: {expression: ..., data: ...}`: evaluates a yaql expression with `$.data` bound to data. */
 export const yaql: FunctionDef = {
@@ -21,3 +23,13 @@ export const yaql: FunctionDef = {
     return ctx.yaql(expression, { data }, call.path);
   },
 };
+
+/** Evaluates a yaql expression for a template function, reporting a bad one as a positioned TemplateError. */
+export function evaluateYaqlAt(expression: string, data: Value, path: DocPath): Value {
+  try {
+    return evaluateYaql(expression, data) as Value;
+  } catch (err) {
+    if (err instanceof YaqlError) throw new TemplateError('function', `yaql: ${err.message}`, path);
+    throw err;
+  }
+}
