@@ -1,5 +1,6 @@
 import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord } from '../store/contract.js';
+import { childStackOf } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
@@ -11,6 +12,7 @@ import {
   pluginContext,
   pollDelay,
 } from './node-work.js';
+import { runNestedDelete } from './nested.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
 import { NodeResolveContext } from './resolver.js';
@@ -28,14 +30,18 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
-  if (!row || (row.action === 'DELETE' && row.status === 'COMPLETE')) return finish(scope, row, undefined);
+  if (!row || (row.action === 'DELETE' && row.status === 'COMPLETE'))
+    return finishCleanup(scope, row, undefined);
   const lock = await lockState(scope, row);
+  // A template resource: its child stack is deleted (children before parents), unless retained.
+  if (childStackOf(row) !== undefined && !(await retained(scope, row)))
+    return runNestedDelete(scope, row, lock);
   if (lock === 'busy') return waitForLock(scope);
 
   const plugin = deps.plugins.plugin(row.type);
   if (row.physicalId === null || !plugin || (await retained(scope, row))) {
     // Never created, a type no longer known, or kept on purpose: only the row goes.
-    return finish(scope, row, row.engineId);
+    return finishCleanup(scope, row, row.engineId);
   }
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
@@ -65,7 +71,7 @@ async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<v
   const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   const plugin = deps.plugins.plugin(row.type);
-  if (!plugin) return finish(scope, row, row.engineId);
+  if (!plugin) return finishCleanup(scope, row, row.engineId);
   let result: PollResult = { done: true };
   try {
     if (plugin.checkDeleteComplete)
@@ -85,7 +91,7 @@ async function afterDelete(
 ): Promise<void> {
   const { deps, item } = scope;
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
-  if (!pending) return finish(scope, row, row.engineId, true);
+  if (!pending) return finishCleanup(scope, row, row.engineId, true);
   const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
   const delay = pollDelay(result.pollAfterMs, attempt);
   const saved = await deps.store.tx(async (tx) => {
@@ -105,7 +111,7 @@ async function afterDelete(
 }
 
 /** Marks the row deleted (it is purged when the traversal completes) and reports the node done. */
-async function finish(
+export async function finishCleanup(
   scope: NodeScope,
   row: ResourceRecord | undefined,
   holder: string | null | undefined,

@@ -2,9 +2,17 @@ import type { StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 
 /**
+ * The event key a nested stack's end is announced on: the parent's unit of work that started the
+ * child's operation is parked on it (see nested.ts), and is woken, not polling.
+ */
+export function stackWaitKey(stackId: string): string {
+  return `stack:${stackId}`;
+}
+
+/**
  * The last node of a traversal finished: the stack is COMPLETE (compare-and-swap on the
- * traversal, so a superseded traversal can never mark it), obsolete rows are purged and the
- * previous template is released.
+ * traversal, so a superseded traversal can never mark it), obsolete rows are purged, the
+ * previous template is released, and a nested stack's parent is woken.
  */
 export async function finishTraversal(
   tx: Tx,
@@ -25,6 +33,7 @@ export async function finishTraversal(
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
+  if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
   if (stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
     await tx.templates.delete(stack.prevTemplateId);
   }
@@ -33,6 +42,7 @@ export async function finishTraversal(
 /**
  * A node failed: the stack is <ACTION>_FAILED and the traversal ends (its id is cleared, so every
  * other unit of work of it stops at its next step). In-flight operations finish on their own.
+ * A nested stack's parent is woken.
  */
 export async function failTraversal(
   tx: Tx,
@@ -46,6 +56,7 @@ export async function failTraversal(
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'FAILED', reason, now)]);
+  if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
   return true;
 }
 

@@ -21,7 +21,9 @@ export type NodePayload =
   | { phase: 'start' }
   | { phase: 'poll'; op: Operation; row: number; attempt: number }
   /** Waiting for another engine to release the resource's lock. */
-  | { phase: 'locked' };
+  | { phase: 'locked' }
+  /** Parked until nested stack `child` (the row's physical resource) ends its operation. */
+  | { phase: 'nested'; op: Operation; row: number; child: string };
 
 export function payloadOf(item: WorkItem): NodePayload {
   const p = item.payload as NodePayload | null;

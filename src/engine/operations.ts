@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StackRecord, TemplateRecord, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
-import { TemplateError } from '../template/errors.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
@@ -230,7 +229,11 @@ function templateRecord(input: TemplateInput, now: number): TemplateRecord {
   };
 }
 
-/** Validates the template strictly (every parameter needs a value) and caches the result. */
+/**
+ * Validates the template strictly (every parameter needs a value) and caches the result. Template
+ * resources are validated with their nested templates here; each child stack binds its own
+ * template again, with real values, when its parent's node starts it (nested.ts).
+ */
 function bind(
   deps: EngineDeps,
   cache: TemplateCache,
@@ -243,15 +246,6 @@ function bind(
     deps.plugins.typeCatalog,
     deps.settings.limits,
   );
-  for (const [name, resource] of definition.resources) {
-    if (resource.implementation.kind !== 'plugin') {
-      throw new TemplateError(
-        'unknown_type',
-        `resource "${name}": nested stacks (template resources) are not supported by the engine yet`,
-        ['resources', name, 'type'],
-      );
-    }
-  }
   cache.put(cache.keyOf(record.id, stack.id), definition);
   return definition;
 }

@@ -10,7 +10,7 @@ import type { ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import { diffProperties, validateProperties } from '../template/properties/index.js';
-import type { JsonObject } from '../util/json.js';
+import type { Json, JsonObject } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
@@ -25,6 +25,7 @@ import {
   pluginContext,
   pollDelay,
 } from './node-work.js';
+import { runNestedUpdate } from './nested.js';
 import { parseNodeKey } from './nodes.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
 import { NodeResolveContext } from './resolver.js';
@@ -51,6 +52,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const row = await currentRow(scope, nodeRow);
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
+  if (resource?.implementation.kind === 'template') return runNestedUpdate(scope, definition, resource, row);
   if (!resource || resource.implementation.kind !== 'plugin') {
     return failNode(scope, row, `resource type of "${row.name}" cannot be converged here`);
   }
@@ -111,6 +113,8 @@ function decide(
   properties: Record<string, Value>,
 ): Decision {
   if (row.action === 'INIT') return 'create';
+  // A row whose delete ran (an overtaken cleanup, then a rollback wanting it back) is recreated.
+  if (row.action === 'DELETE') return 'replace';
   if (row.status === 'FAILED' || row.unhealthy || row.type !== type || row.physicalId === null)
     return 'replace';
   const diff = diffProperties(plugin.properties, row.properties ?? {}, properties);
@@ -263,10 +267,27 @@ async function finish(
   holder: string | null,
   op?: Operation,
 ): Promise<void> {
+  const outputs = await outputsOf(plugin, pluginContext(scope, row), properties);
+  return recordDone(scope, row, properties, holder, outputs, op);
+}
+
+/**
+ * Records a finished operation (or that nothing was needed) with the resource's outputs: the
+ * row's new state and lock release (compare-and-swap on `holder`), and the report to dependents.
+ * `extra` adds row changes (a nested stack's type and data).
+ */
+export async function recordDone(
+  scope: NodeScope,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+  holder: string | null,
+  outputs: { refId: string | null; attributes: Record<string, Json> },
+  op?: Operation,
+  extra: Partial<ResourceRecord> = {},
+): Promise<void> {
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
-  const ctx = pluginContext(scope, row);
-  const { refId, attributes } = await outputsOf(plugin, ctx, properties);
+  const { refId, attributes } = outputs;
   const inputs = inputsOf(scope.point);
   const nodeRow = parseNodeKey(item.node).rowId;
   const ok = await deps.store.tx(async (tx) => {
@@ -281,6 +302,7 @@ async function finish(
       templateId: scope.current ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
       requires: [...inputs.values()].map((i) => i.rowId),
       updatedAt: new Date(now).toISOString(),
+      ...extra,
     });
     if (!next) return false;
     if (op) await tx.events.append([resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now)]);
@@ -305,9 +327,21 @@ async function replace(
   row: ResourceRecord,
   properties: Record<string, Value>,
 ): Promise<void> {
-  const { deps } = scope;
-  const now = deps.clock.now();
-  const replacement = await deps.store
+  const replacement = await makeReplacement(scope, row);
+  if (!replacement) return retryLater(scope);
+  await start(scope, plugin, replacement, 'create', properties, null);
+}
+
+/**
+ * Inserts the replacement row of `row` (INIT) and links the two; undefined if `row` changed
+ * meanwhile. The update node's key stays the old row's (see nodes.ts).
+ */
+export async function makeReplacement(
+  scope: NodeScope,
+  row: ResourceRecord,
+): Promise<ResourceRecord | undefined> {
+  const now = scope.deps.clock.now();
+  return scope.deps.store
     .tx(async (tx) => {
       const [fresh] = await tx.resources.insert([
         {
@@ -342,8 +376,6 @@ async function replace(
       if (err instanceof LostRace) return undefined;
       throw err;
     });
-  if (!replacement) return retryLater(scope);
-  await start(scope, plugin, replacement, 'create', properties, null);
 }
 
 class LostRace extends Error {}

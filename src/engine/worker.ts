@@ -4,6 +4,7 @@ import type { EngineDeps } from './deps.js';
 import { failIfTimedOut, ROLLBACK } from './failure.js';
 import { errorMessage, type NodeScope, payloadOf } from './node-work.js';
 import { holderOf } from './locks.js';
+import { resumeNested } from './nested.js';
 import { CHECK_NODE, parseNodeKey } from './nodes.js';
 import { rollbackStack } from './operations.js';
 import type { TemplateCache } from './templates.js';
@@ -74,13 +75,14 @@ export class Worker {
       running: this.running,
     };
     const payload = payloadOf(item);
-    if (payload.phase === 'poll') {
+    if (payload.phase === 'poll' || payload.phase === 'nested') {
       const row = await deps.store.tx((tx) => tx.resources.get(payload.row));
       if (row && row.status === 'IN_PROGRESS' && (await failIfTimedOut(scope, row))) return;
     } else if (await failIfTimedOut(scope)) {
       return;
     }
-    if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
+    if (payload.phase === 'nested') await resumeNested(scope, payload);
+    else if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
     else await runCleanupNode(scope, payload);
   }
 

@@ -115,6 +115,11 @@ export interface WorkItem {
   attempts: number;
   claimedBy: string | null;
   claimExpires: number | null;
+  /**
+   * The key of the event the item is parked on (e.g. `stack:<id>`: that nested stack finished), or
+   * null. A parked item stays queued (its locks stay held) until `wakeWaiting(key)` or its runAt.
+   */
+  waitingFor: string | null;
 }
 
 export interface NewWork {
@@ -252,8 +257,19 @@ export interface Tx {
     enqueue(items: NewWork[]): Promise<void>;
     /** Removes a finished item; false if it was already gone or claimed by someone else. */
     complete(id: number, claimedBy: string): Promise<boolean>;
-    /** Persisted polling: release the claim and make the item claimable again at `runAt`. */
-    reschedule(id: number, claimedBy: string, runAt: number, payload?: Json): Promise<boolean>;
+    /**
+     * Persisted polling: release the claim and make the item claimable again at `runAt`. With
+     * `waitingFor`, the item is parked on that key: `wakeWaiting(key)` makes it due at once, and
+     * `runAt` is only a safety deadline (no polling). Without it, the item waits for nothing (an
+     * earlier key is cleared). False if the item is gone or not claimed by `claimedBy`.
+     */
+    reschedule(
+      id: number,
+      claimedBy: string,
+      runAt: number,
+      payload?: Json,
+      waitingFor?: string,
+    ): Promise<boolean>;
     /** Items of a traversal (for tests and cancellation). */
     listForTraversal(traversalId: string): Promise<WorkItem[]>;
     deleteForTraversal(traversalId: string): Promise<void>;
@@ -269,6 +285,15 @@ export interface Tx {
      * a wake that races a poll is not lost. Returns the number of items of the node.
      */
     wake(traversalId: string, node: string, now: number): Promise<number>;
+    /**
+     * The event `key` happened: every item parked on it becomes due at `now` (never later than it
+     * was). The key stays set until the item's next `reschedule` or `complete`, so a wake that
+     * arrives while the item is claimed (its worker looked, saw nothing yet, and is about to park it
+     * again) makes that next `reschedule` due no later than `now`: no lost wake-up, provided the
+     * item was parked on the key before the event could happen (e.g. in the transaction that
+     * started what it waits for). Returns the number of items parked on the key.
+     */
+    wakeWaiting(key: string, now: number): Promise<number>;
   };
   services: {
     heartbeat(service: ServiceRecord): Promise<void>;

@@ -107,7 +107,14 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
   const limits = options.limits ?? DEFAULT_LIMITS;
   const env = options.environment;
   const strict = options.strict ?? false;
-  const parameters = resolveParameterValues(template.parameters, suppliedValues(template, env, nesting), {
+  // A nested stack's parameters fed by values not known before the parent runs (another
+  // resource's attribute) are unknown here; the child stack checks them when it is created.
+  const pending = pendingParameters(template, nesting);
+  const schemas =
+    pending.size === 0
+      ? template.parameters
+      : new Map([...template.parameters].filter(([name]) => !pending.has(name)));
+  const parameters = resolveParameterValues(schemas, suppliedValues(template, env, nesting), {
     strict,
     pseudo: {
       'OS::stack_name': options.stackName ?? UNKNOWN,
@@ -116,6 +123,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
       'OS::region': options.region ?? UNKNOWN,
     } as Record<string, Json>,
   }) as Map<string, Json | Unknown>;
+  for (const name of pending) parameters.set(name, UNKNOWN);
 
   const resourceNames = new Set(template.resources.keys());
   const context = new ValidationContext(
@@ -216,9 +224,25 @@ function suppliedValues(
   }
   const explicit = nesting.supplied ?? env?.parameters ?? {};
   for (const [name, value] of Object.entries(explicit)) {
-    if (value !== UNKNOWN) setOwn(out, name, value as Json);
+    if (!mentionsUnknown(value)) setOwn(out, name, value as Json);
   }
   return out;
+}
+
+/** Parameters of a nested template whose value from the parent is (partly) unknown. */
+function pendingParameters(template: Template, nesting: Nesting): Set<string> {
+  const pending = new Set<string>();
+  for (const [name, value] of Object.entries(nesting.supplied ?? {})) {
+    if (template.parameters.has(name) && mentionsUnknown(value)) pending.add(name);
+  }
+  return pending;
+}
+
+function mentionsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(mentionsUnknown);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(mentionsUnknown);
+  return false;
 }
 
 function dependenciesOf(

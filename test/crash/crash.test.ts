@@ -1,21 +1,23 @@
 /**
- * Crash tests with real processes: a create and an update of a 500-resource stack run by the real
- * `hearth` CLI, whose engine process is killed (SIGKILL) at random moments and restarted with
- * `hearth stack run` until the operation settles; the result must be complete and equal to the
- * template, with no duplicated and no leaked physical object.
+ * Crash tests with real processes: creates and updates of a 500-resource stack run by the real
+ * `hearth` CLI, whose engine processes are killed (SIGKILL) at random moments and restarted with
+ * `hearth stack run` until the operation settles. The result must be COMPLETE and equal to the
+ * template, with no duplicated and no leaked physical object and no lock left held.
  *
- * Reproduce a run with CRASH_SEED=<seed> (printed at the start and in every failure);
- * CRASH_KILLS=<create>,<update> changes how many kills each phase gets (default 12,10).
- * scripts/crash-soak.mjs repeats the test with fresh seeds.
+ * Every run prints its seed; CRASH_SEED=<seed> replays the same template and kill schedule (the
+ * moments are tied to progress, so a replay is close, not identical). CRASH_KILLS=<create>,<update>
+ * changes how many processes the first test kills (default 12,10). scripts/crash-soak.mjs repeats
+ * the file with fresh seeds. (Not HEARTH_*: the configuration loader rejects unknown HEARTH_ names.)
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
-import { checkConverged, Child, type Exit, StateProbe, stateFile } from './harness.js';
-import { bigTemplate, rng } from './template.js';
+import { describe, it, type TestContext } from 'node:test';
+import { Crasher, type PhaseReport, sleep } from './crasher.js';
+import { checkConverged, Child, realityObjects, StateProbe, stateFile } from './harness.js';
+import { type BigTemplate, bigTemplate, rng } from './template.js';
 
 const SEED = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : randomInt(1, 2 ** 31);
 const [CREATE_KILLS, UPDATE_KILLS] = (process.env.CRASH_KILLS ?? '12,10').split(',').map(Number) as [
@@ -23,175 +25,227 @@ const [CREATE_KILLS, UPDATE_KILLS] = (process.env.CRASH_KILLS ?? '12,10').split(
   number,
 ];
 const STACK = 'big';
+/** 20 chains of 24 links and 20 fan-in resources: 500; a quarter wait 50 ms; 12 replaced on update. */
 const SHAPE = { chains: 20, length: 24, fanIn: 20, waitEvery: 4, replaced: 12 };
-/** Longest a run left alone may take before the stack counts as stuck. */
-const SETTLE_MS = 90_000;
 
-interface Phase {
-  label: string;
-  /** The command that starts the operation. */
-  start: string[];
-  /** Whether the stack's status shows the operation was accepted (its transaction committed). */
-  begun: (status: string | undefined) => boolean;
-  kills: number;
-  /** Roughly how many events the operation records, to spread progress-timed kills over it. */
-  events: number;
-}
+const create = ['stack', 'create', STACK, '-t', 'big.yaml', '--wait'];
+const update = (gen: string) => [
+  'stack',
+  'update',
+  STACK,
+  '-t',
+  'big.yaml',
+  '--parameter',
+  `gen=${gen}`,
+  '--wait',
+];
+/** Events of a create or update of every resource: IN_PROGRESS and COMPLETE each, and a replacement's delete. */
+const createEvents = (t: BigTemplate) => 2 * t.names.length;
+const updateEvents = (t: BigTemplate) => 2 * t.names.length + 4 * t.replaced.size;
 
-interface PhaseReport {
-  kills: string[];
-  /** The run that finished by itself. */
-  final: Exit;
-}
+/**
+ * Found by these tests (the third reproduces it every time). A kill between a plugin's create and
+ * the row update that completes it leaves the row CREATE_IN_PROGRESS, locked by a unit of the old
+ * traversal; a newer traversal drops that unit, finds the lock abandoned and resumes the create with
+ * ITS properties. TestResource.create then finds the object by idempotency key and returns it as it
+ * is: the row records the new properties, the physical object keeps the old ones, and no update
+ * ever follows. (Resuming an interrupted UPDATE is fine: update writes the properties.)
+ */
+const RESUMED_CREATE_BUG =
+  'bug: an abandoned CREATE_IN_PROGRESS resumed by a newer traversal records its properties on the ' +
+  'row while the physical object, found by idempotency key, keeps the old ones';
 
-class Crasher {
-  readonly random: () => number;
-  readonly probe: StateProbe;
-  readonly db: string;
-
-  constructor(
-    readonly dir: string,
-    seed: number,
-  ) {
-    this.random = rng(seed);
-    this.db = stateFile(dir);
-    this.probe = new StateProbe(this.db);
-  }
-
-  /** Context for a failure: the seed, what was done, what is left in flight. */
-  explain(what: string, kills: string[]): string {
-    return `${what}\nseed ${SEED} (CRASH_SEED=${SEED}), work dir ${this.dir}\nkills so far:\n  ${kills.join('\n  ')}\nstate:\n${this.probe.diagnostics()}`;
-  }
-
-  /**
-   * Starts the operation (again, while it was not accepted) or resumes it with `stack run`, and
-   * kills the process `phase.kills` times: at a random time (sometimes before the operation is even
-   * accepted, sometimes while the new engine waits out the dead one's leases), or once a random
-   * share of the operation's events has been recorded. Then lets a run finish.
-   */
-  async phase(phase: Phase): Promise<PhaseReport> {
-    const base = this.probe.events();
-    const kills: string[] = [];
-    while (kills.length < phase.kills) {
-      const begun = phase.begun(this.probe.status(STACK));
-      const args = begun ? ['stack', 'run', STACK] : phase.start;
-      const child = new Child(args, this.dir, this.db);
-      // The kill comes once a random share of the operation's events is recorded (spread over the
-      // whole operation, and always some progress after the restart) or, one time in three, at a
-      // random time if that is earlier: during start-up, before the operation is accepted, or while
-      // the new engine waits for the dead one's leases to expire.
-      const share = ((kills.length + this.random()) / phase.kills) * 0.85;
-      const target = Math.max(
-        base + Math.round(phase.events * share),
-        this.probe.events() + 1 + Math.floor(this.random() * 40),
-      );
-      const delay = this.random() < 0.35 ? Math.round(300 + this.random() * 2500) : SETTLE_MS;
-      const deadline = Date.now() + delay;
-      while (child.running && this.probe.events() < target && Date.now() < deadline) await sleep(5);
-      if (child.running && delay === SETTLE_MS && Date.now() >= deadline) {
-        child.kill();
-        assert.fail(this.explain(`${phase.label}: no progress for ${SETTLE_MS} ms`, kills));
-      }
-      const trigger = Date.now() >= deadline ? `after ${delay} ms` : `at event ${target - base}`;
-      if (!child.running) {
-        const exit = await child.exited;
-        if (exit.code !== 0) {
-          assert.fail(
-            this.explain(
-              `${phase.label}: hearth ${args.join(' ')} exited ${exit.code}\n${exit.stderr}`,
-              kills,
-            ),
-          );
-        }
-        return { kills, final: exit }; // finished before this kill
-      }
-      child.kill();
-      const exit = await child.exited;
-      kills.push(
-        `${args.slice(0, 2).join(' ')} killed ${trigger} (${exit.ms} ms, events ${this.probe.events() - base})`,
-      );
-    }
-    // Left alone, a run (or the start command, if no attempt was accepted) must reach the end.
-    const args = phase.begun(this.probe.status(STACK)) ? ['stack', 'run', STACK] : phase.start;
-    const child = new Child(args, this.dir, this.db);
-    const timer = setTimeout(() => child.kill(), SETTLE_MS);
-    const exit = await child.exited;
-    clearTimeout(timer);
-    if (exit.code !== 0) {
-      const what =
-        exit.signal === 'SIGKILL' ? `stuck: still running after ${SETTLE_MS} ms` : `exited ${exit.code}`;
-      assert.fail(this.explain(`${phase.label}: hearth ${args.join(' ')} ${what}\n${exit.stderr}`, kills));
-    }
-    return { kills, final: exit };
+/** A fresh directory with the template, a Crasher on it, and the clean-up (kept when the test fails). */
+async function withStack(
+  t: TestContext,
+  seed: number,
+  body: (crasher: Crasher, template: BigTemplate) => Promise<void>,
+): Promise<void> {
+  t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${seed})`);
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-crash-'));
+  const template = bigTemplate(seed, SHAPE);
+  writeFileSync(join(dir, 'big.yaml'), template.text);
+  const crasher = new Crasher(dir, STACK, seed);
+  const started = Date.now();
+  let ok = false;
+  try {
+    await body(crasher, template);
+    ok = true;
+  } finally {
+    crasher.close();
+    t.diagnostic(
+      `${crasher.history.length} engine processes killed in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+    for (const line of crasher.history) t.diagnostic(line);
+    if (ok) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** checkConverged, with the seed, the kills and the state in the message when it fails. */
+async function converged(crasher: Crasher, template: BigTemplate, gen: string, action: 'CREATE' | 'UPDATE') {
+  try {
+    return await checkConverged(crasher.dir, crasher.db, STACK, template, gen, action);
+  } catch (err) {
+    assert.fail(crasher.explain(`${action} with gen=${gen} did not converge: ${(err as Error).message}`));
+  }
+}
+
+/** Updated in place keeps the physical object; `update_replace_value` makes a new one. */
+function checkReplacements(template: BigTemplate, before: Map<string, string>, after: Map<string, string>) {
+  for (const name of template.names) {
+    if (template.replaced.has(name)) assert.notEqual(after.get(name), before.get(name), `${name} replaced`);
+    else assert.equal(after.get(name), before.get(name), `${name} updated in place`);
+  }
+}
+
+function killed(...reports: PhaseReport[]): number {
+  return reports.reduce((n, r) => n + r.kills.length, 0);
 }
 
 describe('crash recovery with real processes', () => {
   it(
-    'a 500-resource create and update, killed with SIGKILL over and over, converge exactly',
-    { timeout: 240_000 },
-    async (t) => {
-      t.diagnostic(`seed ${SEED} (reproduce with CRASH_SEED=${SEED})`);
-      const dir = mkdtempSync(join(tmpdir(), 'hearth-crash-'));
-      const template = bigTemplate(SEED, SHAPE);
-      writeFileSync(join(dir, 'big.yaml'), template.text);
-      const crasher = new Crasher(dir, SEED);
-      const started = Date.now();
-      let ok = false;
-      try {
+    'a 500-resource create and update, their engines killed over and over, converge exactly',
+    { timeout: 180_000 },
+    (t) =>
+      withStack(t, SEED, async (crasher, template) => {
         const created = await crasher.phase({
           label: 'create',
-          start: ['stack', 'create', STACK, '-t', 'big.yaml', '--wait'],
-          begun: (status) => status !== undefined,
+          start: create,
+          begun: (s) => s.status !== undefined,
           kills: CREATE_KILLS,
-          events: 2 * template.names.length,
+          events: createEvents(template),
+          settle: true,
         });
-        const before = await checkConverged(dir, crasher.db, STACK, template, 'g0', 'CREATE').catch(
-          (err: Error) => assert.fail(crasher.explain(`after create: ${err.message}`, created.kills)),
-        );
+        const before = await converged(crasher, template, 'g0', 'CREATE');
 
         const updated = await crasher.phase({
           label: 'update',
-          start: ['stack', 'update', STACK, '-t', 'big.yaml', '--parameter', 'gen=g1', '--wait'],
-          begun: (status) => status?.startsWith('UPDATE_') === true,
+          start: update('g1'),
+          begun: (s) => s.status?.startsWith('UPDATE_') === true,
           kills: UPDATE_KILLS,
-          events: 2 * template.names.length + 4 * template.replaced.size,
+          events: updateEvents(template),
+          settle: true,
         });
-        const after = await checkConverged(dir, crasher.db, STACK, template, 'g1', 'UPDATE').catch(
-          (err: Error) => assert.fail(crasher.explain(`after update: ${err.message}`, updated.kills)),
-        );
-        // Updated in place keeps the physical object; update_replace_value makes a new one.
-        for (const name of template.names) {
-          if (template.replaced.has(name))
-            assert.notEqual(after.get(name), before.get(name), `${name} replaced`);
-          else assert.equal(after.get(name), before.get(name), `${name} updated in place`);
-        }
+        const after = await converged(crasher, template, 'g1', 'UPDATE');
+        checkReplacements(template, before, after);
 
-        const total = created.kills.length + updated.kills.length;
-        t.diagnostic(
-          `${total} kills (create ${created.kills.length}, update ${updated.kills.length}) in ${Math.round((Date.now() - started) / 1000)} s`,
-        );
-        for (const line of [
-          ...created.kills.map((k) => `create: ${k}`),
-          ...updated.kills.map((k) => `update: ${k}`),
-        ])
-          t.diagnostic(line);
+        // The kill schedule is spread over each operation, so every kill lands unless the event
+        // estimate is badly off: that would make this test weaker than it claims.
+        const total = killed(created, updated);
         assert.ok(
-          total >= 20,
-          crasher.explain(`only ${total} kills landed before the operations ended`, [
-            ...created.kills,
-            ...updated.kills,
-          ]),
+          total >= Math.min(20, CREATE_KILLS + UPDATE_KILLS),
+          crasher.explain(`only ${total} kills landed before the operations ended`),
         );
-        ok = true;
+      }),
+  );
+
+  it(
+    'an update superseded by another while engines are killed converges to the newest template',
+    // Fails when a kill leaves a create interrupted inside the plugin call (often, not always).
+    { timeout: 180_000, todo: RESUMED_CREATE_BUG },
+    (t) =>
+      withStack(t, SEED + 1, async (crasher, template) => {
+        await crasher.phase({
+          label: 'create',
+          start: create,
+          begun: (s) => s.status !== undefined,
+          kills: 0,
+          events: createEvents(template),
+          settle: true,
+        });
+        const before = await converged(crasher, template, 'g0', 'CREATE');
+
+        const first = await crasher.phase({
+          label: 'update g1',
+          start: update('g1'),
+          begun: (s) => s.status?.startsWith('UPDATE_') === true,
+          kills: 4,
+          events: updateEvents(template),
+          settle: false,
+        });
+        // A second update while the first is still in progress (or done, if it ended early).
+        const { traversal } = crasher.state();
+        const second = await crasher.phase({
+          label: 'update g2',
+          start: update('g2'),
+          begun: (s) => s.traversal !== traversal,
+          kills: 5,
+          events: updateEvents(template),
+          settle: true,
+        });
+        const after = await converged(crasher, template, 'g2', 'UPDATE');
+        checkReplacements(template, before, after);
+        assert.ok(killed(first, second) >= 6, crasher.explain('too few kills landed'));
+      }),
+  );
+
+  it(
+    'a create interrupted inside the plugin call, then superseded by an update, applies the update',
+    { timeout: 120_000, todo: RESUMED_CREATE_BUG },
+    async (t) => {
+      const seed = SEED + 2;
+      t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${seed - 2})`);
+      // Independent resources without waits: killed while the engine works, the create leaves rows
+      // interrupted between the plugin call and the row update that completes it.
+      const template = bigTemplate(seed, { chains: 200, length: 1, fanIn: 0, waitEvery: 1000, replaced: 0 });
+      const dir = await interruptCreate(t, template, rng(seed));
+      const crasher = new Crasher(dir, STACK, seed);
+      try {
+        await crasher.phase({
+          label: 'update',
+          start: update('g1'),
+          begun: (s) => s.status?.startsWith('UPDATE_') === true,
+          kills: 0,
+          events: updateEvents(template),
+          settle: true,
+        });
+        await converged(crasher, template, 'g1', 'UPDATE');
       } finally {
-        crasher.probe.close();
-        if (ok) rmSync(dir, { recursive: true, force: true });
+        // Not kept on failure: the reproduction is deterministic, and this one fails until fixed.
+        crasher.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   );
 });
+
+/**
+ * Kills `stack create` of `template` (gen=g0) until the kill leaves what the third test needs,
+ * checked rather than hoped for: a row still CREATE_IN_PROGRESS, with no progress saved, whose
+ * physical object the interrupted attempt had already made. Returns the directory.
+ */
+async function interruptCreate(t: TestContext, template: BigTemplate, random: () => number): Promise<string> {
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-crash-'));
+    writeFileSync(join(dir, 'big.yaml'), template.text);
+    const db = stateFile(dir);
+    const probe = new StateProbe(db);
+    try {
+      const child = new Child(create, dir, db);
+      const target = 20 + Math.floor(random() * 200);
+      while (child.running && probe.events() < target) await sleep(2);
+      child.kill();
+      await child.exited;
+      const made = new Map(realityObjects(db).map((o) => [o.key, o]));
+      const interrupted = probe
+        .inProgress()
+        .filter(
+          (r) =>
+            r.action === 'CREATE' &&
+            r.progress === null &&
+            made.get(r.uuid)?.properties.value === `g0.${r.name}`,
+        );
+      if (interrupted.length > 0) {
+        t.diagnostic(
+          `attempt ${attempt}: killed at event ${target}; creates interrupted after their object was made: ` +
+            interrupted.map((r) => r.name).join(', '),
+        );
+        return dir;
+      }
+    } finally {
+      probe.close();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.fail('no kill left a create interrupted inside the plugin call in 10 attempts');
+}

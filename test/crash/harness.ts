@@ -126,18 +126,32 @@ export class StateProbe {
     return this.get<{ n: number }>('SELECT COUNT(*) AS n FROM events')?.n ?? 0;
   }
 
-  /** The stack's `ACTION_STATUS`, or undefined while it does not exist. */
-  status(name: string): string | undefined {
-    const row = this.get<{ action: string; status: string }>(
-      'SELECT action, status FROM stacks WHERE name = ?',
+  /** The stack's `ACTION_STATUS` and current traversal; undefined while it does not exist. */
+  stack(name: string): { status: string | undefined; traversal: string | undefined } {
+    const row = this.get<{ action: string; status: string; traversal_id: string }>(
+      'SELECT action, status, traversal_id FROM stacks WHERE name = ?',
       name,
     );
-    return row ? `${row.action}_${row.status}` : undefined;
+    return { status: row ? `${row.action}_${row.status}` : undefined, traversal: row?.traversal_id };
   }
 
   /** Resource rows still holding a lock (engine_id set). */
   lockedRows(): { id: number; name: string; action: string; status: string; engine_id: string }[] {
     return this.all('SELECT id, name, action, status, engine_id FROM resources WHERE engine_id IS NOT NULL');
+  }
+
+  /** Resource rows whose operation is in progress, with the unit holding them and its progress. */
+  inProgress(): {
+    id: number;
+    uuid: string;
+    name: string;
+    action: string;
+    engine_id: string | null;
+    progress: string | null;
+  }[] {
+    return this.all(
+      "SELECT id, uuid, name, action, engine_id, progress FROM resources WHERE status = 'IN_PROGRESS' ORDER BY id",
+    );
   }
 
   /** A summary of what is left in flight, for failure messages. */
@@ -162,7 +176,7 @@ export class StateProbe {
 }
 
 /** A physical object as SqliteReality stores it. */
-interface PhysicalObject {
+export interface PhysicalObject {
   id: string;
   key: string;
   type: string;

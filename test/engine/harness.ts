@@ -17,6 +17,13 @@ import { emptyEnvironment } from '../../src/template/environment/index.js';
 import { DEFAULT_LIMITS } from '../../src/template/limits.js';
 import type { Json } from '../../src/util/json.js';
 
+export interface OperationOptions {
+  parameters?: Record<string, Json>;
+  rollback?: boolean;
+  /** Nested templates and get_file contents, by path relative to the template. */
+  files?: Record<string, string>;
+}
+
 /** A clock the test moves by hand. */
 export class FakeClock {
   constructor(public t = 1_700_000_000_000) {}
@@ -71,36 +78,38 @@ export class Harness {
     return h;
   }
 
-  input(text: string, parameters: Record<string, Json> = {}): TemplateInput {
+  /**
+   * A template as the client sends it, from file:///work/t.yaml; `files` maps names relative to
+   * that directory (e.g. `nested.yaml`) to their text, keyed by URL as the loader keys them.
+   */
+  input(
+    text: string,
+    parameters: Record<string, Json> = {},
+    files: Record<string, string> = {},
+  ): TemplateInput {
+    const byUrl: Record<string, string> = {};
+    for (const [name, content] of Object.entries(files)) byUrl[new URL(name, 'file:///work/').href] = content;
     return {
       url: 'file:///work/t.yaml',
       text,
-      files: {},
+      files: byUrl,
       environment: { ...emptyEnvironment(), parameters },
     };
   }
 
-  async create(
-    name: string,
-    text: string,
-    options: { parameters?: Record<string, Json>; rollback?: boolean } = {},
-  ) {
+  async create(name: string, text: string, options: OperationOptions = {}) {
     return createStack(this.deps, this.engine.cache, {
       name,
       projectId: 'p',
-      template: this.input(text, options.parameters),
+      template: this.input(text, options.parameters, options.files),
       disableRollback: !options.rollback,
     });
   }
 
-  async update(
-    name: string,
-    text: string,
-    options: { parameters?: Record<string, Json>; rollback?: boolean } = {},
-  ) {
+  async update(name: string, text: string, options: OperationOptions = {}) {
     const stack = await findStack(this.deps, 'p', name);
     return updateStack(this.deps, this.engine.cache, stack.id, {
-      template: this.input(text, options.parameters),
+      template: this.input(text, options.parameters, options.files),
       ...(options.rollback !== undefined ? { disableRollback: !options.rollback } : {}),
     });
   }

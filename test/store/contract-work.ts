@@ -31,6 +31,7 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
               attempts: 0,
               claimedBy: null,
               claimExpires: null,
+              waitingFor: null,
             },
             {
               ...work('t1', 's1', 'u:2'),
@@ -39,6 +40,7 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
               attempts: 0,
               claimedBy: null,
               claimExpires: null,
+              waitingFor: null,
             },
           ],
         );
@@ -138,6 +140,87 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         await store.tx((tx) => tx.work.wake('t3', 'due', 5000));
         assert.equal((await store.tx((tx) => tx.work.listForTraversal('t3')))[0]?.runAt, 10);
         assert.equal(await store.tx((tx) => tx.work.wake('t3', 'nothing', 5000)), 0);
+      }));
+
+    it('a parked item waits for its key: woken at once by wakeWaiting, else due at its safety deadline', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([work('t1', 's1', 'u:1'), work('t1', 's1', 'u:2'), work('t2', 's2', 'u:3')]),
+        );
+        const claimed = await store.claimWork('e1', 1000, 10, LEASE);
+        const [a, b, c] = claimed;
+        assert.equal(claimed.length, 3);
+        await store.tx(async (tx) => {
+          assert.equal(await tx.work.reschedule(a!.id, 'e1', 301_000, { wait: 'a' }, 'stack:x'), true);
+          assert.equal(await tx.work.reschedule(b!.id, 'e1', 301_000, { wait: 'b' }, 'stack:x'), true);
+          assert.equal(await tx.work.reschedule(c!.id, 'e1', 301_000, { wait: 'c' }, 'stack:y'), true);
+        });
+        const parked = await store.tx((tx) => tx.work.listForTraversal('t1'));
+        assert.deepEqual(
+          parked.map((w) => [w.waitingFor, w.payload, w.runAt, w.claimedBy]),
+          [
+            ['stack:x', { wait: 'a' }, 301_000, null],
+            ['stack:x', { wait: 'b' }, 301_000, null],
+          ],
+        );
+        assert.deepEqual(await store.claimWork('e1', 2000, 10, LEASE), [], 'parked: nothing is due');
+        assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:nothing', 2000)), 0);
+        assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 2000)), 2);
+        assert.equal(await store.nextWorkTime(), 2000);
+        const woken = await store.claimWork('e2', 2000, 10, LEASE);
+        assert.deepEqual(
+          woken.map((w) => [w.id, w.payload, w.waitingFor]),
+          [
+            [a!.id, { wait: 'a' }, 'stack:x'],
+            [b!.id, { wait: 'b' }, 'stack:x'],
+          ],
+        );
+        // A reschedule without a key clears it: a later event does not wake the item.
+        await store.tx(async (tx) => {
+          await tx.work.complete(a!.id, 'e2');
+          await tx.work.reschedule(b!.id, 'e2', 900_000);
+        });
+        assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 3000)), 0);
+        // The item on another key is still parked, until its safety deadline.
+        assert.deepEqual(await store.claimWork('e2', 300_999, 10, LEASE), []);
+        assert.deepEqual(
+          (await store.claimWork('e2', 301_000, 10, LEASE)).map((w) => w.id),
+          [c!.id],
+        );
+        const [bItem] = (await store.tx((tx) => tx.work.listForTraversal('t1'))).filter(
+          (w) => w.id === b!.id,
+        );
+        assert.deepEqual([bItem?.runAt, bItem?.waitingFor], [900_000, null]);
+      }));
+
+    it('an event that arrives while the parked item runs is not lost: its next park is due at once', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1')]));
+        const [item] = await store.claimWork('e1', 1000, 1, LEASE);
+        await store.tx((tx) => tx.work.reschedule(item!.id, 'e1', 301_000, null, 'stack:x'));
+        assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 2000)), 1);
+        const [running] = await store.claimWork('e1', 2000, 1, LEASE);
+        assert.equal(running?.id, item?.id);
+        // The worker looked (the child was still running) and is about to park again; meanwhile
+        // the child finishes and wakes the key.
+        assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 3000)), 1);
+        assert.equal(
+          await store.tx((tx) => tx.work.reschedule(running!.id, 'e1', 303_000, null, 'stack:x')),
+          true,
+        );
+        const [again] = await store.claimWork('e1', 3000, 1, LEASE);
+        assert.equal(again?.id, item?.id, 'due at the time of the wake, not at the deadline');
+        // A wake never delays an item that is already due.
+        await store.tx((tx) => tx.work.reschedule(again!.id, 'e1', 10, null, 'stack:x'));
+        await store.tx((tx) => tx.work.wakeWaiting('stack:x', 5000));
+        assert.equal((await store.tx((tx) => tx.work.listForTraversal('t1')))[0]?.runAt, 10);
+        // Parked in the same transaction as the event: due at once.
+        const [last] = await store.claimWork('e1', 5000, 1, LEASE);
+        await store.tx(async (tx) => {
+          await tx.work.reschedule(last!.id, 'e1', 305_000, null, 'stack:z');
+          await tx.work.wakeWaiting('stack:z', 5000);
+        });
+        assert.equal((await store.claimWork('e1', 5000, 1, LEASE))[0]?.id, item?.id);
       }));
 
     it('nextWorkTime: the earliest claimable time, a lease end included', () =>

@@ -68,6 +68,7 @@ async function exercise(store: Store): Promise<void> {
     await tx.traversals.finishNodes(t.id, 1);
     await tx.traversals.get(t.id);
     await tx.work.wake(t.id, 'u:1', 5);
+    await tx.work.wakeWaiting(`stack:${s.id}`, 5);
     await tx.work.countForStack(s.id);
     await tx.work.listForTraversal(t.id);
     await tx.events.append([
@@ -90,6 +91,7 @@ async function exercise(store: Store): Promise<void> {
   await store.nextWorkTime();
   await store.tx(async (tx) => {
     await tx.work.reschedule(item!.id, 'e', 20);
+    await tx.work.reschedule(item!.id, 'e', 30, null, `stack:${s.id}`);
     await tx.work.complete(item!.id, 'e');
     await tx.work.deleteForTraversal(t.id);
     await tx.sync.deleteTraversal(t.id);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  childEnvironment,
+  environmentToJSON,
   mergeEnvironments,
   parseEnvironment,
   ResourceRegistry,
@@ -286,5 +288,65 @@ describe('ResourceRegistry.toJSON', () => {
       'B::T': 'OS::B',
     });
     assert.deepEqual(new ResourceRegistry().toJSON(), { resources: {} });
+  });
+});
+
+describe('childEnvironment (a nested stack’s own environment)', () => {
+  const parent = parseEnvironment(
+    '/envs/env.yaml',
+    [
+      'parameters: {top: 1}',
+      'parameter_defaults: {shared: x}',
+      'resource_registry:',
+      '  "OS::G": global.yaml',
+      '  resources:',
+      '    outer:',
+      '      "OS::T": outer.yaml',
+      '      inner:',
+      '        "OS::T": inner.yaml',
+      '        deepest:',
+      '          "OS::T": deepest.yaml',
+      '    "out*":',
+      '      inner:',
+      '        "OS::T": pattern.yaml',
+      '      beside:',
+      '        "OS::T": beside.yaml',
+    ].join('\n'),
+  );
+
+  it('gives the resource’s properties as parameters, and keeps parameter_defaults and global mappings', () => {
+    const child = childEnvironment(parent, 'outer', { p: 'v' });
+    assert.deepEqual(child.parameters, { p: 'v' });
+    assert.deepEqual(child.parameterDefaults, { shared: 'x' });
+    assert.deepEqual(
+      new ResourceRegistry(child).resolveType('OS::G', 'r'),
+      template('file:///envs/global.yaml'),
+    );
+  });
+
+  it('applies inside the child exactly the entries the parent’s registry applies at that path', () => {
+    const whole = new ResourceRegistry(parent);
+    // Stored as JSON and read back, as the engine does with a child stack's template row.
+    const stored = parseEnvironment(
+      'environment',
+      JSON.stringify(environmentToJSON(childEnvironment(parent, 'outer', {}))),
+      undefined,
+      { resolveTemplates: false },
+    );
+    const child = new ResourceRegistry(stored);
+    for (const [name, path] of [
+      ['inner', []],
+      ['beside', []],
+      ['outer', []],
+      ['deepest', ['inner']],
+    ] as [string, string[]][]) {
+      assert.deepEqual(
+        child.resolveType('OS::T', name, path),
+        whole.resolveType('OS::T', name, ['outer', ...path]),
+      );
+    }
+    assert.deepEqual(child.resolveType('OS::T', 'inner'), template('file:///envs/inner.yaml'), 'exact wins');
+    const grandchild = new ResourceRegistry(childEnvironment(stored, 'inner', {}));
+    assert.deepEqual(grandchild.resolveType('OS::T', 'deepest'), template('file:///envs/deepest.yaml'));
   });
 });

@@ -214,6 +214,34 @@ resources:
     );
   });
 
+  it('in strict mode, a nested parameter fed by an attribute is unknown until the child is created', () => {
+    const files = {
+      'file:///work/child.yaml': `heat_template_version: 2016-10-14
+parameters:
+  name: {type: string, constraints: [{allowed_pattern: "[a-z]+"}]}
+  list: {type: comma_delimited_list}
+  size: {type: number, default: 1}
+resources:
+  inner: {type: Test::Thing, properties: {label: {get_param: name}}}
+`,
+    };
+    const stack = define(
+      `heat_template_version: 2018-08-31
+resources:
+  src: {type: Test::Thing}
+  child:
+    type: child.yaml
+    properties: {name: {get_attr: [src, out]}, list: [a, {get_attr: [src, out]}], size: 2}
+`,
+      { files, strict: true },
+    );
+    const child = stack.resources.get('child')!.implementation;
+    assert.ok(child.kind === 'template');
+    assert.equal(child.stack.parameters.get('name'), UNKNOWN);
+    assert.equal(child.stack.parameters.get('list'), UNKNOWN);
+    assert.equal(child.stack.parameters.get('size'), 2);
+  });
+
   it('positions errors inside nested templates in their own file', () => {
     const files = {
       'file:///work/child.yaml':

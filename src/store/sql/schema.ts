@@ -160,4 +160,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'work: find the items a dead engine had claimed',
     statements: () => ['CREATE INDEX work_claimed_by ON work (claimed_by)'],
   },
+  {
+    version: 3,
+    description: 'work: items parked until an event (a nested stack finished) wakes them',
+    statements: () => [
+      'ALTER TABLE work ADD COLUMN waiting_for TEXT',
+      'CREATE INDEX work_by_waiting ON work (waiting_for)',
+    ],
+  },
 ];

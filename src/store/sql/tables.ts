@@ -110,6 +110,7 @@ export const WORK = spec<WorkItem>('work', [
   ['attempts', 'attempts', 'int'],
   ['claimedBy', 'claimed_by', 'text'],
   ['claimExpires', 'claim_expires', 'int'],
+  ['waitingFor', 'waiting_for', 'text'],
 ]);
 
 export const SERVICES = spec<ServiceRecord>('services', [

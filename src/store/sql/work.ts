@@ -33,13 +33,16 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       return (await db.run('DELETE FROM work WHERE id = $1 AND claimed_by = $2', [id, claimedBy])) > 0;
     },
 
-    async reschedule(id, claimedBy, runAt, payload) {
-      const setPayload = payload === undefined ? '' : ', payload = $4';
-      const params: SqlValue[] = [id, claimedBy, runAt];
-      if (payload !== undefined) params.push(encodeValue('json', payload));
+    async reschedule(id, claimedBy, runAt, payload, waitingFor) {
+      const params: SqlValue[] = [id, claimedBy, runAt, waitingFor ?? null];
+      let setPayload = '';
+      if (payload !== undefined) {
+        params.push(encodeValue('json', payload));
+        setPayload = ', payload = $5';
+      }
       const changed = await db.run(
         `UPDATE work SET run_at = ${RELEASE_AT}, available_at = ${RELEASE_AT},
-           claimed_by = NULL, claim_expires = NULL, woken_at = NULL${setPayload}
+           claimed_by = NULL, claim_expires = NULL, woken_at = NULL, waiting_for = $4${setPayload}
          WHERE id = $1 AND claimed_by = $2`,
         params,
       );
@@ -83,6 +86,19 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
            woken_at = CASE WHEN claimed_by IS NOT NULL AND (woken_at IS NULL OR woken_at > $3) THEN $3 ELSE woken_at END
          WHERE traversal_id = $1 AND node = $2`,
         [traversalId, node, now],
+      );
+    },
+
+    async wakeWaiting(key, now) {
+      // As wake(): due now if unclaimed; remembered in woken_at if claimed (its worker's next
+      // reschedule honours it). The key stays until that reschedule, so a second event is not lost.
+      return db.run(
+        `UPDATE work SET
+           run_at = CASE WHEN claimed_by IS NULL AND run_at > $2 THEN $2 ELSE run_at END,
+           available_at = CASE WHEN claimed_by IS NULL AND available_at > $2 THEN $2 ELSE available_at END,
+           woken_at = CASE WHEN claimed_by IS NOT NULL AND (woken_at IS NULL OR woken_at > $2) THEN $2 ELSE woken_at END
+         WHERE waiting_for = $1`,
+        [key, now],
       );
     },
   };

@@ -1,3 +1,4 @@
+export { childEnvironment } from './child.js';
 export { fnmatch } from './fnmatch.js';
 export { mergeEnvironments, mergeRegistryInto } from './merge.js';
 export type { MergeOptions, ParameterKind } from './merge-parameters.js';

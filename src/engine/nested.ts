@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import type { ResourceRecord, Tx } from '../store/contract.js';
+import { TemplateError } from '../template/errors.js';
+import type { Value } from '../template/functions/types.js';
+import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
+import type { JsonObject } from '../util/json.js';
+import {
+  bindChild,
+  CHILD_KEY,
+  childOutputs,
+  childParameters,
+  type ChildSpec,
+  childSpec,
+  childStackOf,
+  childTemplateRecord,
+  DIGEST_KEY,
+  NESTED_SAFETY_MS,
+  type NestedProgress,
+  nestedProgress,
+  newChildStack,
+  park,
+  type ParkedPayload,
+  parentTemplate,
+} from './child-stack.js';
+import { finishCleanup } from './cleanup-node.js';
+import { resourceEvent } from './events.js';
+import { failNode } from './failure.js';
+import type { LockState } from './locks.js';
+import { lockState } from './locks.js';
+import { inputsOf, type NodeScope, type Operation } from './node-work.js';
+import { desiredOf } from './operations.js';
+import { NodeResolveContext } from './resolver.js';
+import { beginTraversal, ConflictError } from './traversal.js';
+import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
+
+/**
+ * Template resources: a resource whose type is a template is implemented by a child stack (its
+ * own stack row, template row and traversals). The parent's unit of work starts the child's
+ * operation in the transaction that locks the row, and parks on the child's end event
+ * (`stack:<child>`), which the child's finishTraversal/failTraversal raises: the parent never
+ * polls, and never loads the child's resources except to read its outputs once it is done.
+ * The row's `progress` says what the child is converging to, so a newer traversal's node can take
+ * the lock and the wait over instead of waiting for the old operation to end.
+ */
+
+const ACTION: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
+  create: 'CREATE',
+  update: 'UPDATE',
+  delete: 'DELETE',
+};
+
+/** The first step of the update node of a template resource. */
+export async function runNestedUpdate(
+  scope: NodeScope,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  row: ResourceRecord,
+): Promise<void> {
+  const impl = resource.implementation;
+  if (impl.kind !== 'template') throw new Error(`internal: ${row.name} is not a template resource`);
+  let spec: ChildSpec;
+  try {
+    const ctx = new NodeResolveContext(definition, inputsOf(scope.point));
+    const path = [...resource.definition.path, 'properties'];
+    const properties = childParameters(ctx.resolve(resource.definition.properties), path);
+    const templateId = scope.traversal?.templateId;
+    const parent = templateId ? await parentTemplate(scope, templateId) : undefined;
+    if (!parent) return drop(scope);
+    spec = childSpec(scope, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+  } catch (err) {
+    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    throw err;
+  }
+
+  const lock = await lockState(scope, row);
+  const inflight = nestedProgress(row);
+  // A unit parked on the child holds nothing but the lock: this node may take it over.
+  if (lock === 'busy' && (!inflight || inflight.op === 'delete')) return waitForLock(scope);
+  if (inflight && inflight.op !== 'delete') {
+    if (inflight.digest === spec.digest) return adopt(scope, row, inflight);
+    return converge(scope, row, spec, 'update', inflight.child);
+  }
+
+  const childId = childStackOf(row);
+  if ((childId === undefined && row.physicalId !== null) || row.action === 'DELETE') {
+    // A plugin resource became a template resource, or the row's child was being deleted.
+    const fresh = await makeReplacement(scope, row);
+    if (!fresh) return retryLater(scope);
+    return converge(scope, fresh, spec, 'create', randomUUID());
+  }
+  const child = childId === undefined ? undefined : await scope.deps.store.tx((tx) => tx.stacks.get(childId));
+  if (!child || child.deletedAt || child.action === 'DELETE') {
+    return converge(scope, row, spec, 'create', randomUUID());
+  }
+  const unchanged =
+    row.data[DIGEST_KEY] === spec.digest &&
+    row.type === spec.type &&
+    row.status === 'COMPLETE' &&
+    !row.unhealthy &&
+    child.status === 'COMPLETE';
+  if (unchanged) {
+    const properties = (row.properties ?? {}) as Record<string, Value>;
+    return recordDone(scope, row, properties, row.engineId, { refId: child.id, attributes: row.attributes });
+  }
+  return converge(scope, row, spec, 'update', child.id);
+}
+
+/** The cleanup node of a template resource row: delete its child stack and wait for the end. */
+export async function runNestedDelete(scope: NodeScope, row: ResourceRecord, lock: LockState): Promise<void> {
+  const inflight = nestedProgress(row);
+  if (lock === 'busy' && !inflight) return waitForLock(scope);
+  if (inflight?.op === 'delete') return adopt(scope, row, inflight);
+  return deleteChild(scope, row);
+}
+
+/**
+ * A parked unit runs again: woken by its child's end (or, if an event was lost, its safety
+ * deadline). The child done, the row records the outcome; still running, the unit parks again.
+ */
+export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Promise<void> {
+  const { deps } = scope;
+  const { row, child } = await deps.store.tx(async (tx) => ({
+    row: await tx.resources.get(payload.row),
+    child: await tx.stacks.get(payload.child),
+  }));
+  if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
+  const lock = await lockState(scope, row);
+  // Another unit took the operation over (or it ended): nothing is left for this one.
+  if (lock === 'busy' || lock === 'free') return drop(scope);
+  const progress = nestedProgress(row);
+  if (!progress) return failNode(scope, row, 'internal: the nested stack operation was lost');
+
+  if (payload.op === 'delete') {
+    if (!child || (child.action === 'DELETE' && child.status === 'COMPLETE')) {
+      return finishCleanup(scope, row, row.engineId, true);
+    }
+    if (child.status === 'IN_PROGRESS') return repark(scope, payload);
+    if (child.action === 'DELETE') return failNode(scope, row, `DELETE failed: ${child.reason}`);
+    return deleteChild(scope, row); // the child was changed behind the delete: delete it again
+  }
+  if (!child || child.deletedAt || child.action === 'DELETE') {
+    return failNode(scope, row, `the nested stack ${payload.child} was deleted`);
+  }
+  if (child.status === 'IN_PROGRESS') return repark(scope, payload);
+  if (child.status === 'FAILED') return failNode(scope, row, child.reason);
+  const outputs = await childOutputs(scope, child);
+  const done = { ...row, data: { ...row.data, [CHILD_KEY]: child.id, [DIGEST_KEY]: progress.digest } };
+  const properties = progress.properties as Record<string, Value>;
+  return recordDone(scope, done, properties, row.engineId, outputs, payload.op, {
+    type: progress.type,
+    unhealthy: false,
+  });
+}
+
+/**
+ * Starts the child's CREATE (a new child stack) or UPDATE traversal and parks, all in the
+ * transaction that locks the row (taking it over from a parked unit if there is one).
+ */
+async function converge(
+  scope: NodeScope,
+  row: ResourceRecord,
+  spec: ChildSpec,
+  op: 'create' | 'update',
+  childId: string,
+): Promise<void> {
+  const { deps } = scope;
+  const now = deps.clock.now();
+  const existing = op === 'update' ? await deps.store.tx((tx) => tx.stacks.get(childId)) : undefined;
+  if (op === 'update' && (!existing || existing.deletedAt || existing.action === 'DELETE')) {
+    return converge(scope, row, spec, 'create', randomUUID());
+  }
+  const identity = existing ?? newChildStack(scope.stack, row.name, childId, now);
+  const record = childTemplateRecord(randomUUID(), spec, now);
+  let definition: StackDefinition;
+  try {
+    definition = bindChild(scope, record, identity);
+  } catch (err) {
+    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    throw err;
+  }
+  const action = ACTION[op];
+  const progress: NestedProgress = {
+    child: childId,
+    op,
+    properties: spec.properties,
+    digest: spec.digest,
+    type: spec.type,
+  };
+  const started = await guarded(
+    deps.store.tx(async (tx) => {
+      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        engineId: scope.holder,
+        action,
+        status: 'IN_PROGRESS',
+        reason: 'state changed',
+        physicalId: childId,
+        data: { ...row.data, [CHILD_KEY]: childId },
+        progress: progress as unknown as JsonObject,
+        updatedAt: new Date(now).toISOString(),
+      });
+      if (!locked) return false;
+      await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
+      await tx.templates.insert(record);
+      if (op === 'create') await tx.stacks.insert(identity);
+      const child = op === 'create' ? identity : await tx.stacks.get(childId);
+      const payload: ParkedPayload = { phase: 'nested', op, row: row.id, child: childId };
+      if (!child || !(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      const desired = desiredOf(definition);
+      await beginTraversal(tx, { stack: child, action, templateId: record.id, desired, now });
+      return true;
+    }),
+  );
+  if (!started) return retryLater(scope);
+}
+
+/** Starts the child's DELETE traversal and parks (or finishes at once if the child is gone). */
+async function deleteChild(scope: NodeScope, row: ResourceRecord): Promise<void> {
+  const { deps } = scope;
+  const childId = childStackOf(row)!;
+  const now = deps.clock.now();
+  const progress: NestedProgress = {
+    child: childId,
+    op: 'delete',
+    properties: row.properties ?? {},
+    digest: '',
+    type: row.type,
+  };
+  const outcome = await guarded(
+    deps.store.tx(async (tx) => {
+      const child = await tx.stacks.get(childId);
+      if (!child || (child.action === 'DELETE' && child.status === 'COMPLETE')) return 'gone';
+      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        engineId: scope.holder,
+        action: 'DELETE',
+        status: 'IN_PROGRESS',
+        reason: 'state changed',
+        progress: progress as unknown as JsonObject,
+      });
+      if (!locked) return false;
+      await tx.events.append([resourceEvent(locked, 'DELETE', 'IN_PROGRESS', 'state changed', now)]);
+      const payload: ParkedPayload = { phase: 'nested', op: 'delete', row: row.id, child: childId };
+      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      await beginTraversal(tx, {
+        stack: child,
+        action: 'DELETE',
+        templateId: child.templateId,
+        desired: [],
+        now,
+      });
+      return 'parked';
+    }),
+  );
+  if (outcome === 'gone') return finishCleanup(scope, row, row.engineId, true);
+  if (!outcome) return retryLater(scope);
+}
+
+/** Takes over the lock and the wait of a child operation already converging to what this node wants. */
+async function adopt(scope: NodeScope, row: ResourceRecord, inflight: NestedProgress): Promise<void> {
+  const { deps } = scope;
+  const now = deps.clock.now();
+  const payload: ParkedPayload = { phase: 'nested', op: inflight.op, row: row.id, child: inflight.child };
+  const adopted = await guarded(
+    deps.store.tx(async (tx) => {
+      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        engineId: scope.holder,
+      });
+      if (!locked) return false;
+      if (!(await parkOnChild(tx, scope, payload, now))) throw new Retry();
+      return true;
+    }),
+  );
+  if (!adopted) return retryLater(scope);
+}
+
+/** The child is still running: park again (due at once if it ended meanwhile). */
+async function repark(scope: NodeScope, payload: ParkedPayload): Promise<void> {
+  const { deps } = scope;
+  await deps.store.tx((tx) => parkOnChild(tx, scope, payload, deps.clock.now()));
+}
+
+async function parkOnChild(tx: Tx, scope: NodeScope, payload: ParkedPayload, now: number): Promise<boolean> {
+  const child = await tx.stacks.get(payload.child);
+  const runAt = child?.status === 'IN_PROGRESS' ? now + NESTED_SAFETY_MS : now;
+  return park(tx, scope, payload, runAt);
+}
+
+/** A lost compare-and-swap inside a transaction: roll it back and run the step again later. */
+class Retry extends Error {}
+
+async function guarded<T>(work: Promise<T>): Promise<T | false> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof Retry || err instanceof ConflictError) return false;
+    throw err;
+  }
+}
