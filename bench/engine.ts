@@ -70,9 +70,15 @@ async function run(n: number, shape: Shape): Promise<void> {
     return stack;
   };
   const created = await timed('create', () =>
-    createStack(deps, engine.cache, { name: 'bench', projectId: 'p', template: input(template(n, shape, 'a')) }),
+    createStack(deps, engine.cache, {
+      name: 'bench',
+      projectId: 'p',
+      template: input(template(n, shape, 'a')),
+    }),
   );
-  await timed('update all', () => updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b')) }));
+  await timed('update all', () =>
+    updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b')) }),
+  );
   await timed('update one', () =>
     updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b', true)) }),
   );
