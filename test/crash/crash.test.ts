@@ -5,8 +5,8 @@
  * template, with no duplicated and no leaked physical object and no lock left held.
  *
  * Every run prints its seed; CRASH_SEED=<seed> replays the same template and kill schedule (the
- * moments are tied to progress, so a replay is close, not identical). CRASH_KILLS=<create>,<update>
- * changes how many processes the first test kills (default 12,10). scripts/crash-soak.mjs repeats
+ * moments are tied to progress, so a replay is close, not identical). CRASH_KILLS=<create>,<update>,<delete>
+ * changes how many processes the first test kills (default 12,10,5). scripts/crash-soak.mjs repeats
  * the file with fresh seeds. (Not HEARTH_*: the configuration loader rejects unknown HEARTH_ names.)
  */
 import assert from 'node:assert/strict';
@@ -16,14 +16,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { Crasher, type PhaseReport, sleep } from './crasher.js';
-import { checkConverged, Child, realityObjects, StateProbe, stateFile } from './harness.js';
+import { checkConverged, checkDeleted, Child, realityObjects, StateProbe, stateFile } from './harness.js';
 import { type BigTemplate, bigTemplate, rng } from './template.js';
 
 const SEED = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : randomInt(1, 2 ** 31);
-const [CREATE_KILLS, UPDATE_KILLS] = (process.env.CRASH_KILLS ?? '12,10').split(',').map(Number) as [
-  number,
-  number,
-];
+const [CREATE_KILLS = 12, UPDATE_KILLS = 10, DELETE_KILLS = 5] = (process.env.CRASH_KILLS ?? '')
+  .split(',')
+  .filter((n) => n !== '')
+  .map(Number);
 const STACK = 'big';
 /** 20 chains of 24 links and 20 fan-in resources: 500; a quarter wait 50 ms; 12 replaced on update. */
 const SHAPE = { chains: 20, length: 24, fanIn: 20, waitEvery: 4, replaced: 12 };
@@ -104,7 +104,7 @@ function killed(...reports: PhaseReport[]): number {
 
 describe('crash recovery with real processes', () => {
   it(
-    'a 500-resource create and update, their engines killed over and over, converge exactly',
+    'a 500-resource create, update and delete, their engines killed over and over, converge exactly',
     { timeout: 180_000 },
     (t) =>
       withStack(t, SEED, async (crasher, template) => {
@@ -129,11 +129,26 @@ describe('crash recovery with real processes', () => {
         const after = await converged(crasher, template, 'g1', 'UPDATE');
         checkReplacements(template, before, after);
 
+        const deleted = await crasher.phase({
+          label: 'delete',
+          start: ['stack', 'delete', STACK, '--yes', '--wait'],
+          begun: (s) => s.status?.startsWith('DELETE_') === true,
+          done: (s) => s.status === 'DELETE_COMPLETE',
+          kills: DELETE_KILLS,
+          events: createEvents(template),
+          settle: true,
+        });
+        try {
+          await checkDeleted(crasher.dir, crasher.db, STACK);
+        } catch (err) {
+          assert.fail(crasher.explain(`the delete did not converge: ${(err as Error).message}`));
+        }
+
         // The kill schedule is spread over each operation, so every kill lands unless the event
         // estimate is badly off: that would make this test weaker than it claims.
-        const total = killed(created, updated);
+        const total = killed(created, updated, deleted);
         assert.ok(
-          total >= Math.min(20, CREATE_KILLS + UPDATE_KILLS),
+          total >= Math.min(20, CREATE_KILLS + UPDATE_KILLS + DELETE_KILLS),
           crasher.explain(`only ${total} kills landed before the operations ended`),
         );
       }),

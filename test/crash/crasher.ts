@@ -25,6 +25,8 @@ export interface Phase {
   kills: number;
   /** Roughly how many events the operation records, to spread progress-timed kills over it. */
   events: number;
+  /** Whether the operation has ended (for a delete: no `stack run` can follow it). */
+  done?: (state: StackState) => boolean;
   /** Let a run finish the operation at the end (otherwise it is left in progress). */
   settle: boolean;
 }
@@ -92,6 +94,7 @@ export class Crasher {
     const base = this.probe.events();
     const kills: string[] = [];
     while (kills.length < phase.kills) {
+      if (phase.done?.(this.state())) return { kills };
       const begun = phase.begun(this.state());
       const args = begun ? ['stack', 'run', this.stack] : phase.start;
       const child = new Child(args, this.dir, this.db);
@@ -125,7 +128,7 @@ export class Crasher {
       }
       if (finished) return { kills, final: finished };
     }
-    if (!phase.settle) return { kills };
+    if (!phase.settle || phase.done?.(this.state())) return { kills };
     // Left alone, a run (or the start command, if no attempt was accepted) must reach the end.
     const args = phase.begun(this.state()) ? ['stack', 'run', this.stack] : phase.start;
     const child = new Child(args, this.dir, this.db);

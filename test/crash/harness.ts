@@ -292,4 +292,20 @@ export async function checkConverged(
   return physical;
 }
 
+/** A deleted stack: not found any more, and not one physical object left behind (a leak). */
+export async function checkDeleted(dir: string, db: string, stackName: string): Promise<void> {
+  assert.equal(await cli(dir, db, ['stack', 'list', '-f', 'value']), '', 'no stack listed');
+  const shown = new Child(['stack', 'show', stackName], dir, db);
+  const exit = await shown.exited;
+  assert.equal(exit.code, 1, `stack show after the delete: ${exit.stdout}${exit.stderr}`);
+  assert.match(exit.stderr, /not found/);
+  assert.deepEqual(realityObjects(db), [], 'leaks: physical objects left by the delete');
+  const probe = new StateProbe(db);
+  try {
+    assert.deepEqual(probe.lockedRows(), [], 'no resource lock left held');
+  } finally {
+    probe.close();
+  }
+}
+
 export const stateFile = (dir: string) => join(dir, 'state.db');

@@ -15,6 +15,8 @@ interface Prepared {
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+/** Most transactions committed together (bounds the work lost to one failed commit). */
+const MAX_GROUP = 256;
 
 /**
  * The better-sqlite3 driver: WAL (readers never block the writer), synchronous=NORMAL (durable
@@ -28,6 +30,13 @@ export class SqliteDriver implements SqlDriver {
   private readonly releaseMutex: () => void;
   private readonly statements = new Map<string, Prepared>();
   private closed = false;
+  /** Transactions waiting for the next group commit. */
+  private pending: {
+    fn: (db: SqlExecutor) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private drainScheduled = false;
 
   constructor(path: string, options: SqliteOptions = {}) {
     const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
@@ -41,29 +50,79 @@ export class SqliteDriver implements SqlDriver {
     ({ mutex: this.mutex, release: this.releaseMutex } = mutexForFile(file));
   }
 
+  /**
+   * Group commit: transactions requested while another batch runs are run together, one after
+   * the other, inside one BEGIN IMMEDIATE ... COMMIT, each in its own savepoint. Each keeps its
+   * all-or-nothing effect (a failing one rolls back to its savepoint alone) and its promise settles
+   * only after the commit, so callers see exactly the semantics of separate transactions; the
+   * database pays one commit per batch instead of one per unit of work.
+   */
   transaction<T>(fn: (db: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.mutex.run(async () => {
-      this.checkOpen();
-      this.db.exec('BEGIN IMMEDIATE');
-      let open = true;
-      const guard = () => {
-        if (!open) throw new Error('a statement was run after its transaction ended');
-      };
-      const executor: SqlExecutor = {
-        all: async (sql, params = []) => (guard(), this.all(sql, params)),
-        run: async (sql, params = []) => (guard(), this.run(sql, params)),
-      };
-      try {
-        const result = await fn(executor);
-        open = false;
-        this.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        open = false;
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
+    if (this.mutex.isHeldByCaller()) {
+      return Promise.reject(new Error('a store transaction is already open in this call chain (nested tx)'));
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({
+        fn: fn as (db: SqlExecutor) => Promise<unknown>,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      if (!this.drainScheduled) {
+        this.drainScheduled = true;
+        void this.mutex.run(() => this.drain()).catch(() => undefined);
       }
     });
+  }
+
+  private async drain(): Promise<void> {
+    this.drainScheduled = false;
+    const batch = this.pending.splice(0, MAX_GROUP);
+    if (this.pending.length > 0 && !this.drainScheduled) {
+      this.drainScheduled = true;
+      void this.mutex.run(() => this.drain()).catch(() => undefined);
+    }
+    if (batch.length === 0) return;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.checkOpen();
+      this.db.exec('BEGIN IMMEDIATE');
+      for (const request of batch) outcomes.push(await this.runInSavepoint(request.fn));
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+      for (const request of batch) request.reject(error);
+      return;
+    }
+    batch.forEach((request, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) request.resolve(outcome.value);
+      else request.reject(outcome.error);
+    });
+  }
+
+  private async runInSavepoint(
+    fn: (db: SqlExecutor) => Promise<unknown>,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+    this.db.exec('SAVEPOINT unit');
+    let open = true;
+    const guard = () => {
+      if (!open) throw new Error('a statement was run after its transaction ended');
+    };
+    const executor: SqlExecutor = {
+      all: async (sql, params = []) => (guard(), this.all(sql, params)),
+      run: async (sql, params = []) => (guard(), this.run(sql, params)),
+    };
+    try {
+      const value = await fn(executor);
+      open = false;
+      this.db.exec('RELEASE unit');
+      return { ok: true, value };
+    } catch (error) {
+      open = false;
+      this.db.exec('ROLLBACK TO unit');
+      this.db.exec('RELEASE unit');
+      return { ok: false, error };
+    }
   }
 
   query(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {

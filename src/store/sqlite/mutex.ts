@@ -9,6 +9,11 @@ export class Mutex {
   /** The token of the section running now, to recognise re-entry from inside it. */
   private holder: object | null = null;
 
+  /** Whether the caller runs inside this mutex's current section (waiting would deadlock). */
+  isHeldByCaller(): boolean {
+    return this.holder !== null && insideSection.getStore() === this.holder;
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.holder !== null && insideSection.getStore() === this.holder) {
       // Waiting for ourselves would never end.
