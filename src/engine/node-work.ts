@@ -19,7 +19,8 @@ export type Operation = 'create' | 'update' | 'delete';
 /** What a unit of work for a graph node carries between its steps (persisted in the work item). */
 export type NodePayload =
   | { phase: 'start' }
-  | { phase: 'poll'; op: Operation; row: number; attempt: number }
+  /** `reassess`: the operation resumed an interrupted one with its original properties; decide again after. */
+  | { phase: 'poll'; op: Operation; row: number; attempt: number; reassess?: boolean }
   /** Waiting for another engine to release the resource's lock. */
   | { phase: 'locked' }
   /** Parked until nested stack `child` (the row's physical resource) ends its operation. */

@@ -10,7 +10,7 @@ import type { ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import { diffProperties, validateProperties } from '../template/properties/index.js';
-import type { Json, JsonObject } from '../util/json.js';
+import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
@@ -45,7 +45,7 @@ const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
 export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Promise<void> {
   const { deps, item } = scope;
   const nodeRow = parseNodeKey(item.node).rowId;
-  if (payload.phase === 'poll') return poll(scope, payload.op, payload.row, payload.attempt);
+  if (payload.phase === 'poll') return poll(scope, payload.op, payload.row, payload.attempt, payload.reassess);
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
@@ -77,9 +77,15 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   if (lock !== 'free' && row.status === 'IN_PROGRESS') {
-    // This unit's own earlier attempt, or an abandoned operation: resume it rather than decide again.
+    // This unit's own earlier attempt, or an abandoned operation: finish it first, with the
+    // properties it was started with (a retried create finds its object by key and must record
+    // what that object really has); if the definition moved on meanwhile, decide again afterwards.
     const op = row.action === 'CREATE' ? 'create' : row.action === 'UPDATE' ? 'update' : undefined;
-    if (op) return start(scope, plugin, row, op, properties, row.engineId);
+    const started = (row.progress as { properties?: Record<string, Value> } | null)?.properties;
+    if (op) {
+      const original = started ?? properties;
+      return start(scope, plugin, row, op, original, row.engineId, !jsonEqual(original, properties));
+    }
   }
 
   const decision = decide(plugin, row, resource.implementation.type, properties);
@@ -130,6 +136,7 @@ async function start(
   op: Operation,
   properties: Record<string, Value>,
   holder: string | null,
+  reassess = false,
 ): Promise<void> {
   const { deps } = scope;
   const now = deps.clock.now();
@@ -139,6 +146,8 @@ async function start(
       action: ACTION_OF[op],
       status: 'IN_PROGRESS',
       reason: 'state changed',
+      // What this operation applies, so that a resumed attempt applies the same.
+      progress: { op, state: null, properties: properties as JsonObject },
       updatedAt: new Date(now).toISOString(),
     });
     if (next)
@@ -175,7 +184,7 @@ async function start(
     }
     return failNode(scope, locked, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
   }
-  await afterAction(scope, plugin, locked, op, properties, result, 0);
+  await afterAction(scope, plugin, locked, op, properties, result, 0, reassess);
 }
 
 function changedNames(
@@ -195,6 +204,7 @@ async function afterAction(
   properties: Record<string, Value>,
   result: ActionResult | PollResult,
   attempt: number,
+  reassess = false,
 ): Promise<void> {
   const { deps, item } = scope;
   const changes: Partial<ResourceRecord> = {};
@@ -203,7 +213,7 @@ async function afterAction(
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
   if (!pending) {
     const merged = { ...row, ...changes };
-    return finish(scope, plugin, merged, properties, scope.holder, op);
+    return finish(scope, plugin, merged, properties, scope.holder, op, reassess);
   }
   const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
   const delay = pollDelay(result.pollAfterMs, attempt);
@@ -219,12 +229,19 @@ async function afterAction(
       op,
       row: row.id,
       attempt: attempt + 1,
+      ...(reassess ? { reassess: true } : {}),
     });
   });
   if (!saved) return retryLater(scope);
 }
 
-async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: number): Promise<void> {
+async function poll(
+  scope: NodeScope,
+  op: Operation,
+  rowId: number,
+  attempt: number,
+  reassess = false,
+): Promise<void> {
   const { deps } = scope;
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
@@ -245,7 +262,7 @@ async function poll(scope: NodeScope, op: Operation, rowId: number, attempt: num
   // the same compare-and-swap as every locked write.
   const mine = row.engineId === scope.holder ? row : await steal(scope, row);
   if (!mine) return retryLater(scope);
-  await afterAction(scope, plugin, mine, op, properties, result, attempt);
+  await afterAction(scope, plugin, mine, op, properties, result, attempt, reassess);
 }
 
 async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
@@ -266,9 +283,10 @@ async function finish(
   properties: Record<string, Value>,
   holder: string | null,
   op?: Operation,
+  reassess = false,
 ): Promise<void> {
   const outputs = await outputsOf(plugin, pluginContext(scope, row), properties);
-  return recordDone(scope, row, properties, holder, outputs, op);
+  return recordDone(scope, row, properties, holder, outputs, op, {}, reassess);
 }
 
 /**
@@ -284,6 +302,7 @@ export async function recordDone(
   outputs: { refId: string | null; attributes: Record<string, Json> },
   op?: Operation,
   extra: Partial<ResourceRecord> = {},
+  reassess = false,
 ): Promise<void> {
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
@@ -299,13 +318,20 @@ export async function recordDone(
       properties: properties as JsonObject,
       attributes: attributes as JsonObject,
       progress: null,
-      templateId: scope.current ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
+      templateId:
+        scope.current && !reassess ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
       requires: [...inputs.values()].map((i) => i.rowId),
       updatedAt: new Date(now).toISOString(),
       ...extra,
     });
     if (!next) return false;
     if (op) await tx.events.append([resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now)]);
+    if (scope.current && reassess) {
+      // A resumed operation finished with its original properties: run this node again to bring
+      // the resource to the definition it wants now (the result is recorded, nothing reported).
+      await tx.work.reschedule(item.id, deps.engineId, now, { phase: 'start' });
+      return true;
+    }
     if (scope.current) {
       // The old row's cleanup joins the graph before this node reports, so the traversal cannot
       // complete without it.

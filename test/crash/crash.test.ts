@@ -1,13 +1,14 @@
 /**
- * Crash tests with real processes: creates and updates of a 500-resource stack run by the real
- * `hearth` CLI, whose engine processes are killed (SIGKILL) at random moments and restarted with
- * `hearth stack run` until the operation settles. The result must be COMPLETE and equal to the
- * template, with no duplicated and no leaked physical object and no lock left held.
+ * Crash tests with real processes: a create, update and delete of a 500-resource stack run by the
+ * real `hearth` CLI, whose engine processes are killed (SIGKILL) at random moments and restarted
+ * with `hearth stack run` until the operation settles. The result must be COMPLETE and equal to the
+ * template, with no duplicated and no leaked physical object and no lock left held; after the delete,
+ * nothing at all. Two more tests supersede an update while engines are killed (a resumed create).
  *
  * Every run prints its seed; CRASH_SEED=<seed> replays the same template and kill schedule (the
- * moments are tied to progress, so a replay is close, not identical). CRASH_KILLS=<create>,<update>,<delete>
- * changes how many processes the first test kills (default 12,10,5). scripts/crash-soak.mjs repeats
- * the file with fresh seeds. (Not HEARTH_*: the configuration loader rejects unknown HEARTH_ names.)
+ * moments are tied to progress, so a replay is close, not identical). CRASH_KILLS=<create>,<update>,
+ * <delete> changes how many processes the first test kills (default 12,10,5). scripts/crash-soak.mjs
+ * repeats the file with fresh seeds. (Not HEARTH_*: the configuration loader rejects unknown names.)
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
@@ -44,28 +45,26 @@ const createEvents = (t: BigTemplate) => 2 * t.names.length;
 const updateEvents = (t: BigTemplate) => 2 * t.names.length + 4 * t.replaced.size;
 
 /**
- * Found by these tests (the third reproduces it every time). A kill between a plugin's create and
- * the row update that completes it leaves the row CREATE_IN_PROGRESS, locked by a unit of the old
- * traversal; a newer traversal drops that unit, finds the lock abandoned and resumes the create with
- * ITS properties. TestResource.create then finds the object by idempotency key and returns it as it
- * is: the row records the new properties, the physical object keeps the old ones, and no update
- * ever follows. (Resuming an interrupted UPDATE is fine: update writes the properties.)
+ * Found by these tests (the third reproduced it every time), now fixed: a kill between a plugin's
+ * create and the row update that completes it leaves the row CREATE_IN_PROGRESS, locked by a unit
+ * of the old traversal. A newer traversal resumed that create with ITS properties; TestResource's
+ * create found the object by idempotency key and returned it as it was, so the row recorded the new
+ * properties while the object kept the old ones. The engine now saves the properties with the lock,
+ * resumes with those, and decides again afterwards (an update here).
  */
-const RESUMED_CREATE_BUG =
-  'bug: an abandoned CREATE_IN_PROGRESS resumed by a newer traversal records its properties on the ' +
-  'row while the physical object, found by idempotency key, keeps the old ones';
 
 /** A fresh directory with the template, a Crasher on it, and the clean-up (kept when the test fails). */
 async function withStack(
   t: TestContext,
-  seed: number,
+  offset: number,
   body: (crasher: Crasher, template: BigTemplate) => Promise<void>,
 ): Promise<void> {
-  t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${seed})`);
+  const seed = SEED + offset;
+  t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${SEED})`);
   const dir = mkdtempSync(join(tmpdir(), 'hearth-crash-'));
   const template = bigTemplate(seed, SHAPE);
   writeFileSync(join(dir, 'big.yaml'), template.text);
-  const crasher = new Crasher(dir, STACK, seed);
+  const crasher = new Crasher(dir, STACK, seed, `CRASH_SEED=${SEED}`);
   const started = Date.now();
   let ok = false;
   try {
@@ -107,7 +106,7 @@ describe('crash recovery with real processes', () => {
     'a 500-resource create, update and delete, their engines killed over and over, converge exactly',
     { timeout: 180_000 },
     (t) =>
-      withStack(t, SEED, async (crasher, template) => {
+      withStack(t, 0, async (crasher, template) => {
         const created = await crasher.phase({
           label: 'create',
           start: create,
@@ -157,9 +156,9 @@ describe('crash recovery with real processes', () => {
   it(
     'an update superseded by another while engines are killed converges to the newest template',
     // Fails when a kill leaves a create interrupted inside the plugin call (often, not always).
-    { timeout: 180_000, todo: RESUMED_CREATE_BUG },
+    { timeout: 180_000 },
     (t) =>
-      withStack(t, SEED + 1, async (crasher, template) => {
+      withStack(t, 1, async (crasher, template) => {
         await crasher.phase({
           label: 'create',
           start: create,
@@ -196,15 +195,15 @@ describe('crash recovery with real processes', () => {
 
   it(
     'a create interrupted inside the plugin call, then superseded by an update, applies the update',
-    { timeout: 120_000, todo: RESUMED_CREATE_BUG },
+    { timeout: 120_000 },
     async (t) => {
       const seed = SEED + 2;
-      t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${seed - 2})`);
+      t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${SEED})`);
       // Independent resources without waits: killed while the engine works, the create leaves rows
       // interrupted between the plugin call and the row update that completes it.
       const template = bigTemplate(seed, { chains: 200, length: 1, fanIn: 0, waitEvery: 1000, replaced: 0 });
       const dir = await interruptCreate(t, template, rng(seed));
-      const crasher = new Crasher(dir, STACK, seed);
+      const crasher = new Crasher(dir, STACK, seed, `CRASH_SEED=${SEED}`);
       try {
         await crasher.phase({
           label: 'update',
@@ -242,14 +241,13 @@ async function interruptCreate(t: TestContext, template: BigTemplate, random: ()
       child.kill();
       await child.exited;
       const made = new Map(realityObjects(db).map((o) => [o.key, o]));
-      const interrupted = probe
-        .inProgress()
-        .filter(
-          (r) =>
-            r.action === 'CREATE' &&
-            r.progress === null &&
-            made.get(r.uuid)?.properties.value === `g0.${r.name}`,
-        );
+      const interrupted = probe.inProgress().filter(
+        (r) =>
+          r.action === 'CREATE' &&
+          // The plugin call had not returned: nothing, or only what the lock recorded, is saved.
+          (r.progress === null || (JSON.parse(r.progress) as { state?: unknown }).state === null) &&
+          made.get(r.uuid)?.properties.value === `g0.${r.name}`,
+      );
       if (interrupted.length > 0) {
         t.diagnostic(
           `attempt ${attempt}: killed at event ${target}; creates interrupted after their object was made: ` +

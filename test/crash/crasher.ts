@@ -49,6 +49,8 @@ export class Crasher {
     readonly dir: string,
     readonly stack: string,
     readonly seed: number,
+    /** How to run this again: the environment that gives this seed. */
+    readonly replay = `CRASH_SEED=${seed}`,
   ) {
     this.random = rng(seed);
     this.db = stateFile(dir);
@@ -63,7 +65,7 @@ export class Crasher {
   explain(what: string): string {
     return [
       what,
-      `seed ${this.seed} (reproduce with CRASH_SEED=${this.seed}), work dir ${this.dir}`,
+      `seed ${this.seed} (reproduce with ${this.replay}), work dir ${this.dir}`,
       `kills so far:\n  ${this.history.join('\n  ')}`,
       `state:\n${this.probe.diagnostics()}`,
     ].join('\n');

@@ -99,36 +99,29 @@ export class StateProbe {
     return this.db;
   }
 
-  private get<T>(sql: string, ...params: unknown[]): T | undefined {
-    try {
-      return this.open()
-        ?.prepare(sql)
-        .get(...params) as T | undefined;
-    } catch {
-      return undefined; // no schema yet (the first child is still migrating)
-    }
-  }
-
+  /**
+   * Runs a query; before the first child has created the schema, an empty answer. Any other error
+   * (a renamed column, say) fails the test rather than make a check pass on nothing.
+   */
   private all<T>(sql: string, ...params: unknown[]): T[] {
+    const db = this.open();
+    if (!db) return [];
     try {
-      return (
-        (this.open()
-          ?.prepare(sql)
-          .all(...params) as T[] | undefined) ?? []
-      );
-    } catch {
-      return [];
+      return db.prepare(sql).all(...params) as T[];
+    } catch (err) {
+      if (/no such table/.test((err as Error).message)) return [];
+      throw err;
     }
   }
 
   /** How many events were recorded: a measure of progress that keeps growing across restarts. */
   events(): number {
-    return this.get<{ n: number }>('SELECT COUNT(*) AS n FROM events')?.n ?? 0;
+    return this.all<{ n: number }>('SELECT COUNT(*) AS n FROM events')[0]?.n ?? 0;
   }
 
   /** The stack's `ACTION_STATUS` and current traversal; undefined while it does not exist. */
   stack(name: string): { status: string | undefined; traversal: string | undefined } {
-    const row = this.get<{ action: string; status: string; traversal_id: string }>(
+    const [row] = this.all<{ action: string; status: string; traversal_id: string }>(
       'SELECT action, status, traversal_id FROM stacks WHERE name = ?',
       name,
     );
@@ -154,18 +147,23 @@ export class StateProbe {
     );
   }
 
-  /** A summary of what is left in flight, for failure messages. */
+  /** A summary of what is left in flight, for failure messages (never failing itself). */
   diagnostics(): string {
-    const stacks = this.all('SELECT name, action, status, reason, traversal_id FROM stacks');
-    const busy = this.all(
+    const safe = (sql: string) => {
+      try {
+        return this.all(sql);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const stacks = safe('SELECT name, action, status, reason, traversal_id FROM stacks');
+    const busy = safe(
       `SELECT id, uuid, name, action, status, reason, physical_id, replaces, replaced_by, engine_id
        FROM resources WHERE status <> 'COMPLETE' OR engine_id IS NOT NULL OR replaced_by IS NOT NULL
        ORDER BY id LIMIT 40`,
     );
-    const work = this.all(
-      'SELECT id, kind, node, payload, run_at, claimed_by, claim_expires, attempts FROM work ORDER BY id LIMIT 40',
-    );
-    const services = this.all('SELECT engine_id, pid, heartbeat_at FROM services');
+    const work = safe('SELECT * FROM work ORDER BY id LIMIT 40');
+    const services = safe('SELECT * FROM services');
     return JSON.stringify({ stacks, busy, work, services }, null, 1);
   }
 
