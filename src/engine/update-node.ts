@@ -45,7 +45,8 @@ const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
 export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Promise<void> {
   const { deps, item } = scope;
   const nodeRow = parseNodeKey(item.node).rowId;
-  if (payload.phase === 'poll') return poll(scope, payload.op, payload.row, payload.attempt, payload.reassess);
+  if (payload.phase === 'poll')
+    return poll(scope, payload.op, payload.row, payload.attempt, payload.reassess);
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
