@@ -1,5 +1,6 @@
 import type { StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
+import { nodeKey } from './nodes.js';
 
 /**
  * The event key a nested stack's end is announced on: the parent's unit of work that started the
@@ -20,12 +21,22 @@ export async function finishTraversal(
   traversalId: string,
   now: number,
 ): Promise<void> {
+  const checking = stack.action === 'CHECK';
+  if (checking) {
+    // A CHECK runs to its end through failures (see check-node.ts); they fail it only now.
+    const failures = await checkFailures(tx, stack.id, traversalId);
+    if (failures) {
+      await failTraversal(tx, stack, traversalId, failures, now);
+      return;
+    }
+  }
   const reason = `Stack ${stack.action} completed successfully`;
   const deleting = stack.action === 'DELETE';
   const done = await tx.stacks.update(stack.id, traversalId, {
     status: 'COMPLETE',
     reason,
-    prevTemplateId: null,
+    // A CHECK converges nothing: the rollback target and the rows' templates stay.
+    ...(checking ? {} : { prevTemplateId: null }),
     ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
   });
   if (!done) return;
@@ -34,7 +45,7 @@ export async function finishTraversal(
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
   if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
-  if (stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
+  if (!checking && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
     await tx.templates.delete(stack.prevTemplateId);
   }
 }
@@ -58,6 +69,20 @@ export async function failTraversal(
   await tx.events.append([stackEvent(stack, stack.action, 'FAILED', reason, now)]);
   if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
   return true;
+}
+
+/**
+ * The combined failure of a CHECK traversal, or null: the rows of its update nodes that are
+ * CHECK_FAILED (a skipped row keeps the state it had, so an earlier CHECK_FAILED counts too —
+ * skips only happen when something upstream failed, so the verdict is the same).
+ */
+async function checkFailures(tx: Tx, stackId: string, traversalId: string): Promise<string | null> {
+  const failed: string[] = [];
+  for (const row of await tx.resources.listActive(stackId)) {
+    if (row.action !== 'CHECK' || row.status !== 'FAILED') continue;
+    if (await tx.sync.get(traversalId, nodeKey('u', row.id))) failed.push(`${row.name}: ${row.reason}`);
+  }
+  return failed.length > 0 ? `Resource CHECK failed: ${failed.join('; ')}` : null;
 }
 
 /** Removes rows whose delete completed; after a stack delete, every row. */

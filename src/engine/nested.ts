@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceRecord, Tx } from '../store/contract.js';
+import { isNestedPlugin, type NestedMember, type NestedPlugin } from '../resources/nested-type.js';
+import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
-import type { JsonObject } from '../util/json.js';
+import { validateProperties } from '../template/properties/index.js';
+import type { Json, JsonObject } from '../util/json.js';
 import {
   bindChild,
   CHILD_KEY,
@@ -14,6 +16,7 @@ import {
   childStackOf,
   childTemplateRecord,
   DIGEST_KEY,
+  generatedChildSpec,
   NESTED_SAFETY_MS,
   type NestedProgress,
   nestedProgress,
@@ -57,16 +60,31 @@ export async function runNestedUpdate(
   row: ResourceRecord,
 ): Promise<void> {
   const impl = resource.implementation;
-  if (impl.kind !== 'template') throw new Error(`internal: ${row.name} is not a template resource`);
+  const plugin = impl.kind === 'plugin' ? scope.deps.plugins.plugin(impl.type) : undefined;
+  if (impl.kind !== 'template' && !isNestedPlugin(plugin)) {
+    throw new Error(`internal: ${row.name} is not a template resource`);
+  }
   let spec: ChildSpec;
   try {
     const ctx = new NodeResolveContext(definition, inputsOf(scope.point));
     const path = [...resource.definition.path, 'properties'];
-    const properties = childParameters(ctx.resolve(resource.definition.properties), path);
+    const resolved = ctx.resolve(resource.definition.properties);
     const templateId = scope.traversal?.templateId;
     const parent = templateId ? await parentTemplate(scope, templateId) : undefined;
     if (!parent) return drop(scope);
-    spec = childSpec(scope, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+    if (impl.kind === 'template') {
+      const properties = childParameters(resolved, path);
+      spec = childSpec(scope, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+    } else {
+      // A nested-stack type: its child template is generated from the converted properties.
+      const nestedPlugin = plugin as NestedPlugin;
+      const properties = validateProperties(nestedPlugin.properties, resolved ?? {}, path) as Record<
+        string,
+        Value
+      >;
+      const child = nestedPlugin.nested.child(properties, row.data);
+      spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
+    }
   } catch (err) {
     if (err instanceof TemplateError) return failNode(scope, row, err.message);
     throw err;
@@ -145,6 +163,11 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
   if (child.status === 'FAILED') return failNode(scope, row, child.reason);
   const outputs = await childOutputs(scope, child);
   const done = { ...row, data: { ...row.data, [CHILD_KEY]: child.id, [DIGEST_KEY]: progress.digest } };
+  if (progress.generated) {
+    const plugin = deps.plugins.plugin(progress.type);
+    if (isNestedPlugin(plugin))
+      outputs.attributes = await generatedAttributes(scope, plugin, done, child, outputs);
+  }
   const properties = progress.properties as Record<string, Value>;
   return recordDone(scope, done, properties, row.engineId, outputs, payload.op, {
     type: progress.type,
@@ -185,6 +208,7 @@ async function converge(
     properties: spec.properties,
     digest: spec.digest,
     type: spec.type,
+    ...(spec.data ? { generated: true } : {}),
   };
   const started = await guarded(
     deps.store.tx(async (tx) => {
@@ -194,7 +218,7 @@ async function converge(
         status: 'IN_PROGRESS',
         reason: 'state changed',
         physicalId: childId,
-        data: { ...row.data, [CHILD_KEY]: childId },
+        data: { ...row.data, ...spec.data, [CHILD_KEY]: childId },
         progress: progress as unknown as JsonObject,
         updatedAt: new Date(now).toISOString(),
       });
@@ -282,6 +306,39 @@ async function parkOnChild(tx: Tx, scope: NodeScope, payload: ParkedPayload, now
   const child = await tx.stacks.get(payload.child);
   const runAt = child?.status === 'IN_PROGRESS' ? now + NESTED_SAFETY_MS : now;
   return park(tx, scope, payload, runAt);
+}
+
+/**
+ * A nested-stack type's attributes, from its child's resources' cached attributes and reference
+ * ids: read once, when the child is done.
+ */
+async function generatedAttributes(
+  scope: NodeScope,
+  plugin: NestedPlugin,
+  row: ResourceRecord,
+  child: StackRecord,
+  outputs: { attributes: Record<string, Json> },
+): Promise<Record<string, Json>> {
+  const rows = await scope.deps.store.tx((tx) => tx.resources.listActive(child.id));
+  // One row per member: the one of the child's current template when a replacement left two.
+  const byName = new Map<string, ResourceRecord>();
+  for (const r of rows) {
+    const seen = byName.get(r.name);
+    if (!seen || r.templateId === child.templateId) byName.set(r.name, r);
+  }
+  const members: NestedMember[] = [...byName.values()].map((r) => ({
+    name: r.name,
+    refId: r.physicalId,
+    attributes: r.attributes,
+  }));
+  return plugin.nested.attributes({
+    childId: child.id,
+    childName: child.name,
+    properties: (row.properties ?? {}) as Record<string, Value>,
+    data: row.data,
+    members,
+    outputs: outputs.attributes,
+  });
 }
 
 /** A lost compare-and-swap inside a transaction: roll it back and run the step again later. */

@@ -156,6 +156,42 @@ export async function deleteStack(deps: EngineDeps, stackId: string): Promise<St
 }
 
 /**
+ * Checks a stack (Heat's stack check): a CHECK traversal over the stack's current template and
+ * the rows it has, in dependency order; each resource's plugin probes its backend (check-node.ts).
+ * Nothing is created, deleted or converged; the template stays.
+ */
+export async function checkStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+): Promise<StackRecord> {
+  const stack = await requireStack(deps, stackId);
+  if (stack.status === 'IN_PROGRESS') {
+    throw new OperationError(
+      `stack "${stack.name}" is ${stack.action}_IN_PROGRESS: it can be checked once that ends`,
+      'conflict',
+    );
+  }
+  const templateId = stack.templateId;
+  const record = templateId ? await deps.store.tx((tx) => tx.templates.get(templateId)) : undefined;
+  if (!templateId || !record) {
+    throw new OperationError(`stack "${stack.name}" has no template to check against`, 'invalid');
+  }
+  const identity = { stackId: stack.id, stackName: stack.name, projectId: stack.projectId };
+  const definition = cache.get(record, identity);
+  await deps.store.tx((tx) =>
+    beginTraversal(tx, {
+      stack,
+      action: 'CHECK',
+      templateId,
+      desired: desiredOf(definition),
+      now: deps.clock.now(),
+    }),
+  );
+  return (await getStack(deps, stackId))!;
+}
+
+/**
  * Rolls a failed create or update back: a traversal to the template that was current when the
  * failed operation started (none for a create: everything goes).
  */

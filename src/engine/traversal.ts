@@ -35,11 +35,21 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
   const traversalId = randomUUID();
   const existing = await tx.resources.listActive(stack.id);
   const { chosen, obsolete, missing } = chooseRows(desired, existing);
-  if (missing.length > 0) {
+  // A CHECK visits the rows the stack has: it creates none and deletes none.
+  const checking = action === 'CHECK';
+  if (missing.length > 0 && !checking) {
     const inserted = await tx.resources.insert(missing.map((want) => initRow(stack, want, now)));
     inserted.forEach((row) => chosen.set(row.name, row));
   }
-  const plan = planGraph(traversalId, stack.id, desired, chosen, obsolete);
+  const plan = checking
+    ? planGraph(
+        traversalId,
+        stack.id,
+        desired.filter((want) => chosen.has(want.name)),
+        chosen,
+        [],
+      )
+    : planGraph(traversalId, stack.id, desired, chosen, obsolete);
 
   const changes: Partial<StackRecord> = {
     ...options.stackChanges,

@@ -26,6 +26,7 @@ import {
   pollDelay,
 } from './node-work.js';
 import { runNestedUpdate } from './nested.js';
+import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
 import { NodeResolveContext } from './resolver.js';
@@ -53,7 +54,12 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const row = await currentRow(scope, nodeRow);
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
-  if (resource?.implementation.kind === 'template') return runNestedUpdate(scope, definition, resource, row);
+  if (
+    resource?.implementation.kind === 'template' ||
+    isNestedPlugin(deps.plugins.plugin(resource?.implementation.type ?? ''))
+  ) {
+    return runNestedUpdate(scope, definition, resource!, row);
+  }
   if (!resource || resource.implementation.kind !== 'plugin') {
     return failNode(scope, row, `resource type of "${row.name}" cannot be converged here`);
   }

@@ -1,4 +1,5 @@
 import type { WorkItem } from '../store/contract.js';
+import { runCheckNode } from './check-node.js';
 import { runCleanupNode } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
 import { failIfTimedOut, ROLLBACK } from './failure.js';
@@ -82,6 +83,8 @@ export class Worker {
       return;
     }
     if (payload.phase === 'nested') await resumeNested(scope, payload);
+    else if (parseNodeKey(item.node).kind === 'u' && scope.traversal?.action === 'CHECK')
+      await runCheckNode(scope, payload);
     else if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
     else await runCleanupNode(scope, payload);
   }

@@ -10,6 +10,8 @@ import type { TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
 import { nonePlugin } from './heat/none.js';
 import { randomStringPlugin } from './heat/random-string.js';
+import { resourceGroupPlugin } from './heat/resource-group.js';
+import { stackPlugin } from './heat/stack.js';
 import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 
@@ -26,15 +28,16 @@ export interface PluginExtras {
    * Checks beyond the schema, as Heat's Resource.validate does (e.g. a RandomString whose length is
    * below its minimums). Given the properties as the schema converted them, defaults applied; any
    * part may still be UNKNOWN during template validation. Throws TemplateError('property').
+   * `types` is the catalog itself, for types naming other types (a ResourceGroup's members).
    */
-  validate?(properties: Record<string, Value>, path: DocPath): void;
+  validate?(properties: Record<string, Value>, path: DocPath, types?: TypeCatalog): void;
 }
 
 export type CatalogPlugin = ResourcePlugin & PluginExtras;
 
 /** The resource types Hearth has built in. A new array (of shared, stateless plugins) per call. */
 export function builtinPlugins(): ResourcePlugin[] {
-  return [nonePlugin, valuePlugin, randomStringPlugin, testResourcePlugin];
+  return [nonePlugin, valuePlugin, randomStringPlugin, testResourcePlugin, resourceGroupPlugin, stackPlugin];
 }
 
 /** A TypeCatalog whose entries carry their schemas (for `resource_types show`). */
@@ -55,20 +58,21 @@ export interface SchemaPluginCatalog extends PluginCatalog {
 export function pluginCatalog(plugins: readonly ResourcePlugin[]): SchemaPluginCatalog {
   const byType = new Map<string, ResourcePlugin>();
   const infos = new Map<string, SchemaTypeInfo>();
+  const typeCatalog: SchemaTypeCatalog = { get: (type) => infos.get(type) };
   for (const plugin of plugins) {
     if (byType.has(plugin.type)) throw new Error(`Two plugins implement the resource type ${plugin.type}`);
     byType.set(plugin.type, plugin);
-    infos.set(plugin.type, describe(plugin));
+    infos.set(plugin.type, describe(plugin, typeCatalog));
   }
   const names = [...byType.keys()].sort();
   return {
     plugin: (type) => byType.get(type),
-    typeCatalog: { get: (type) => infos.get(type) },
+    typeCatalog,
     types: () => [...names],
   };
 }
 
-function describe(plugin: CatalogPlugin): SchemaTypeInfo {
+function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
   const info = typeInfo(plugin.type, plugin.properties, plugin.attributes, {
     description: plugin.description,
     ...(plugin.supportStatus ? { supportStatus: plugin.supportStatus } : {}),
@@ -81,7 +85,7 @@ function describe(plugin: CatalogPlugin): SchemaTypeInfo {
     ...info,
     validateProperties(value: Value, path: DocPath): void {
       const converted = validateProperties(plugin.properties, value, path);
-      if (converted !== UNKNOWN) validate.call(plugin, converted as Record<string, Value>, path);
+      if (converted !== UNKNOWN) validate.call(plugin, converted as Record<string, Value>, path, types);
     },
   };
 }

@@ -91,6 +91,20 @@ describe('hearth stack (embedded engine)', () => {
     assert.match(r.stderr, /CREATE_FAILED: Resource CREATE failed/);
   });
 
+  it('checks a healthy stack: exit 0, CHECK_COMPLETE, every resource CHECK_COMPLETE', () => {
+    const w = workdir({ 't.yaml': V1 });
+    assert.equal(w.run(['stack', 'create', 'ok', '-t', 't.yaml', '--wait']).code, 0);
+    const checked = w.run(['stack', 'check', 'ok', '--wait', '-f', 'json']);
+    assert.equal(checked.code, 0, checked.stderr);
+    const stack = JSON.parse(checked.stdout.slice(checked.stdout.indexOf('{')));
+    assert.equal(stack.stack_status, 'CHECK_COMPLETE');
+    const rows = JSON.parse(w.run(['stack', 'resource', 'list', 'ok', '-f', 'json']).stdout);
+    assert.deepEqual(
+      rows.map((r: { resource_status: string }) => r.resource_status),
+      ['CHECK_COMPLETE', 'CHECK_COMPLETE', 'CHECK_COMPLETE'],
+    );
+  });
+
   it('refuses an invalid template before touching anything', () => {
     const w = workdir({
       'bad.yaml': 'heat_template_version: 2018-08-31\nresources:\n  r: {type: OS::Nope}\n',

@@ -31,6 +31,8 @@ describe('plugin catalog', () => {
     assert.deepEqual(catalog.types(), [
       'OS::Heat::None',
       'OS::Heat::RandomString',
+      'OS::Heat::ResourceGroup',
+      'OS::Heat::Stack',
       'OS::Heat::TestResource',
       'OS::Heat::Value',
     ]);

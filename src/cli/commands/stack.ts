@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Engine, StackProgress } from '../../engine/engine.js';
 import {
   cancelStack,
+  checkStack,
   createStack,
   deleteStack,
   findStack,
@@ -297,6 +298,20 @@ export function registerStackCommands(program: Command, print: Print): void {
         } else {
           print(`Request to cancel the ${found.action} of stack ${found.name} has been accepted.\n`);
         }
+      });
+    });
+
+  stack
+    .command('check <name>')
+    .description("Check a stack's resources against their backends (the next update replaces failed ones)")
+    .option('--wait', 'run the check to its end, showing progress')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: FormatOptions & { wait?: boolean }) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const started = await checkStack(engine.deps, engine.cache, found.id);
+        const final = opts.wait ? await waitAndReport(engine, started.id, print) : started;
+        show(print, opts.format, stackView(final ?? started));
       });
     });
 

@@ -100,13 +100,14 @@ function makeGetAttr(variant: 'select' | 'path' | 'all'): FunctionDef {
       const attr = ctx.resolve(attrNode);
       if (isUnknown(attr)) return UNKNOWN;
       if (typeof attr !== 'string') fail(call, `the attribute name must be a string, got ${typeName(attr)}`);
-      const value = ctx.resourceAttr(name, attr, call.path);
-      return selectPath(
-        value,
-        pathNodes.map((n) => ctx.resolve(n)),
-        null,
-        false,
-      );
+      const path = pathNodes.map((n) => ctx.resolve(n));
+      // A group's `[group, resource.<i>, attr, ...]` reads member i's attribute `attr` (Heat hands
+      // the path to the resource; groups cache it as `resource.<i>.<attr>`).
+      const first = path[0];
+      if (variant !== 'select' && typeof first === 'string' && /^resource\.[^.]+$/.test(attr)) {
+        return selectPath(ctx.resourceAttr(name, `${attr}.${first}`, call.path), path.slice(1), null, false);
+      }
+      return selectPath(ctx.resourceAttr(name, attr, call.path), path, null, false);
     },
   };
 }

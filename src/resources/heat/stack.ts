@@ -1,0 +1,60 @@
+import type { Value } from '../../template/functions/types.js';
+import { attr, P } from '../../template/properties/index.js';
+import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
+import type { CatalogPlugin } from '../catalog.js';
+import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+
+/**
+ * OS::Heat::Stack, local only (no `context.region_name`): a child stack from the template text in
+ * `template`, given `parameters`. Its attributes are the child's outputs (`outputs`, and each
+ * output by name) and the child's name (`stack_name`). `timeout` is accepted; the child inherits
+ * the parent's stack timeout.
+ */
+export const stackPlugin: CatalogPlugin & NestedPlugin = {
+  ...NESTED_STUBS,
+  type: 'OS::Heat::Stack',
+  description: 'A resource for managing stacks.',
+  supportStatus: { version: '2014.2' },
+  properties: {
+    context: P.map({
+      description: 'Context for this stack (only a local stack is supported).',
+      schema: { region_name: P.string({ description: 'Region name in which this stack will be created.' }) },
+    }),
+    template: P.string({
+      description: 'Template that specifies the stack to be created as a resource.',
+      required: true,
+      updateAllowed: true,
+    }),
+    timeout: P.integer({
+      description: 'Number of minutes to wait for this stack creation.',
+      updateAllowed: true,
+    }),
+    parameters: P.map({
+      description: 'Set of parameters passed to this stack.',
+      default: {},
+      updateAllowed: true,
+    }),
+  },
+  attributes: {
+    stack_name: attr('Name of the stack.', 'string'),
+    outputs: attr('A dict of key-value pairs output from the stack.', 'map'),
+  },
+  // Each output of the child is also an attribute by name (the template is known only at run time).
+  dynamicAttribute: () => true,
+
+  nested: {
+    child(properties: Record<string, Value>) {
+      const parameters: JsonObject = {};
+      const given = properties.parameters;
+      if (isPlainObject(given)) {
+        for (const [k, v] of Object.entries(given)) if (v !== null) setOwn(parameters, k, v as Json);
+      }
+      return { template: String(properties.template ?? ''), parameters };
+    },
+    attributes(view) {
+      const outputs: JsonObject = {};
+      for (const [k, v] of Object.entries(view.outputs)) if (k !== 'OS::stack_id') setOwn(outputs, k, v);
+      return { ...outputs, outputs, stack_name: view.childName, 'OS::stack_id': view.childId };
+    },
+  },
+};

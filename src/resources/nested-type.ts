@@ -1,0 +1,72 @@
+import type { Value } from '../template/functions/types.js';
+import type { Json, JsonObject } from '../util/json.js';
+import type { ActionResult, PluginContext, RealityState, ResourcePlugin } from './contract.js';
+
+/**
+ * Nested-stack types: resource types (OS::Heat::ResourceGroup, OS::Heat::Stack) implemented by a
+ * child stack whose template is generated from the resource's properties. The engine runs them
+ * with the machinery of template resources (engine/nested.ts): it creates, updates and deletes the
+ * child and parks on it; the plugin only says what the child is and what its attributes are.
+ */
+export interface NestedStackType {
+  /**
+   * The child from the properties (converted by the schema, defaults applied) and the row's data:
+   * its template text (HOT, JSON or YAML), its parameters, and data to keep on the row.
+   */
+  child(properties: Record<string, Value>, data: Readonly<JsonObject>): NestedChild;
+  /** The resource's attributes once the child is done (computed once, from the child's rows). */
+  attributes(view: NestedView): Record<string, Json>;
+}
+
+export interface NestedChild {
+  template: string;
+  parameters: JsonObject;
+  data?: JsonObject;
+}
+
+/** A resource of the child stack, as its row caches it. */
+export interface NestedMember {
+  name: string;
+  refId: string | null;
+  attributes: Readonly<JsonObject>;
+}
+
+export interface NestedView {
+  childId: string;
+  childName: string;
+  properties: Record<string, Value>;
+  data: Readonly<JsonObject>;
+  members: readonly NestedMember[];
+  outputs: Readonly<Record<string, Json>>;
+}
+
+/** A plugin whose implementation is a generated child stack. */
+export interface NestedPlugin extends ResourcePlugin {
+  readonly nested: NestedStackType;
+}
+
+export function isNestedPlugin(plugin: ResourcePlugin | undefined): plugin is NestedPlugin {
+  return plugin !== undefined && (plugin as Partial<NestedPlugin>).nested !== undefined;
+}
+
+function notDirect(): never {
+  throw new Error('internal: a nested-stack type is run by the engine through its child stack');
+}
+
+/** The plugin methods a nested-stack type never has called (the engine drives its child instead). */
+export const NESTED_STUBS = {
+  async create(): Promise<ActionResult> {
+    return notDirect();
+  },
+  async delete(): Promise<ActionResult> {
+    return notDirect();
+  },
+  async getReality(ctx: PluginContext): Promise<RealityState> {
+    return ctx.physicalId === null
+      ? { state: 'gone' }
+      : { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
+  },
+  async attribute(): Promise<Value> {
+    return null;
+  },
+};

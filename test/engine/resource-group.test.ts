@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ResourceRecord, StackRecord } from '../../src/store/contract.js';
+import { Harness } from './harness.js';
+
+// OS::Heat::ResourceGroup: a child stack generated from the group's properties, run by the
+// template-resource machinery (the parent parks on the child and is woken by its end).
+
+const T = 'OS::Heat::TestResource';
+
+function group(count: number, options: { policies?: string[] } = {}): string {
+  const policies = options.policies
+    ? `\n      removal_policies: [{resource_list: ${JSON.stringify(options.policies)}}]`
+    : '';
+  return `heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: ${count}${policies}
+      resource_def:
+        type: ${T}
+        properties: {value: 'member-%index%'}
+  after:
+    type: ${T}
+    properties: {value: {list_join: [',', {get_attr: [group, output]}]}}
+outputs:
+  refs: {value: {get_attr: [group, refs]}}
+  outputs: {value: {get_attr: [group, output]}}
+  one: {value: {get_attr: [group, resource.1, output]}}
+  one_ref: {value: {get_attr: [group, resource.1]}}
+  dotted: {value: {get_attr: [group, resource.0.output]}}
+  removed: {value: {get_attr: [group, removed_rsrc_list]}}
+  after: {value: {get_attr: [after, output]}}
+`;
+}
+
+async function child(h: Harness): Promise<StackRecord> {
+  const top = await h.stack('s');
+  const kids = await h.deps.store.tx((tx) => tx.stacks.list({ parentId: top.id }));
+  assert.equal(kids.length, 1);
+  return kids[0]!;
+}
+
+async function members(h: Harness): Promise<ResourceRecord[]> {
+  const c = await child(h);
+  const rows = await h.deps.store.tx((tx) => tx.resources.listActive(c.id));
+  return rows.sort((a, b) => Number(a.name) - Number(b.name));
+}
+
+async function values(h: Harness): Promise<string[]> {
+  return (await h.live()).map((o) => String(o.properties.value)).sort();
+}
+
+describe('OS::Heat::ResourceGroup', () => {
+  it('creates count members with index_var substituted; attributes reach outputs and dependents', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(3));
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    const rows = await members(h);
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['0', '1', '2'],
+    );
+    const ids = rows.map((r) => r.physicalId);
+    const after = 'member-0,member-1,member-2';
+    assert.deepEqual(await values(h), ['member-0', after, 'member-1', 'member-2']);
+    const c = await child(h);
+    const groupRow = (await h.rows('s')).find((r) => r.name === 'group')!;
+    assert.equal(groupRow.physicalId, c.id);
+    assert.deepEqual(await h.outputs('s'), {
+      refs: ids,
+      outputs: ['member-0', 'member-1', 'member-2'],
+      one: 'member-1',
+      one_ref: ids[1],
+      dotted: 'member-0',
+      removed: [],
+      after,
+    });
+  });
+
+  it('scales up and down: kept members keep their physical ids, the highest indexes go', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(3));
+    await h.settle();
+    const before = (await members(h)).map((r) => [r.name, r.physicalId]);
+
+    await h.update('s', group(5));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    const grown = (await members(h)).map((r) => [r.name, r.physicalId]);
+    assert.deepEqual(grown.slice(0, 3), before);
+    assert.deepEqual(
+      grown.map(([n]) => n),
+      ['0', '1', '2', '3', '4'],
+    );
+    assert.equal((await h.outputs('s')).after, 'member-0,member-1,member-2,member-3,member-4');
+
+    await h.update('s', group(2));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(
+      (await members(h)).map((r) => [r.name, r.physicalId]),
+      before.slice(0, 2),
+    );
+    assert.deepEqual(await values(h), ['member-0', 'member-0,member-1', 'member-1']);
+    assert.deepEqual((await h.outputs('s')).outputs, ['member-0', 'member-1']);
+  });
+
+  it('removal_policies remove a middle member first, and its index is not reused', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(3));
+    await h.settle();
+    const before = await members(h);
+
+    await h.update('s', group(2, { policies: ['1'] }));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    const rows = await members(h);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.physicalId]),
+      [
+        ['0', before[0]!.physicalId],
+        ['2', before[2]!.physicalId],
+      ],
+    );
+    const out = await h.outputs('s');
+    assert.deepEqual(out.removed, ['1']);
+    assert.deepEqual(out.outputs, ['member-0', 'member-2']);
+
+    // Growing again skips the removed index.
+    await h.update('s', group(3, { policies: ['1'] }));
+    await h.settle();
+    assert.deepEqual(
+      (await members(h)).map((r) => r.name),
+      ['0', '2', '3'],
+    );
+    assert.deepEqual(await values(h), ['member-0', 'member-0,member-2,member-3', 'member-2', 'member-3']);
+  });
+
+  it('delete removes the members, the child stack and the group', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(3));
+    await h.settle();
+    const c = await child(h);
+    await h.delete('s');
+    await h.settle();
+    assert.equal(await h.status('s'), 'DELETE_COMPLETE');
+    assert.deepEqual(await h.live(), []);
+    const gone = await h.deps.store.tx((tx) => tx.stacks.get(c.id));
+    assert.ok(!gone || gone.deletedAt || `${gone.action}_${gone.status}` === 'DELETE_COMPLETE');
+  });
+
+  it('count 0 makes an empty group; an unknown member type fails validation', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(0));
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    assert.deepEqual((await h.outputs('s')).refs, []);
+    await assert.rejects(
+      h.create(
+        'bad',
+        group(1).replace(`type: ${T}\n        properties`, 'type: No::Such\n        properties'),
+      ),
+      /No::Such/,
+    );
+  });
+});
