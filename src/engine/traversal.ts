@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
+import type { StackAction, StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
+import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { CHECK_NODE } from './nodes.js';
 import { chooseRows, type DesiredResource, planGraph } from './plan.js';
@@ -38,7 +39,11 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
   // A CHECK visits the rows the stack has: it creates none and deletes none.
   const checking = action === 'CHECK';
   if (missing.length > 0 && !checking) {
-    const inserted = await tx.resources.insert(missing.map((want) => initRow(stack, want, now)));
+    const inserted = await tx.resources.insert(
+      missing.map((want) =>
+        initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
+      ),
+    );
     inserted.forEach((row) => chosen.set(row.name, row));
   }
   const plan = checking
@@ -95,31 +100,4 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     await finishTraversal(tx, { ...stack, ...changes } as StackRecord, traversalId, now);
   }
   return traversalId;
-}
-
-function initRow(stack: StackRecord, want: DesiredResource, now: number): Omit<ResourceRecord, 'id'> {
-  return {
-    uuid: randomUUID(),
-    stackId: stack.id,
-    rootStackId: stack.rootId,
-    name: want.name,
-    type: want.type,
-    action: 'INIT',
-    status: 'COMPLETE',
-    reason: '',
-    physicalId: null,
-    templateId: null,
-    properties: null,
-    attributes: {},
-    data: {},
-    progress: null,
-    requires: [],
-    replaces: null,
-    replacedBy: null,
-    engineId: null,
-    atomicKey: 0,
-    unhealthy: false,
-    createdAt: new Date(now).toISOString(),
-    updatedAt: null,
-  };
 }

@@ -1,5 +1,4 @@
 import type { CatalogPlugin } from '../resources/catalog.js';
-import { randomUUID } from 'node:crypto';
 import {
   type ActionResult,
   type PollResult,
@@ -12,6 +11,7 @@ import type { Value } from '../template/functions/types.js';
 import { diffProperties, validateProperties } from '../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
+import { initRow } from './rows.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
 import {
@@ -376,29 +376,7 @@ export async function makeReplacement(
   const now = scope.deps.clock.now();
   return scope.deps.store
     .tx(async (tx) => {
-      const [fresh] = await tx.resources.insert([
-        {
-          ...row,
-          uuid: randomUUID(),
-          action: 'INIT',
-          status: 'COMPLETE',
-          reason: '',
-          physicalId: null,
-          templateId: null,
-          properties: null,
-          attributes: {},
-          data: {},
-          progress: null,
-          requires: [],
-          replaces: row.id,
-          replacedBy: null,
-          engineId: null,
-          atomicKey: 0,
-          unhealthy: false,
-          createdAt: new Date(now).toISOString(),
-          updatedAt: null,
-        },
-      ]);
+      const [fresh] = await tx.resources.insert([initRow(row, now, row.id)]);
       const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
         replacedBy: fresh!.id,
       });

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { ResourceRecord } from '../store/contract.js';
+
+/**
+ * A resource row that has not been created yet (INIT_COMPLETE): for a resource new in a template,
+ * or the replacement of an existing row. Its uuid is the idempotency key of its physical create.
+ */
+export function initRow(
+  owner: { stackId: string; rootStackId: string; name: string; type: string },
+  now: number,
+  replaces: number | null = null,
+): Omit<ResourceRecord, 'id'> {
+  return {
+    uuid: randomUUID(),
+    stackId: owner.stackId,
+    rootStackId: owner.rootStackId,
+    name: owner.name,
+    type: owner.type,
+    action: 'INIT',
+    status: 'COMPLETE',
+    reason: '',
+    physicalId: null,
+    templateId: null,
+    properties: null,
+    attributes: {},
+    data: {},
+    progress: null,
+    requires: [],
+    replaces,
+    replacedBy: null,
+    engineId: null,
+    atomicKey: 0,
+    unhealthy: false,
+    createdAt: new Date(now).toISOString(),
+    updatedAt: null,
+  };
+}
