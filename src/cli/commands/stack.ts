@@ -161,73 +161,91 @@ async function waitAndReport(
   return final;
 }
 
+/** `-e` and `--parameter`, which every command taking a template accepts. */
+function environmentOptions(cmd: Command): Command {
+  return cmd
+    .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
+    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, []);
+}
+
+/** `--wait` and `-f`, for commands that start an operation and print the stack. */
+function operationOptions(cmd: Command): Command {
+  return cmd
+    .option('--wait', 'run the operation to its end, showing progress')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table');
+}
+
+/** Prints the stack an operation started on, after running it to its end when asked. */
+async function reportOperation(
+  engine: Engine,
+  started: StackRecord,
+  opts: FormatOptions & { wait?: boolean },
+  print: Print,
+): Promise<void> {
+  const final = opts.wait ? await waitAndReport(engine, started.id, print) : started;
+  show(print, opts.format, stackView(final ?? started));
+}
+
 export function registerStackCommands(program: Command, print: Print): void {
   const stack = program.command('stack').description('Create and manage stacks');
 
-  stack
+  const create = stack
     .command('create <name>')
     .description('Create a stack')
-    .requiredOption('-t, --template <file>', 'the template file')
-    .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
-    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, [])
-    .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
-    .option('--enable-rollback', 'roll back when the create fails')
-    .option('--tags <tags>', 'comma-separated tags')
-    .option('--wait', 'run the operation to its end, showing progress')
-    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
-    .action(
-      async (
-        name: string,
-        opts: TemplateOptions &
-          FormatOptions & { timeout?: number; enableRollback?: boolean; tags?: string; wait?: boolean },
-      ) => {
-        await withEngine(program, async (engine) => {
-          const created = await createStack(engine.deps, engine.cache, {
-            name,
-            projectId: localProject(),
-            template: templateInput(opts),
-            timeoutMins: opts.timeout ?? null,
-            disableRollback: !opts.enableRollback,
-            tags: opts.tags ? opts.tags.split(',') : [],
-          });
-          const final = opts.wait ? await waitAndReport(engine, created.id, print) : created;
-          show(print, opts.format, stackView(final ?? created));
+    .requiredOption('-t, --template <file>', 'the template file');
+  operationOptions(
+    environmentOptions(create)
+      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--enable-rollback', 'roll back when the create fails')
+      .option('--tags <tags>', 'comma-separated tags'),
+  ).action(
+    async (
+      name: string,
+      opts: TemplateOptions &
+        FormatOptions & { timeout?: number; enableRollback?: boolean; tags?: string; wait?: boolean },
+    ) => {
+      await withEngine(program, async (engine) => {
+        const created = await createStack(engine.deps, engine.cache, {
+          name,
+          projectId: localProject(),
+          template: templateInput(opts),
+          timeoutMins: opts.timeout ?? null,
+          disableRollback: !opts.enableRollback,
+          tags: opts.tags ? opts.tags.split(',') : [],
         });
-      },
-    );
+        await reportOperation(engine, created, opts, print);
+      });
+    },
+  );
 
-  stack
+  const update = stack
     .command('update <name>')
     .description('Update a stack (allowed while another operation runs: the newest wins)')
-    .option('-t, --template <file>', 'the new template')
-    .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
-    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, [])
-    .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
-    .option('--rollback <mode>', 'enabled or disabled')
-    .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
-    .option('--wait', 'run the operation to its end, showing progress')
-    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
-    .action(
-      async (
-        name: string,
-        opts: TemplateOptions &
-          FormatOptions & { existing?: boolean; rollback?: string; timeout?: number; wait?: boolean },
-      ) => {
-        if (!opts.template && !opts.existing)
-          throw new Error('stack update needs -t/--template or --existing');
-        await withEngine(program, async (engine) => {
-          const found = await findStack(engine.deps, localProject(), name);
-          const updated = await updateStack(engine.deps, engine.cache, found.id, {
-            ...(opts.template ? { template: templateInput(opts) } : {}),
-            ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
-            ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
-            ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
-          });
-          const final = opts.wait ? await waitAndReport(engine, updated.id, print) : updated;
-          show(print, opts.format, stackView(final ?? updated));
+    .option('-t, --template <file>', 'the new template');
+  operationOptions(
+    environmentOptions(update)
+      .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
+      .option('--rollback <mode>', 'enabled or disabled')
+      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v)),
+  ).action(
+    async (
+      name: string,
+      opts: TemplateOptions &
+        FormatOptions & { existing?: boolean; rollback?: string; timeout?: number; wait?: boolean },
+    ) => {
+      if (!opts.template && !opts.existing) throw new Error('stack update needs -t/--template or --existing');
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const updated = await updateStack(engine.deps, engine.cache, found.id, {
+          ...(opts.template ? { template: templateInput(opts) } : {}),
+          ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
+          ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
+          ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
         });
-      },
-    );
+        await reportOperation(engine, updated, opts, print);
+      });
+    },
+  );
 
   stack
     .command('delete <names...>')
