@@ -4,8 +4,10 @@ import type { EventRecord, ResourceRecord, StackRecord } from '../store/contract
 /** Heat truncates event reasons; long plugin errors would bloat the append-only table. */
 const MAX_REASON = 1024;
 
-export function stackEvent(
-  stack: StackRecord,
+type Subject = Pick<EventRecord, 'stackId' | 'resourceName' | 'resourceType' | 'physicalId'>;
+
+function event(
+  subject: Subject,
   action: string,
   status: string,
   reason: string,
@@ -13,15 +15,28 @@ export function stackEvent(
 ): Omit<EventRecord, 'id'> {
   return {
     uuid: randomUUID(),
-    stackId: stack.id,
-    resourceName: stack.name,
-    resourceType: 'OS::Heat::Stack',
-    physicalId: stack.id,
+    ...subject,
     action,
     status,
     reason: reason.slice(0, MAX_REASON),
     createdAt: new Date(now).toISOString(),
   };
+}
+
+export function stackEvent(
+  stack: StackRecord,
+  action: string,
+  status: string,
+  reason: string,
+  now: number,
+): Omit<EventRecord, 'id'> {
+  const subject = {
+    stackId: stack.id,
+    resourceName: stack.name,
+    resourceType: 'OS::Heat::Stack',
+    physicalId: stack.id,
+  };
+  return event(subject, action, status, reason, now);
 }
 
 export function resourceEvent(
@@ -31,15 +46,11 @@ export function resourceEvent(
   reason: string,
   now: number,
 ): Omit<EventRecord, 'id'> {
-  return {
-    uuid: randomUUID(),
+  const subject = {
     stackId: row.stackId,
     resourceName: row.name,
     resourceType: row.type,
     physicalId: row.physicalId,
-    action,
-    status,
-    reason: reason.slice(0, MAX_REASON),
-    createdAt: new Date(now).toISOString(),
   };
+  return event(subject, action, status, reason, now);
 }
