@@ -31,7 +31,7 @@ import { failNode } from './failure.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation } from './node-work.js';
-import { desiredOf } from './operations.js';
+import { desiredOf, unchangedFor } from './operations.js';
 import { NodeResolveContext } from './resolver.js';
 import { beginTraversal, ConflictError } from './traversal.js';
 import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
@@ -230,7 +230,14 @@ async function converge(
       const payload: ParkedPayload = { phase: 'nested', op, row: row.id, child: childId };
       if (!child || !(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
       const desired = desiredOf(definition);
-      await beginTraversal(tx, { stack: child, action, templateId: record.id, desired, now });
+      await beginTraversal(tx, {
+        stack: child,
+        action,
+        templateId: record.id,
+        desired,
+        ...(op === 'update' ? { unchanged: unchangedFor(deps, definition, desired) } : {}),
+        now,
+      });
       return true;
     }),
   );

@@ -9,7 +9,8 @@ import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache 
 import { resourceEvent } from './events.js';
 import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
-import { beginTraversal, ConflictError } from './traversal.js';
+import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
+import { unchangedResources } from './unchanged.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -124,13 +125,15 @@ export async function updateStack(
     name: stack.name,
     projectId: stack.projectId,
   });
+  const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record);
     await beginTraversal(tx, {
       stack,
       action: 'UPDATE',
       templateId: record.id,
-      desired: desiredOf(definition),
+      desired,
+      unchanged: unchangedFor(deps, definition, desired),
       now,
       stackChanges: {
         ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
@@ -200,12 +203,12 @@ export async function rollbackStack(deps: EngineDeps, cache: TemplateCache, stac
   if (!stack || stack.status !== 'FAILED' || (stack.action !== 'CREATE' && stack.action !== 'UPDATE')) return;
   const target = stack.action === 'UPDATE' ? stack.prevTemplateId : null;
   let desired: DesiredResource[] = [];
+  let definition: StackDefinition | undefined;
   if (target) {
     const record = await deps.store.tx((tx) => tx.templates.get(target));
     if (!record) return;
-    desired = desiredOf(
-      bind(deps, cache, record, { id: stack.id, name: stack.name, projectId: stack.projectId }),
-    );
+    definition = bind(deps, cache, record, { id: stack.id, name: stack.name, projectId: stack.projectId });
+    desired = desiredOf(definition);
   }
   await deps.store.tx((tx) =>
     beginTraversal(tx, {
@@ -213,6 +216,7 @@ export async function rollbackStack(deps: EngineDeps, cache: TemplateCache, stac
       action: 'ROLLBACK',
       templateId: target,
       desired,
+      ...(definition ? { unchanged: unchangedFor(deps, definition, desired) } : {}),
       now: deps.clock.now(),
       reason: `Rolling back: ${stack.reason}`,
     }),
@@ -284,6 +288,15 @@ function bind(
   );
   cache.put(cache.keyOf(record.id, stack.id), definition);
   return definition;
+}
+
+/** The hook by which a traversal leaves unchanged resources alone (see unchanged.ts). */
+export function unchangedFor(
+  deps: EngineDeps,
+  definition: StackDefinition,
+  desired: readonly DesiredResource[],
+): BeginOptions['unchanged'] {
+  return (chosen) => unchangedResources(deps, definition, desired, chosen);
 }
 
 export function desiredOf(definition: StackDefinition): DesiredResource[] {

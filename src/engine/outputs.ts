@@ -48,26 +48,32 @@ export async function stackOutputs(
 /** What each live resource reports to others: its reference id and cached attributes. */
 export function currentOutputs(deps: EngineDeps, rows: readonly ResourceRecord[]): Map<string, NodeOutput> {
   const byName = new Map<string, NodeOutput>();
-  const live = rows.filter((r) => r.replacedBy === null || !rows.some((o) => o.id === r.replacedBy));
-  for (const row of live) {
+  const ids = new Set(rows.map((r) => r.id));
+  for (const row of rows) {
+    if (row.replacedBy !== null && ids.has(row.replacedBy)) continue;
     if (row.action === 'INIT' || row.action === 'DELETE') continue;
-    const plugin = deps.plugins.plugin(row.type);
-    const refId = plugin?.referenceId
-      ? plugin.referenceId({
-          resourceName: row.name,
-          resourceType: row.type,
-          stackId: row.stackId,
-          stackName: '',
-          idempotencyKey: row.uuid,
-          physicalId: row.physicalId,
-          data: row.data,
-          storedProperties: row.properties as never,
-          reality: deps.reality,
-          now: () => deps.clock.now(),
-          random: deps.random,
-        })
-      : row.physicalId;
-    byName.set(row.name, { name: row.name, rowId: row.id, refId, attributes: row.attributes });
+    byName.set(row.name, rowOutput(deps, row));
   }
   return byName;
+}
+
+/** What a row's resource reports to the resources that need it, from what the row caches. */
+export function rowOutput(deps: EngineDeps, row: ResourceRecord): NodeOutput {
+  const plugin = deps.plugins.plugin(row.type);
+  const refId = plugin?.referenceId
+    ? plugin.referenceId({
+        resourceName: row.name,
+        resourceType: row.type,
+        stackId: row.stackId,
+        stackName: '',
+        idempotencyKey: row.uuid,
+        physicalId: row.physicalId,
+        data: row.data,
+        storedProperties: row.properties as never,
+        reality: deps.reality,
+        now: () => deps.clock.now(),
+        random: deps.random,
+      })
+    : row.physicalId;
+  return { name: row.name, rowId: row.id, refId, attributes: row.attributes };
 }

@@ -1,5 +1,6 @@
 import type { ResourceRecord, SyncPointRecord } from '../store/contract.js';
-import { nodeKey } from './nodes.js';
+import type { Json } from '../util/json.js';
+import { type NodeOutput, nodeKey } from './nodes.js';
 
 /** What the planner needs of the desired state: resources by name, with the names each requires. */
 export interface DesiredResource {
@@ -66,6 +67,9 @@ function pickBest(rows: readonly ResourceRecord[]): ResourceRecord | undefined {
  * cleanup node (Heat gives every row one, doubling the graph): a cleanup runs after every update
  * node whose resource used to depend on the row (they move away first), and after the cleanup of
  * every obsolete row that depended on it (dependents are deleted first).
+ *
+ * Resources in `unchanged` get no node: a node that needs one finds its output among its inputs
+ * from the start, as if it had reported already.
  */
 export function planGraph(
   traversalId: string,
@@ -73,6 +77,7 @@ export function planGraph(
   desired: readonly DesiredResource[],
   chosen: ReadonlyMap<string, ResourceRecord>,
   obsolete: readonly ResourceRecord[],
+  unchanged: ReadonlyMap<string, NodeOutput> = new Map(),
 ): ConvergencePlan {
   const requires = new Map<string, Set<string>>();
   const addNode = (key: string) => {
@@ -84,20 +89,32 @@ export function planGraph(
     requires.get(from)!.add(to);
   };
 
+  const prefilled = new Map<string, Record<string, Json>>();
   for (const want of desired) {
+    if (unchanged.has(want.name)) continue;
     const row = chosen.get(want.name)!;
     const key = nodeKey('u', row.id);
     addNode(key);
     for (const dep of want.requires) {
       const target = chosen.get(dep);
-      if (target) addEdge(key, nodeKey('u', target.id));
+      if (!target) continue;
+      const output = unchanged.get(dep);
+      if (!output) {
+        addEdge(key, nodeKey('u', target.id));
+        continue;
+      }
+      const inputs = prefilled.get(key) ?? {};
+      inputs[nodeKey('u', target.id)] = output as unknown as Json;
+      prefilled.set(key, inputs);
     }
   }
 
   const obsoleteIds = new Set(obsolete.map((r) => r.id));
   for (const row of obsolete) addNode(nodeKey('c', row.id));
-  // Rows that stay, by the ids they used to require.
+  // Rows that stay, by the ids they used to require (an unchanged row requires no obsolete one).
+  const chosenById = new Map<number, ResourceRecord>();
   for (const row of chosen.values()) {
+    chosenById.set(row.id, row);
     for (const req of row.requires) {
       if (obsoleteIds.has(req)) addEdge(nodeKey('c', req), nodeKey('u', row.id));
     }
@@ -106,10 +123,11 @@ export function planGraph(
     for (const req of row.requires) {
       if (obsoleteIds.has(req) && req !== row.id) addEdge(nodeKey('c', req), nodeKey('c', row.id));
     }
-    // An old row replaced by a row that stays goes after the replacement is up to date.
-    if (row.replacedBy !== null) {
-      const replacement = [...chosen.values()].find((r) => r.id === row.replacedBy);
-      if (replacement) addEdge(nodeKey('c', row.id), nodeKey('u', replacement.id));
+    // An old row replaced by a row that stays goes after the replacement is up to date (at
+    // once if the replacement is unchanged).
+    const replacement = row.replacedBy === null ? undefined : chosenById.get(row.replacedBy);
+    if (replacement && !unchanged.has(replacement.name)) {
+      addEdge(nodeKey('c', row.id), nodeKey('u', replacement.id));
     }
   }
 
@@ -130,7 +148,7 @@ export function planGraph(
       stackId,
       waiting: reqs.size,
       dependents: dependents.get(node) ?? [],
-      inputs: {},
+      inputs: prefilled.get(node) ?? {},
       done: false,
     });
     if (reqs.size === 0) leaves.push(node);

@@ -1,9 +1,12 @@
+import type { CatalogPlugin } from '../resources/catalog.js';
+import type { ResourcePlugin } from '../resources/contract.js';
 import { ConditionEvaluator } from '../template/conditions.js';
 import { type DocPath, TemplateError } from '../template/errors.js';
 import { resolveTemplateUrl } from '../template/environment/index.js';
 import { resolveNode } from '../template/functions/resolve.js';
 import type { Node, ResolveContext, Unknown, Value } from '../template/functions/types.js';
-import type { StackDefinition } from '../template/stack-definition.js';
+import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
+import { validateProperties } from '../template/properties/index.js';
 import { evaluateYaqlAt } from '../template/functions/yaql.js';
 import type { NodeOutput } from './nodes.js';
 
@@ -80,4 +83,24 @@ export class NodeResolveContext implements ResolveContext {
   private definitionFiles(): Readonly<Record<string, string>> {
     return this.definition.files;
   }
+}
+
+/**
+ * A resource's properties for its plugin: its snippet resolved against its dependencies' outputs,
+ * converted and checked by the type's schema (defaults applied). Throws TemplateError.
+ */
+export function resolveProperties(
+  definition: StackDefinition,
+  resource: DefinedResource,
+  plugin: ResourcePlugin,
+  inputs: ReadonlyMap<string, NodeOutput>,
+): Record<string, Value> {
+  const raw = new NodeResolveContext(definition, inputs).resolve(resource.definition.properties);
+  const path = [...resource.definition.path, 'properties'];
+  const extras = plugin as CatalogPlugin;
+  const properties = extras.anyProperties
+    ? ((raw ?? {}) as Record<string, Value>)
+    : validateProperties(plugin.properties, raw, path, { strict: true });
+  extras.validate?.(properties, path);
+  return properties;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { StackAction, StackRecord, Tx } from '../store/contract.js';
+import type { ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
-import { CHECK_NODE } from './nodes.js';
+import { CHECK_NODE, type NodeOutput } from './nodes.js';
 import { chooseRows, type DesiredResource, planGraph } from './plan.js';
 
 /** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
@@ -22,6 +22,11 @@ export interface BeginOptions {
   reason?: string;
   /** Stack fields to set along with the new traversal (timeout, rollback flag...). */
   stackChanges?: Partial<StackRecord>;
+  /**
+   * The desired resources that need no node, given the rows that will carry them (see
+   * unchanged.ts); absent, every resource gets one.
+   */
+  unchanged?: (chosen: ReadonlyMap<string, ResourceRecord>) => ReadonlyMap<string, NodeOutput>;
 }
 
 /**
@@ -46,6 +51,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     );
     inserted.forEach((row) => chosen.set(row.name, row));
   }
+  const unchanged = checking ? new Map<string, NodeOutput>() : (options.unchanged?.(chosen) ?? new Map());
   const plan = checking
     ? planGraph(
         traversalId,
@@ -54,7 +60,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
         chosen,
         [],
       )
-    : planGraph(traversalId, stack.id, desired, chosen, obsolete);
+    : planGraph(traversalId, stack.id, desired, chosen, obsolete, unchanged);
 
   const changes: Partial<StackRecord> = {
     ...options.stackChanges,
@@ -85,6 +91,13 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     createdAt: new Date(now).toISOString(),
   });
   await tx.sync.insert(plan.points);
+  // Unchanged resources are converged to the new template as they are.
+  if (templateId && unchanged.size > 0) {
+    await tx.resources.setTemplate(
+      [...unchanged.values()].map((output) => output.rowId),
+      templateId,
+    );
+  }
   await tx.work.enqueue(
     plan.leaves.map((node) => ({
       rootStackId: stack.rootId,

@@ -1,4 +1,3 @@
-import type { CatalogPlugin } from '../resources/catalog.js';
 import {
   type ActionResult,
   type PollResult,
@@ -8,7 +7,7 @@ import {
 import type { ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
-import { diffProperties, validateProperties } from '../template/properties/index.js';
+import { diffProperties } from '../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { initRow } from './rows.js';
@@ -29,7 +28,7 @@ import { runNestedUpdate } from './nested.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
-import { NodeResolveContext } from './resolver.js';
+import { resolveProperties } from './resolver.js';
 
 const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
   create: 'CREATE',
@@ -68,14 +67,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
 
   let properties: Record<string, Value>;
   try {
-    const ctx = new NodeResolveContext(definition, inputsOf(scope.point));
-    const raw = ctx.resolve(resource.definition.properties);
-    const path = [...resource.definition.path, 'properties'];
-    const extras = plugin as CatalogPlugin;
-    properties = extras.anyProperties
-      ? ((raw ?? {}) as Record<string, Value>)
-      : validateProperties(plugin.properties, raw, path, { strict: true });
-    extras.validate?.(properties, path);
+    properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));
   } catch (err) {
     if (err instanceof TemplateError) return failNode(scope, row, err.message);
     throw err;

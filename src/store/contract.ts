@@ -211,12 +211,11 @@ export interface Tx {
       expectedEngine: string | null,
       changes: Partial<ResourceRecord>,
     ): Promise<ResourceRecord | undefined>;
-    /** Unconditional write of many rows (e.g. pointing unchanged resources at a new template). */
-    setTemplateForStack(
-      stackId: string,
-      fromTemplateId: string | null,
-      toTemplateId: string,
-    ): Promise<number>;
+    /**
+     * Unconditional write of many rows: records that they are converged to `templateId` as they
+     * are (the unchanged resources of an update). Returns the number of rows written.
+     */
+    setTemplate(ids: readonly number[], templateId: string): Promise<number>;
     /** Removes rows physically (purge of DELETE_COMPLETE rows). */
     delete(ids: readonly number[]): Promise<void>;
   };

@@ -125,9 +125,9 @@ export function resourcesContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.tx((tx) => tx.resources.get(id)), bumped);
       }));
 
-    it('points a stack’s rows at a new template', () =>
+    it('points the rows it is given at a new template, and only those', () =>
       withStore(open, async (store) => {
-        await store.tx((tx) =>
+        const rows = await store.tx((tx) =>
           tx.resources.insert([
             resource('s1', 'a', { templateId: 'old' }),
             resource('s1', 'b', { templateId: null }),
@@ -135,11 +135,12 @@ export function resourcesContract(open: () => Promise<Store>): void {
             resource('s2', 'd', { templateId: 'old' }),
           ]),
         );
-        assert.equal(await store.tx((tx) => tx.resources.setTemplateForStack('s1', 'old', 'new')), 1);
-        assert.equal(await store.tx((tx) => tx.resources.setTemplateForStack('s1', null, 'new')), 1);
+        const [a, b, , d] = rows.map((r) => r.id);
+        assert.equal(await store.tx((tx) => tx.resources.setTemplate([a!, b!, d!], 'new')), 3);
+        assert.equal(await store.tx((tx) => tx.resources.setTemplate([], 'new')), 0);
         const templates = (await store.tx((tx) => tx.resources.listAll('s1'))).map((r) => r.templateId);
         assert.deepEqual(templates, ['new', 'new', 'other']);
-        assert.equal((await store.tx((tx) => tx.resources.listAll('s2')))[0]?.templateId, 'old');
+        assert.equal((await store.tx((tx) => tx.resources.listAll('s2')))[0]?.templateId, 'new');
       }));
 
     it('deletes rows, and never reuses their ids', () =>

@@ -59,7 +59,7 @@ async function exercise(store: Store): Promise<void> {
     await tx.resources.listActive(s.id);
     await tx.resources.listAll(s.id);
     await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
-    await tx.resources.setTemplateForStack(s.id, null, 'tpl');
+    await tx.resources.setTemplate([a!.id, b!.id], 'tpl');
     await tx.sync.get(t.id, 'u:1');
     await tx.sync.report(t.id, 'u:2', 'u:1', { x: 1 });
     await tx.sync.report(t.id, 'u:2', 'u:1', { x: 1 });

@@ -76,12 +76,12 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return row && RESOURCES.decode(row);
     },
 
-    async setTemplateForStack(stackId, fromTemplateId, toTemplateId) {
-      return db.run(
-        `UPDATE resources SET template_id = $3
-         WHERE stack_id = $1 AND ${dialect.nullSafeEquals('template_id', '$2')}`,
-        [stackId, fromTemplateId, toTemplateId],
-      );
+    async setTemplate(ids, templateId) {
+      if (ids.length === 0) return 0;
+      return db.run(`UPDATE resources SET template_id = $2 WHERE id IN ${idsIn}`, [
+        JSON.stringify(ids),
+        templateId,
+      ]);
     },
 
     async delete(ids) {
