@@ -76,16 +76,20 @@ async function run(n: number, shape: Shape): Promise<void> {
       template: input(template(n, shape, 'a')),
     }),
   );
-  await timed('update all', () =>
-    updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b')) }),
-  );
-  await timed('update one', () =>
-    updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b', true)) }),
-  );
-  await timed('delete', () => deleteStack(deps, created.id));
+  if (ops.has('update-all'))
+    await timed('update all', () =>
+      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b')) }),
+    );
+  if (ops.has('update-one'))
+    await timed('update one', () =>
+      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b', true)) }),
+    );
+  if (ops.has('delete')) await timed('delete', () => deleteStack(deps, created.id));
   await store.close();
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const shapes = (process.env.BENCH_SHAPES ?? 'chains,fan').split(',') as Shape[];
+/** Operations after the create: BENCH_OPS=update-all,update-one,delete (default all). */
+const ops = new Set((process.env.BENCH_OPS ?? 'update-all,update-one,delete').split(','));
 for (const n of sizes) for (const shape of shapes) await run(n, shape);

@@ -1,6 +1,7 @@
 import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import { resourceEvent } from './events.js';
 import { failTraversal } from './finish.js';
+import type { EngineDeps } from './deps.js';
 import type { NodeScope } from './node-work.js';
 
 /** Work kind: roll a failed stack back (enqueued with the failure, so it survives a crash). */
@@ -57,11 +58,8 @@ export async function enqueueRollback(tx: Tx, stack: StackRecord, now: number): 
  */
 export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Promise<boolean> {
   const { deps, stack, item } = scope;
-  if (!scope.current) return false;
-  const limitMs = (stack.timeoutMins ?? deps.settings.stackActionTimeout / 60) * 60_000;
-  const started = Date.parse(stack.updatedAt ?? stack.createdAt);
+  if (!scope.current || !hasTimedOut(deps, stack)) return false;
   const now = deps.clock.now();
-  if (!(now > started + limitMs)) return false;
   if (row) {
     // An operation still running when the stack times out fails with it, as in Heat.
     await failNode(scope, row, `${row.action} timed out`);
@@ -75,4 +73,11 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
     await tx.work.complete(item.id, deps.engineId);
   });
   return true;
+}
+
+/** Whether the stack's current operation has run past its timeout. */
+export function hasTimedOut(deps: EngineDeps, stack: StackRecord): boolean {
+  const limitMs = (stack.timeoutMins ?? deps.settings.stackActionTimeout / 60) * 60_000;
+  const started = Date.parse(stack.updatedAt ?? stack.createdAt);
+  return deps.clock.now() > started + limitMs;
 }

@@ -40,7 +40,7 @@ export async function finishTraversal(
     ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
   });
   if (!done) return;
-  await purge(tx, stack, deleting);
+  await tx.resources.purge(stack.id, deleting);
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
@@ -83,11 +83,4 @@ async function checkFailures(tx: Tx, stackId: string, traversalId: string): Prom
     if (await tx.sync.get(traversalId, nodeKey('u', row.id))) failed.push(`${row.name}: ${row.reason}`);
   }
   return failed.length > 0 ? `Resource CHECK failed: ${failed.join('; ')}` : null;
-}
-
-/** Removes rows whose delete completed; after a stack delete, every row. */
-async function purge(tx: Tx, stack: StackRecord, everything: boolean): Promise<void> {
-  const rows = await tx.resources.listAll(stack.id);
-  const gone = rows.filter((r) => everything || (r.action === 'DELETE' && r.status === 'COMPLETE'));
-  if (gone.length > 0) await tx.resources.delete(gone.map((r) => r.id));
 }

@@ -7,7 +7,7 @@ import { CHECK_NODE, nodeKey } from './nodes.js';
  * A node finished: tell every node that needs it, enqueue those that now have all their inputs
  * (the last reporter triggers a node, exactly once), and count the node done; the last node of the
  * traversal completes the stack. All in the caller's transaction, with the state change it follows.
- * Returns false when the traversal is gone (superseded or failed): nothing is propagated then.
+ * Nothing happens when the traversal is gone (superseded or failed).
  */
 export async function propagate(
   tx: Tx,
@@ -16,15 +16,26 @@ export async function propagate(
   node: string,
   output: Json,
   now: number,
-): Promise<boolean> {
-  const point = await tx.sync.get(traversalId, node);
-  if (!point) return false;
-  if (point.done) return true;
-  const ready: string[] = [];
-  for (const dependent of point.dependents) {
-    const after = await tx.sync.report(traversalId, dependent, node, output);
-    if (after && after.waiting === 0 && !after.done) ready.push(dependent);
-  }
+): Promise<void> {
+  await propagateMany(tx, stack, traversalId, new Map([[node, output]]), now);
+}
+
+/** propagate() for many finished nodes of one traversal, with a statement per batch where it can. */
+export async function propagateMany(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  finished: ReadonlyMap<string, Json>,
+  now: number,
+): Promise<void> {
+  // Marking done first, with the dependents as they are at this moment, makes a node that runs
+  // twice report once, and a dependent added meanwhile (a replacement's cleanup) is not missed.
+  const marked = await tx.sync.markDone(traversalId, [...finished.keys()]);
+  if (marked.length === 0) return;
+  const reports = marked.flatMap(({ node, dependents }) =>
+    dependents.map((dependent) => ({ node: dependent, from: node, data: finished.get(node)! })),
+  );
+  const ready = await tx.sync.report(traversalId, reports);
   if (ready.length > 0) {
     await tx.work.enqueue(
       ready.map((n) => ({
@@ -37,10 +48,8 @@ export async function propagate(
       })),
     );
   }
-  await tx.sync.markDone(traversalId, node);
-  const remaining = await tx.traversals.finishNodes(traversalId, 1);
+  const remaining = await tx.traversals.finishNodes(traversalId, marked.length);
   if (remaining === 0) await finishTraversal(tx, stack, traversalId, now);
-  return true;
 }
 
 /**

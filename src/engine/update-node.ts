@@ -30,7 +30,7 @@ import { parseNodeKey } from './nodes.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
 import { resolveProperties } from './resolver.js';
 
-const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
+export const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
   create: 'CREATE',
   update: 'UPDATE',
   delete: 'DELETE',
@@ -109,9 +109,9 @@ async function currentRow(scope: NodeScope, rowId: number): Promise<ResourceReco
   });
 }
 
-type Decision = 'none' | 'create' | 'update' | 'replace';
+export type Decision = 'none' | 'create' | 'update' | 'replace';
 
-function decide(
+export function decide(
   plugin: ResourcePlugin,
   row: ResourceRecord,
   type: string,
@@ -140,15 +140,12 @@ async function start(
   const { deps } = scope;
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
-    const next = await tx.resources.update(row.id, row.atomicKey, holder, {
-      engineId: scope.holder,
-      action: ACTION_OF[op],
-      status: 'IN_PROGRESS',
-      reason: 'state changed',
-      // What this operation applies, so that a resumed attempt applies the same.
-      progress: { op, state: null, properties: properties as JsonObject },
-      updatedAt: new Date(now).toISOString(),
-    });
+    const next = await tx.resources.update(
+      row.id,
+      row.atomicKey,
+      holder,
+      startChanges(scope, op, properties),
+    );
     if (next)
       await tx.events.append([resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', 'state changed', now)]);
     return next;
@@ -170,23 +167,55 @@ async function start(
             )
           : {};
   } catch (err) {
-    if (err instanceof UpdateReplace && op === 'update') {
-      const released = await deps.store.tx((tx) =>
-        tx.resources.update(locked.id, locked.atomicKey, scope.holder, {
-          engineId: null,
-          action: 'UPDATE',
-          status: 'COMPLETE',
-        }),
-      );
-      if (!released) return retryLater(scope);
-      return replace(scope, plugin, released, properties);
-    }
-    return failNode(scope, locked, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+    return actionFailed(scope, plugin, locked, op, properties, err);
   }
   await afterAction(scope, plugin, locked, op, properties, result, 0, reassess);
 }
 
-function changedNames(
+/**
+ * The plugin's action on `locked` (locked by this unit) threw: a plugin's UpdateReplace makes a
+ * replacement instead; anything else fails the resource.
+ */
+export async function actionFailed(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  locked: ResourceRecord,
+  op: Operation,
+  properties: Record<string, Value>,
+  err: unknown,
+): Promise<void> {
+  if (err instanceof UpdateReplace && op === 'update') {
+    const released = await scope.deps.store.tx((tx) =>
+      tx.resources.update(locked.id, locked.atomicKey, scope.holder, {
+        engineId: null,
+        action: 'UPDATE',
+        status: 'COMPLETE',
+      }),
+    );
+    if (!released) return retryLater(scope);
+    return replace(scope, plugin, released, properties);
+  }
+  return failNode(scope, locked, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+}
+
+/** The row changes that lock a resource for an operation of this unit. */
+export function startChanges(
+  scope: NodeScope,
+  op: Operation,
+  properties: Record<string, Value>,
+): Partial<ResourceRecord> {
+  return {
+    engineId: scope.holder,
+    action: ACTION_OF[op],
+    status: 'IN_PROGRESS',
+    reason: 'state changed',
+    // What this operation applies, so that a resumed attempt applies the same.
+    progress: { op, state: null, properties: properties as JsonObject },
+    updatedAt: new Date(scope.deps.clock.now()).toISOString(),
+  };
+}
+
+export function changedNames(
   plugin: ResourcePlugin,
   row: ResourceRecord,
   properties: Record<string, Value>,
@@ -195,7 +224,7 @@ function changedNames(
 }
 
 /** Records what an action or poll returned: continue polling, or finish. */
-async function afterAction(
+export async function afterAction(
   scope: NodeScope,
   plugin: ResourcePlugin,
   row: ResourceRecord,
@@ -306,21 +335,10 @@ export async function recordDone(
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
   const { refId, attributes } = outputs;
-  const inputs = inputsOf(scope.point);
   const nodeRow = parseNodeKey(item.node).rowId;
   const ok = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, holder, {
-      engineId: null,
-      ...(op ? { action: ACTION_OF[op], status: 'COMPLETE' as const, reason: 'state changed' } : {}),
-      physicalId: row.physicalId,
-      data: row.data,
-      properties: properties as JsonObject,
-      attributes: attributes as JsonObject,
-      progress: null,
-      templateId:
-        scope.current && !reassess ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
-      requires: [...inputs.values()].map((i) => i.rowId),
-      updatedAt: new Date(now).toISOString(),
+      ...doneChanges(scope, row, properties, attributes, op, reassess),
       ...extra,
     });
     if (!next) return false;
@@ -343,6 +361,29 @@ export async function recordDone(
     return true;
   });
   if (!ok) return retryLater(scope);
+}
+
+/** The row changes that record a finished operation (or that nothing was needed), lock released. */
+export function doneChanges(
+  scope: NodeScope,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+  attributes: Record<string, Json>,
+  op?: Operation,
+  reassess = false,
+): Partial<ResourceRecord> {
+  return {
+    engineId: null,
+    ...(op ? { action: ACTION_OF[op], status: 'COMPLETE' as const, reason: 'state changed' } : {}),
+    physicalId: row.physicalId,
+    data: row.data,
+    properties: properties as JsonObject,
+    attributes: attributes as JsonObject,
+    progress: null,
+    templateId: scope.current && !reassess ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
+    requires: [...inputsOf(scope.point).values()].map((i) => i.rowId),
+    updatedAt: new Date(scope.deps.clock.now()).toISOString(),
+  };
 }
 
 /** Makes a new row for the resource and creates it; the old row is deleted once dependents moved. */

@@ -9,6 +9,7 @@ import { resumeNested } from './nested.js';
 import { CHECK_NODE, parseNodeKey } from './nodes.js';
 import { rollbackStack } from './operations.js';
 import type { TemplateCache } from './templates.js';
+import { UpdateBatch } from './update-batch.js';
 import { runUpdateNode } from './update-node.js';
 
 /**
@@ -25,12 +26,35 @@ export class Worker {
     private readonly log: (message: string) => void = () => {},
   ) {}
 
-  /** Claims and runs up to `limit` units that are due now; returns how many ran. */
-  async runDue(limit = 32): Promise<number> {
+  /**
+   * Claims and runs up to `limit` units that are due now; returns how many ran. Update nodes in
+   * the common case run as one batch (update-batch.ts); the others, and what the batch leaves,
+   * one by one, concurrently.
+   */
+  async runDue(limit = 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
-    await Promise.all(items.map((item) => this.run(item)));
+    const batchable = items.filter((item) => UpdateBatch.accepts(item));
+    const single = items.filter((item) => !UpdateBatch.accepts(item));
+    await Promise.all([
+      this.runBatch(batchable).then((left) => Promise.all(left.map((item) => this.run(item)))),
+      ...single.map((item) => this.run(item)),
+    ]);
     return items.length;
+  }
+
+  private async runBatch(items: readonly WorkItem[]): Promise<WorkItem[]> {
+    if (items.length === 0) return [];
+    for (const item of items) this.running.add(item.id);
+    try {
+      return await new UpdateBatch(this.deps, this.cache, this.running).run(items);
+    } catch (err) {
+      // As for a single unit: whatever was not recorded runs again on its own.
+      this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; running them one by one`);
+      return [...items];
+    } finally {
+      for (const item of items) this.running.delete(item.id);
+    }
   }
 
   async run(item: WorkItem): Promise<void> {

@@ -87,6 +87,12 @@ export interface ResourcePlugin {
   readonly attributes: AttributesSchema;
   /** Attribute names beyond the schema that get_attr may read (e.g. a group's `resource.0`). */
   dynamicAttribute?(name: string): boolean;
+  /**
+   * The resource lives in its row alone (no backend object: None, Value, RandomString). Its
+   * actions change nothing outside the engine's own writes, so the engine may run them without
+   * committing a lock first: the write that records the result is the compare-and-swap.
+   */
+  readonly inRow?: boolean;
 
   create(ctx: PluginContext, properties: Record<string, Value>): Promise<ActionResult>;
   checkCreateComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

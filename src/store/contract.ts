@@ -157,6 +157,23 @@ export interface SyncPointRecord {
   done: boolean;
 }
 
+/** One row's locked write (see resources.update). */
+export interface LockedWrite {
+  id: number;
+  expectedKey: number;
+  expectedEngine: string | null;
+  changes: Partial<ResourceRecord>;
+}
+
+/** A finished node's data for one node that needs it. */
+export interface SyncReport {
+  /** The node reported to. */
+  node: string;
+  /** The finished node. */
+  from: string;
+  data: Json;
+}
+
 export interface ServiceRecord {
   engineId: string;
   host: string;
@@ -212,12 +229,23 @@ export interface Tx {
       changes: Partial<ResourceRecord>,
     ): Promise<ResourceRecord | undefined>;
     /**
+     * update() for many rows, with multi-row statements: each write applies only if its row still
+     * has its expected key and engine. Returns the ids written; a write whose id is missing lost
+     * its race (its row changed meanwhile).
+     */
+    updateMany(writes: readonly LockedWrite[]): Promise<Set<number>>;
+    /**
      * Unconditional write of many rows: records that they are converged to `templateId` as they
      * are (the unchanged resources of an update). Returns the number of rows written.
      */
     setTemplate(ids: readonly number[], templateId: string): Promise<number>;
-    /** Removes rows physically (purge of DELETE_COMPLETE rows). */
+    /** Removes rows physically. */
     delete(ids: readonly number[]): Promise<void>;
+    /**
+     * Removes the rows of a stack whose delete completed, or with `all` every row of it (the stack
+     * is deleted). Returns how many went.
+     */
+    purge(stackId: string, all?: boolean): Promise<number>;
   };
   traversals: {
     insert(traversal: TraversalRecord): Promise<void>;
@@ -232,15 +260,24 @@ export interface Tx {
   sync: {
     insert(points: SyncPointRecord[]): Promise<void>;
     get(traversalId: string, node: string): Promise<SyncPointRecord | undefined>;
+    /** The points of `nodes` that exist, inputs included (one query for a batch of nodes). */
+    getMany(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]>;
     /**
-     * A predecessor reports: stores its data in the node's inputs and decrements `waiting`.
-     * Returns the updated point, or undefined if the traversal's sync points are gone (superseded).
-     * Idempotent per `from`: a repeated report changes nothing (the first data stays) and returns
-     * the point as it is. `inputs` and `dependents` are filled only once `waiting` is 0 (reading
-     * them on every report would make a fan-in of n cost O(n²)); before that they are empty.
+     * Finished predecessors report: each report stores its data in the node's inputs and
+     * decrements the node's `waiting`. Idempotent per (node, from): a repeated report changes
+     * nothing, so a unit of work that runs twice counts once. Reports to points that are gone (a
+     * superseded traversal) are ignored. Returns the nodes whose `waiting` these reports brought to
+     * 0 and that are not done: each node is returned once, by the call that completed it.
      */
-    report(traversalId: string, node: string, from: string, data: Json): Promise<SyncPointRecord | undefined>;
-    markDone(traversalId: string, node: string): Promise<void>;
+    report(traversalId: string, reports: readonly SyncReport[]): Promise<string[]>;
+    /**
+     * Marks nodes done. Returns the ones this call marked (not done before, still there), each with
+     * its dependents as they are now: the caller reports to exactly those, exactly once.
+     */
+    markDone(
+      traversalId: string,
+      nodes: readonly string[],
+    ): Promise<{ node: string; dependents: string[] }[]>;
     /** Adds `dependent` to the dependents of `node` (a cleanup node added during the traversal). */
     addDependent(traversalId: string, node: string, dependent: string): Promise<void>;
     deleteTraversal(traversalId: string): Promise<void>;
@@ -256,6 +293,8 @@ export interface Tx {
     enqueue(items: NewWork[]): Promise<void>;
     /** Removes a finished item; false if it was already gone or claimed by someone else. */
     complete(id: number, claimedBy: string): Promise<boolean>;
+    /** Removes finished items claimed by `claimedBy`; returns how many it removed. */
+    completeMany(ids: readonly number[], claimedBy: string): Promise<number>;
     /**
      * Persisted polling: release the claim and make the item claimable again at `runAt`. With
      * `waitingFor`, the item is parked on that key: `wakeWaiting(key)` makes it due at once, and

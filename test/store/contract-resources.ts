@@ -125,6 +125,66 @@ export function resourcesContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.tx((tx) => tx.resources.get(id)), bumped);
       }));
 
+    it('updateMany writes each row under its own compare-and-swap, in as few statements as it can', () =>
+      withStore(open, async (store) => {
+        const rows = await store.tx((tx) =>
+          tx.resources.insert(['a', 'b', 'c', 'd', 'e'].map((n) => resource('s1', n))),
+        );
+        const [a, b, c, d, e] = rows;
+        await store.tx((tx) => tx.resources.update(d!.id, 0, null, { engineId: 'other' }));
+        const written = await store.tx((tx) =>
+          tx.resources.updateMany([
+            {
+              id: a!.id,
+              expectedKey: 0,
+              expectedEngine: null,
+              changes: { status: 'COMPLETE', properties: { v: 1 } },
+            },
+            {
+              id: b!.id,
+              expectedKey: 0,
+              expectedEngine: null,
+              changes: { status: 'FAILED', properties: { v: 2 } },
+            },
+            // Another set of fields, in the same call.
+            {
+              id: c!.id,
+              expectedKey: 0,
+              expectedEngine: null,
+              changes: { engineId: 'me', updatedAt: '2026-01-02T03:04:05.006Z', requires: [a!.id] },
+            },
+            // Lost races: a stale key, a lock held by another engine.
+            { id: e!.id, expectedKey: 7, expectedEngine: null, changes: { status: 'COMPLETE' } },
+            { id: d!.id, expectedKey: 1, expectedEngine: null, changes: { status: 'COMPLETE' } },
+          ]),
+        );
+        assert.deepEqual(
+          [...written].sort((x, y) => x - y),
+          [a!.id, b!.id, c!.id],
+        );
+        const after = new Map((await store.tx((tx) => tx.resources.listAll('s1'))).map((r) => [r.name, r]));
+        assert.deepEqual(
+          [after.get('a')?.status, after.get('a')?.properties, after.get('a')?.atomicKey],
+          ['COMPLETE', { v: 1 }, 1],
+        );
+        assert.deepEqual([after.get('b')?.status, after.get('b')?.properties], ['FAILED', { v: 2 }]);
+        const cRow = after.get('c')!;
+        assert.deepEqual(
+          [cRow.engineId, cRow.updatedAt, cRow.requires],
+          ['me', '2026-01-02T03:04:05.006Z', [a!.id]],
+        );
+        assert.equal(after.get('d')?.status, d!.status, 'locked by another: untouched');
+        assert.equal(after.get('e')?.atomicKey, 0, 'stale key: untouched');
+        // A write that expects the engine holding the lock goes through.
+        const mine = await store.tx((tx) =>
+          tx.resources.updateMany([
+            { id: c!.id, expectedKey: 1, expectedEngine: 'me', changes: { engineId: null } },
+          ]),
+        );
+        assert.deepEqual([...mine], [c!.id]);
+        assert.deepEqual(await store.tx((tx) => tx.resources.updateMany([])), new Set());
+      }));
+
     it('points the rows it is given at a new template, and only those', () =>
       withStore(open, async (store) => {
         const rows = await store.tx((tx) =>
@@ -156,6 +216,25 @@ export function resourcesContract(open: () => Promise<Store>): void {
         );
         const [next] = await store.tx((tx) => tx.resources.insert([resource('s1', 'd')]));
         assert.ok(next!.id > rows[2]!.id);
+      }));
+
+    it('purges a stack’s deleted rows, or all of its rows', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.resources.insert([
+            resource('s1', 'gone', { action: 'DELETE', status: 'COMPLETE' }),
+            resource('s1', 'failed', { action: 'DELETE', status: 'FAILED' }),
+            resource('s1', 'live', { action: 'CREATE', status: 'COMPLETE' }),
+            resource('s2', 'other', { action: 'DELETE', status: 'COMPLETE' }),
+          ]),
+        );
+        assert.equal(await store.tx((tx) => tx.resources.purge('s1')), 1);
+        const names = async (stack: string) =>
+          (await store.tx((tx) => tx.resources.listAll(stack))).map((r) => r.name);
+        assert.deepEqual(await names('s1'), ['failed', 'live']);
+        assert.equal(await store.tx((tx) => tx.resources.purge('s1', true)), 2);
+        assert.deepEqual(await names('s1'), []);
+        assert.deepEqual(await names('s2'), ['other']);
       }));
   });
 }

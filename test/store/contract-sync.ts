@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Store } from '../../src/store/contract.js';
+import type { Json } from '../../src/util/json.js';
 import { point, stackWithTraversal, traversal, withStore } from './fixtures.js';
 
 export function syncContract(open: () => Promise<Store>): void {
@@ -45,21 +46,21 @@ export function syncContract(open: () => Promise<Store>): void {
         await assert.rejects(store.tx((tx) => tx.sync.insert([point('no-such-traversal', 's', 'u:1')])));
       }));
 
-    it('report stores the data, decrements once per predecessor, and fills inputs at zero', () =>
+    it('report stores the data, decrements once per predecessor, and names a node once, when complete', () =>
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);
         await store.tx((tx) =>
           tx.sync.insert([point(traversalId, stackId, 'u:3', { waiting: 2, dependents: ['u:4'] })]),
         );
-        const first = await store.tx((tx) => tx.sync.report(traversalId, 'u:3', 'u:1', { ref: 'one' }));
-        assert.equal(first?.waiting, 1);
-        assert.equal(first?.done, false);
-        assert.equal(first?.stackId, stackId);
+        const report = (from: string, data: Json) =>
+          store.tx((tx) => tx.sync.report(traversalId, [{ node: 'u:3', from, data }]));
+        assert.deepEqual(await report('u:1', { ref: 'one' }), []);
+        assert.equal((await store.tx((tx) => tx.sync.get(traversalId, 'u:3')))?.waiting, 1);
         // A unit of work that runs twice reports twice: the second changes nothing.
-        const again = await store.tx((tx) => tx.sync.report(traversalId, 'u:3', 'u:1', { ref: 'changed' }));
-        assert.equal(again?.waiting, 1);
-        const last = await store.tx((tx) => tx.sync.report(traversalId, 'u:3', 'u:2', null));
-        assert.deepEqual(last, {
+        assert.deepEqual(await report('u:1', { ref: 'changed' }), []);
+        assert.deepEqual(await report('u:2', null), ['u:3']);
+        assert.deepEqual(await report('u:2', null), [], 'a repeated last report does not trigger again');
+        assert.deepEqual(await store.tx((tx) => tx.sync.get(traversalId, 'u:3')), {
           traversalId,
           node: 'u:3',
           stackId,
@@ -68,9 +69,34 @@ export function syncContract(open: () => Promise<Store>): void {
           inputs: { 'u:1': { ref: 'one' }, 'u:2': null },
           done: false,
         });
-        const retried = await store.tx((tx) => tx.sync.report(traversalId, 'u:3', 'u:2', null));
-        assert.equal(retried?.waiting, 0);
-        assert.deepEqual(await store.tx((tx) => tx.sync.get(traversalId, 'u:3')), last);
+      }));
+
+    it('one report call may complete several nodes, and count several reports to one node', () =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        await store.tx((tx) =>
+          tx.sync.insert([
+            point(traversalId, stackId, 'a', { waiting: 2 }),
+            point(traversalId, stackId, 'b', { waiting: 1 }),
+            point(traversalId, stackId, 'c', { waiting: 2 }),
+          ]),
+        );
+        const ready = await store.tx((tx) =>
+          tx.sync.report(traversalId, [
+            { node: 'a', from: 'x', data: 1 },
+            { node: 'a', from: 'y', data: 2 },
+            { node: 'b', from: 'x', data: 1 },
+            { node: 'c', from: 'x', data: 1 },
+            { node: 'a', from: 'x', data: 3 },
+          ]),
+        );
+        assert.deepEqual([...ready].sort(), ['a', 'b']);
+        const points = await store.tx((tx) => tx.sync.getMany(traversalId, ['a', 'c', 'missing']));
+        assert.deepEqual(points.map((p) => [p.node, p.waiting, p.inputs]).sort(), [
+          ['a', 0, { x: 1, y: 2 }],
+          ['c', 1, { x: 1 }],
+        ]);
+        assert.deepEqual(await store.tx((tx) => tx.sync.getMany(traversalId, [])), []);
       }));
 
     it('concurrent reports from distinct predecessors all count', () =>
@@ -78,17 +104,18 @@ export function syncContract(open: () => Promise<Store>): void {
         const { stackId, traversalId } = await stackWithTraversal(store);
         await store.tx((tx) => tx.sync.insert([point(traversalId, stackId, 'top', { waiting: 30 })]));
         const senders = Array.from({ length: 30 }, (_, i) => `u:${i}`);
-        await Promise.all(
+        const ready = await Promise.all(
           [...senders, ...senders].map((from) =>
-            store.tx((tx) => tx.sync.report(traversalId, 'top', from, from)),
+            store.tx((tx) => tx.sync.report(traversalId, [{ node: 'top', from, data: from }])),
           ),
         );
+        assert.deepEqual(ready.flat(), ['top'], 'exactly one report completed it');
         const top = await store.tx((tx) => tx.sync.get(traversalId, 'top'));
         assert.equal(top?.waiting, 0);
         assert.equal(Object.keys(top!.inputs).length, 30);
       }));
 
-    it('report returns undefined when the point is gone (traversal superseded)', () =>
+    it('reports to points that are gone are ignored (traversal superseded)', () =>
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);
         const other = traversal(stackId);
@@ -99,24 +126,28 @@ export function syncContract(open: () => Promise<Store>): void {
             point(other.id, stackId, 'u:1', { waiting: 1, inputs: { 'u:0': 1 } }),
           ]),
         );
-        assert.equal(await store.tx((tx) => tx.sync.report(traversalId, 'u:404', 'u:0', 1)), undefined);
-        assert.equal(await store.tx((tx) => tx.sync.report('no-such-traversal', 'u:1', 'u:0', 1)), undefined);
-        await store.tx((tx) => tx.sync.report(traversalId, 'u:1', 'u:0', 1));
+        const one = (node: string, from: string) => [{ node, from, data: 1 }];
+        assert.deepEqual(await store.tx((tx) => tx.sync.report(traversalId, one('u:404', 'u:0'))), []);
+        assert.deepEqual(await store.tx((tx) => tx.sync.report('no-such-traversal', one('u:1', 'u:0'))), []);
         await store.tx((tx) => tx.sync.deleteTraversal(traversalId));
         assert.equal(await store.tx((tx) => tx.sync.get(traversalId, 'u:1')), undefined);
-        assert.equal(await store.tx((tx) => tx.sync.report(traversalId, 'u:1', 'u:5', 1)), undefined);
+        assert.deepEqual(await store.tx((tx) => tx.sync.report(traversalId, one('u:1', 'u:5'))), []);
         // Another traversal's points are untouched, inputs included.
-        assert.deepEqual((await store.tx((tx) => tx.sync.get(other.id, 'u:1')))?.inputs, { 'u:0': 1 });
+        const kept = await store.tx((tx) => tx.sync.get(other.id, 'u:1'));
+        assert.deepEqual([kept?.waiting, kept?.inputs], [1, { 'u:0': 1 }]);
       }));
 
     it('predecessor names are data (__proto__ included)', () =>
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);
         await store.tx((tx) => tx.sync.insert([point(traversalId, stackId, 'n', { waiting: 2 })]));
-        await store.tx((tx) => tx.sync.report(traversalId, 'n', '__proto__', { a: 1 }));
-        const done = await store.tx((tx) =>
-          tx.sync.report(traversalId, 'n', 'constructor', JSON.parse('{"__proto__": 2}')),
+        await store.tx((tx) =>
+          tx.sync.report(traversalId, [
+            { node: 'n', from: '__proto__', data: { a: 1 } },
+            { node: 'n', from: 'constructor', data: JSON.parse('{"__proto__": 2}') as Json },
+          ]),
         );
+        const done = await store.tx((tx) => tx.sync.get(traversalId, 'n'));
         assert.ok(
           done && Object.hasOwn(done.inputs, '__proto__') && Object.hasOwn(done.inputs, 'constructor'),
         );
@@ -124,12 +155,29 @@ export function syncContract(open: () => Promise<Store>): void {
         assert.ok(Object.hasOwn(done.inputs['constructor'] as object, '__proto__'));
       }));
 
+    it('markDone returns each node once, with its dependents as they are then', () =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        await store.tx((tx) =>
+          tx.sync.insert([
+            point(traversalId, stackId, 'u:1', { dependents: ['u:2'] }),
+            point(traversalId, stackId, 'u:2', { dependents: [] }),
+          ]),
+        );
+        await store.tx((tx) => tx.sync.addDependent(traversalId, 'u:1', 'c:7'));
+        const first = await store.tx((tx) => tx.sync.markDone(traversalId, ['u:1', 'u:404']));
+        assert.deepEqual(first, [{ node: 'u:1', dependents: ['u:2', 'c:7'] }]);
+        const second = await store.tx((tx) => tx.sync.markDone(traversalId, ['u:1', 'u:2']));
+        assert.deepEqual(second, [{ node: 'u:2', dependents: [] }], 'u:1 was done already');
+        assert.deepEqual(await store.tx((tx) => tx.sync.markDone(traversalId, [])), []);
+      }));
+
     it('markDone and addDependent (idempotent; a missing point is left alone)', () =>
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);
         await store.tx((tx) => tx.sync.insert([point(traversalId, stackId, 'u:1', { dependents: ['u:2'] })]));
         await store.tx(async (tx) => {
-          await tx.sync.markDone(traversalId, 'u:1');
+          await tx.sync.markDone(traversalId, ['u:1']);
           await tx.sync.addDependent(traversalId, 'u:1', 'c:7');
           await tx.sync.addDependent(traversalId, 'u:1', 'c:7');
           await tx.sync.addDependent(traversalId, 'u:404', 'c:7');

@@ -96,6 +96,21 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual(await store.tx((tx) => tx.work.listForTraversal('t1')), []);
       }));
 
+    it('completeMany removes the items its caller holds, and only those', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueue(['u:1', 'u:2', 'u:3'].map((n) => work('t1', 's1', n))));
+        const mine = await store.claimWork('e1', 1000, 2, LEASE);
+        const [theirs] = await store.claimWork('e2', 1000, 1, LEASE);
+        const ids = [...mine.map((i) => i.id), theirs!.id];
+        assert.equal(await store.tx((tx) => tx.work.completeMany(ids, 'e1')), 2);
+        assert.equal(await store.tx((tx) => tx.work.completeMany(ids, 'e1')), 0, 'already gone');
+        assert.equal(await store.tx((tx) => tx.work.completeMany([], 'e1')), 0);
+        assert.deepEqual(
+          (await store.tx((tx) => tx.work.listForTraversal('t1'))).map((i) => i.id),
+          [theirs!.id],
+        );
+      }));
+
     it('reschedule releases the claim until the new run time, optionally with a new payload', () =>
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1', { payload: { poll: 0 } })]));

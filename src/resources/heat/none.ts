@@ -10,6 +10,7 @@ import { uuidFrom } from './physical-name.js';
  */
 export const nonePlugin: CatalogPlugin = {
   type: 'OS::Heat::None',
+  inRow: true,
   description:
     'Enables easily disabling certain resources via the resource_registry. It does nothing, but ' +
     'can effectively stub out any other resource because it will accept any properties and return ' +

@@ -109,6 +109,7 @@ function problem(properties: Record<string, Value>): string | undefined {
  */
 export const randomStringPlugin: CatalogPlugin = {
   type: 'OS::Heat::RandomString',
+  inRow: true,
   description:
     'A resource which generates a random string. This is useful for configuring passwords and ' +
     'secrets on services. Random string can be generated from specified character sequences, ' +

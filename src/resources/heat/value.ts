@@ -48,6 +48,7 @@ function runtimeValue(properties: Record<string, Value>): Value {
  */
 export const valuePlugin: CatalogPlugin = {
   type: 'OS::Heat::Value',
+  inRow: true,
   description:
     'A resource which exposes its value property as an attribute. This is useful for exposing a ' +
     'value that is a simple manipulation of other template parameters and/or other resources.',

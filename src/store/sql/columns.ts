@@ -87,6 +87,13 @@ export class TableSpec<R> {
     );
   }
 
+  /** The column that stores `field`; an unknown field is a bug. */
+  columnOf(field: string): ColumnSpec {
+    const column = this.byField.get(field);
+    if (!column) throw new TypeError(`${this.table}: no field "${field}"`);
+    return column;
+  }
+
   decode(row: Row): R {
     const record: Record<string, unknown> = {};
     for (const c of this.columns) record[c.field] = decodeValue(c.kind, row[c.column]);

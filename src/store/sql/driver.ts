@@ -45,6 +45,8 @@ export interface Dialect {
   nullSafeEquals(a: string, b: string): string;
   /** A subquery yielding the integers of a JSON array bound to `param`: one statement for any count. */
   integersFromJson(param: string): string;
+  /** A subquery yielding the strings of a JSON array bound to `param`. */
+  stringsFromJson(param: string): string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -58,6 +60,7 @@ export const sqliteDialect: Dialect = {
   maxParams: 32_766,
   nullSafeEquals: (a, b) => `${a} IS ${b}`,
   integersFromJson: (param) => `(SELECT value FROM json_each(${param}))`,
+  stringsFromJson: (param) => `(SELECT value FROM json_each(${param}))`,
 };
 
 export const postgresDialect: Dialect = {
@@ -68,4 +71,5 @@ export const postgresDialect: Dialect = {
   maxParams: 65_535,
   nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   integersFromJson: (param) => `(SELECT (jsonb_array_elements_text(${param}::jsonb))::bigint)`,
+  stringsFromJson: (param) => `(SELECT jsonb_array_elements_text(${param}::jsonb))`,
 };

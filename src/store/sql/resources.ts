@@ -1,6 +1,6 @@
-import type { ResourceRecord, Tx } from '../contract.js';
-import type { Dialect, SqlExecutor } from './driver.js';
-import { batchInsert, normalizeTime } from './columns.js';
+import type { LockedWrite, ResourceRecord, Tx } from '../contract.js';
+import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
+import { batchInsert, type ColumnSpec, encodeValue, normalizeTime, rowsPerStatement } from './columns.js';
 import { RESOURCES } from './tables.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
@@ -76,6 +76,38 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return row && RESOURCES.decode(row);
     },
 
+    async updateMany(writes) {
+      // One statement per set of fields written (and per chunk): the rows' new values come in
+      // as a VALUES table joined on id, with each row's own compare-and-swap.
+      const groups = new Map<string, LockedWrite[]>();
+      for (const write of writes) {
+        const fields = Object.keys(write.changes).filter(
+          (f) => (write.changes as Record<string, unknown>)[f] !== undefined && !SKIP_ON_UPDATE.has(f),
+        );
+        const key = fields.join(',');
+        const group = groups.get(key);
+        if (group) group.push(write);
+        else groups.set(key, [write]);
+      }
+      const written = new Set<number>();
+      for (const [key, group] of groups) {
+        const columns = key === '' ? [] : key.split(',').map((f) => RESOURCES.columnOf(f));
+        const size = rowsPerStatement(dialect, columns.length + 3);
+        for (let start = 0; start < group.length; start += size) {
+          const chunk = group.slice(start, start + size);
+          const params: SqlValue[] = [];
+          for (const w of chunk) {
+            params.push(w.id, w.expectedKey, w.expectedEngine);
+            const changes = w.changes as Record<string, unknown>;
+            for (const c of columns) params.push(encodeValue(c.kind, changes[c.field]));
+          }
+          const rows = await db.all(updateManySql(dialect, columns, chunk.length), params);
+          for (const row of rows) written.add(Number(row.id));
+        }
+      }
+      return written;
+    },
+
     async setTemplate(ids, templateId) {
       if (ids.length === 0) return 0;
       return db.run(`UPDATE resources SET template_id = $2 WHERE id IN ${idsIn}`, [
@@ -84,9 +116,46 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       ]);
     },
 
+    async purge(stackId, all = false) {
+      return db.run(`DELETE FROM resources WHERE stack_id = $1${all ? '' : ` AND ${DELETE_COMPLETE}`}`, [
+        stackId,
+      ]);
+    },
+
     async delete(ids) {
       if (ids.length === 0) return;
       await db.run(`DELETE FROM resources WHERE id IN ${idsIn}`, [JSON.stringify(ids)]);
     },
   };
+}
+
+const updateManyCache = new Map<string, string>();
+
+/**
+ * `WITH w(...) AS (VALUES ...) UPDATE resources SET ... FROM w WHERE <id and compare-and-swap>`,
+ * portable to SQLite (3.33+) and PostgreSQL; ids and keys are cast so PostgreSQL types the table.
+ */
+function updateManySql(dialect: Dialect, columns: readonly ColumnSpec[], rows: number): string {
+  const key = `${dialect.name}:${columns.map((c) => c.column).join(',')}*${rows}`;
+  let sql = updateManyCache.get(key);
+  if (sql !== undefined) return sql;
+  const names = ['w_id', 'w_key', 'w_engine', ...columns.map((c) => `w_${c.column}`)];
+  const tuples: string[] = [];
+  let n = 1;
+  for (let r = 0; r < rows; r++) {
+    const values = names.map((_, i) => (i < 2 ? `CAST($${n++} AS BIGINT)` : `$${n++}`));
+    tuples.push(`(${values.join(', ')})`);
+  }
+  const set = [
+    ...columns.map((c) => `${c.column} = w.w_${c.column}`),
+    'atomic_key = resources.atomic_key + 1',
+  ];
+  sql = `WITH w (${names.join(', ')}) AS (VALUES ${tuples.join(', ')})
+    UPDATE resources SET ${set.join(', ')} FROM w
+    WHERE resources.id = w.w_id AND resources.atomic_key = w.w_key
+      AND ${dialect.nullSafeEquals('resources.engine_id', 'w.w_engine')}
+    RETURNING resources.id`;
+  if (updateManyCache.size > 200) updateManyCache.clear();
+  updateManyCache.set(key, sql);
+  return sql;
 }

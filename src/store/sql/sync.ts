@@ -37,38 +37,63 @@ export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
 }
 
 export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
-  /** The point's predecessors' data: O(its in-degree). */
-  async function inputsOf(traversalId: string, node: string): Promise<Record<string, Json>> {
-    const rows = await db.all(
-      'SELECT from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node = $2',
-      [traversalId, node],
-    );
-    const inputs: Record<string, Json> = {};
+  const nodesIn = dialect.stringsFromJson('$2');
+
+  /** Predecessors' data of the given points, by point: O(their in-degrees). */
+  async function inputsOf(
+    traversalId: string,
+    nodes: readonly string[],
+  ): Promise<Map<string, Record<string, Json>>> {
+    const rows =
+      nodes.length === 1
+        ? await db.all(
+            'SELECT node, from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node = $2',
+            [traversalId, nodes[0]!],
+          )
+        : await db.all(
+            `SELECT node, from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node IN ${nodesIn}`,
+            [traversalId, JSON.stringify(nodes)],
+          );
+    const byNode = new Map<string, Record<string, Json>>();
     for (const row of rows) {
+      const node = row.node as string;
+      let inputs = byNode.get(node);
+      if (!inputs) byNode.set(node, (inputs = {}));
       setOwn(
         inputs,
         row.from_node as string,
         row.data === null ? null : (JSON.parse(row.data as string) as Json),
       );
     }
-    return inputs;
+    return byNode;
   }
 
-  async function fullPoint(traversalId: string, node: string): Promise<SyncPointRecord | undefined> {
-    const [row] = await db.all('SELECT * FROM sync_points WHERE traversal_id = $1 AND node = $2', [
+  async function points(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]> {
+    if (nodes.length === 0) return [];
+    const rows =
+      nodes.length === 1
+        ? await db.all('SELECT * FROM sync_points WHERE traversal_id = $1 AND node = $2', [
+            traversalId,
+            nodes[0]!,
+          ])
+        : await db.all(`SELECT * FROM sync_points WHERE traversal_id = $1 AND node IN ${nodesIn}`, [
+            traversalId,
+            JSON.stringify(nodes),
+          ]);
+    if (rows.length === 0) return [];
+    const inputs = await inputsOf(
       traversalId,
-      node,
-    ]);
-    if (!row) return undefined;
-    return {
+      rows.map((r) => r.node as string),
+    );
+    return rows.map((row) => ({
       traversalId,
-      node,
+      node: row.node as string,
       stackId: row.stack_id as string,
       waiting: Number(row.waiting),
       dependents: JSON.parse(row.dependents as string) as string[],
-      inputs: await inputsOf(traversalId, node),
+      inputs: inputs.get(row.node as string) ?? {},
       done: Number(row.done) !== 0,
-    };
+    }));
   }
 
   /** The root stack of each traversal: sync rows carry it, but SyncPointRecord doesn't. */
@@ -108,50 +133,56 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
       if (inputRows.length > 0) await batchInsert(db, dialect, 'sync_inputs', INPUT_COLUMNS, inputRows);
     },
 
-    get: fullPoint,
-
-    async report(traversalId, node, from, data) {
-      // The input row is keyed by its sender, so a repeated report inserts nothing and the counter
-      // is decremented once per predecessor however often a unit of work runs.
-      const inserted = await db.all(
-        `INSERT INTO sync_inputs (traversal_id, node, from_node, root_stack_id, data)
-         SELECT traversal_id, node, $3, root_stack_id, $4 FROM sync_points WHERE traversal_id = $1 AND node = $2
-         ON CONFLICT (traversal_id, node, from_node) DO NOTHING
-         RETURNING from_node`,
-        [traversalId, node, from, encodeValue('json', data)],
-      );
-      const [row] =
-        inserted.length > 0
-          ? await db.all(
-              `UPDATE sync_points SET waiting = waiting - 1 WHERE traversal_id = $1 AND node = $2
-               RETURNING stack_id, waiting, done`,
-              [traversalId, node],
-            )
-          : await db.all(
-              'SELECT stack_id, waiting, done FROM sync_points WHERE traversal_id = $1 AND node = $2',
-              [traversalId, node],
-            );
-      if (!row) return undefined;
-      const waiting = Number(row.waiting);
-      // Only the report that completes the set needs inputs and dependents; reading them on every
-      // report would make a fan-in of n cost O(n²).
-      if (waiting <= 0) return fullPoint(traversalId, node);
-      return {
-        traversalId,
-        node,
-        stackId: row.stack_id as string,
-        waiting,
-        dependents: [],
-        inputs: {},
-        done: Number(row.done) !== 0,
-      };
+    async get(traversalId, node) {
+      return (await points(traversalId, [node]))[0];
     },
 
-    async markDone(traversalId, node) {
-      await db.run('UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node = $2', [
-        traversalId,
-        node,
-      ]);
+    getMany: points,
+
+    async report(traversalId, reports) {
+      // An input row is keyed by its sender, so a repeated report inserts nothing: each point's
+      // counter goes down once per predecessor however often a unit of work runs.
+      const arrived = new Map<string, number>();
+      for (const { node, from, data } of reports) {
+        const inserted = await db.all(
+          `INSERT INTO sync_inputs (traversal_id, node, from_node, root_stack_id, data)
+           SELECT traversal_id, node, $3, root_stack_id, $4 FROM sync_points WHERE traversal_id = $1 AND node = $2
+           ON CONFLICT (traversal_id, node, from_node) DO NOTHING
+           RETURNING from_node`,
+          [traversalId, node, from, encodeValue('json', data)],
+        );
+        if (inserted.length > 0) arrived.set(node, (arrived.get(node) ?? 0) + 1);
+      }
+      const ready: string[] = [];
+      for (const [node, count] of arrived) {
+        const [row] = await db.all(
+          `UPDATE sync_points SET waiting = waiting - $3 WHERE traversal_id = $1 AND node = $2
+           RETURNING waiting, done`,
+          [traversalId, node, count],
+        );
+        if (row && Number(row.waiting) <= 0 && Number(row.done) === 0) ready.push(node);
+      }
+      return ready;
+    },
+
+    async markDone(traversalId, nodes) {
+      if (nodes.length === 0) return [];
+      const rows =
+        nodes.length === 1
+          ? await db.all(
+              `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node = $2 AND done = 0
+               RETURNING node, dependents`,
+              [traversalId, nodes[0]!],
+            )
+          : await db.all(
+              `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node IN ${nodesIn} AND done = 0
+               RETURNING node, dependents`,
+              [traversalId, JSON.stringify(nodes)],
+            );
+      return rows.map((row) => ({
+        node: row.node as string,
+        dependents: JSON.parse(row.dependents as string) as string[],
+      }));
     },
 
     async addDependent(traversalId, node, dependent) {

@@ -33,6 +33,14 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       return (await db.run('DELETE FROM work WHERE id = $1 AND claimed_by = $2', [id, claimedBy])) > 0;
     },
 
+    async completeMany(ids, claimedBy) {
+      if (ids.length === 0) return 0;
+      return db.run(`DELETE FROM work WHERE claimed_by = $2 AND id IN ${dialect.integersFromJson('$1')}`, [
+        JSON.stringify(ids),
+        claimedBy,
+      ]);
+    },
+
     async reschedule(id, claimedBy, runAt, payload, waitingFor) {
       const params: SqlValue[] = [id, claimedBy, runAt, waitingFor ?? null];
       let setPayload = '';
