@@ -47,6 +47,11 @@ export interface Dialect {
   integersFromJson(param: string): string;
   /** A subquery yielding the strings of a JSON array bound to `param`. */
   stringsFromJson(param: string): string;
+  /**
+   * A placeholder typed as a 64-bit integer where the database cannot infer it (a VALUES table).
+   * SQLite binds integers as integers already, and a CAST there costs it the primary-key lookup.
+   */
+  bigintParam(param: string): string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -61,6 +66,7 @@ export const sqliteDialect: Dialect = {
   nullSafeEquals: (a, b) => `${a} IS ${b}`,
   integersFromJson: (param) => `(SELECT value FROM json_each(${param}))`,
   stringsFromJson: (param) => `(SELECT value FROM json_each(${param}))`,
+  bigintParam: (param) => param,
 };
 
 export const postgresDialect: Dialect = {
@@ -72,4 +78,5 @@ export const postgresDialect: Dialect = {
   nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   integersFromJson: (param) => `(SELECT (jsonb_array_elements_text(${param}::jsonb))::bigint)`,
   stringsFromJson: (param) => `(SELECT jsonb_array_elements_text(${param}::jsonb))`,
+  bigintParam: (param) => `${param}::bigint`,
 };

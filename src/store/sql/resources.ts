@@ -133,7 +133,7 @@ const updateManyCache = new Map<string, string>();
 
 /**
  * `WITH w(...) AS (VALUES ...) UPDATE resources SET ... FROM w WHERE <id and compare-and-swap>`,
- * portable to SQLite (3.33+) and PostgreSQL; ids and keys are cast so PostgreSQL types the table.
+ * portable to SQLite (3.33+) and PostgreSQL (ids and keys typed for it: see Dialect.bigintParam).
  */
 function updateManySql(dialect: Dialect, columns: readonly ColumnSpec[], rows: number): string {
   const key = `${dialect.name}:${columns.map((c) => c.column).join(',')}*${rows}`;
@@ -143,7 +143,7 @@ function updateManySql(dialect: Dialect, columns: readonly ColumnSpec[], rows: n
   const tuples: string[] = [];
   let n = 1;
   for (let r = 0; r < rows; r++) {
-    const values = names.map((_, i) => (i < 2 ? `CAST($${n++} AS BIGINT)` : `$${n++}`));
+    const values = names.map((_, i) => (i < 2 ? dialect.bigintParam(`$${n++}`) : `$${n++}`));
     tuples.push(`(${values.join(', ')})`);
   }
   const set = [
