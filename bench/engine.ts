@@ -1,6 +1,6 @@
 // Engine benchmark: create / update (every resource) / update (one resource) / delete of N
 // resources on the embedded SQLite store, in three shapes. `npm run bench:engine`.
-// Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan).
+// Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan), BENCH_OPS.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +15,10 @@ import { openStore } from '../src/store/index.js';
 import { emptyEnvironment } from '../src/template/environment/index.js';
 import { DEFAULT_LIMITS } from '../src/template/limits.js';
 
-type Shape = 'chains' | 'fan';
+type Shape = 'chains' | 'fan' | 'group';
 
 function template(n: number, shape: Shape, value: string, changeOne = false): string {
+  if (shape === 'group') return groupTemplate(n, value, changeOne);
   const lines = ['heat_template_version: 2018-08-31', 'resources:'];
   for (let i = 0; i < n; i++) {
     const v = changeOne && i === n - 1 ? `${value}-changed` : value;
@@ -29,6 +30,23 @@ function template(n: number, shape: Shape, value: string, changeOne = false): st
     for (let i = 0; i < n; i++) lines.push(`          - {get_attr: [r${i}, value]}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One ResourceGroup of n OS::Heat::Value members. "Change one" grows the group by one member (a
+ * group's members share their definition, so one member cannot change alone).
+ */
+function groupTemplate(n: number, value: string, changeOne: boolean): string {
+  return `heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: ${changeOne ? n + 1 : n}
+      resource_def: {type: OS::Heat::Value, properties: {value: ${value}}}
+outputs:
+  values: {value: {get_attr: [group, value]}}
+`;
 }
 
 async function run(n: number, shape: Shape): Promise<void> {
@@ -89,7 +107,7 @@ async function run(n: number, shape: Shape): Promise<void> {
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const shapes = (process.env.BENCH_SHAPES ?? 'chains,fan').split(',') as Shape[];
+const shapes = (process.env.BENCH_SHAPES ?? 'chains,group,fan').split(',') as Shape[];
 /** Operations after the create: BENCH_OPS=update-all,update-one,delete (default all). */
 const ops = new Set((process.env.BENCH_OPS ?? 'update-all,update-one,delete').split(','));
 for (const n of sizes) for (const shape of shapes) await run(n, shape);

@@ -53,6 +53,7 @@ export async function openEmbedded(opts: GlobalOptions): Promise<Engine> {
       actionRetryLimit: config.action_retry_limit,
       stackActionTimeout: config.stack_action_timeout,
       lockRetryMs: 200,
+      workBatchSize: config.work_batch_size,
       limits: templateLimitsFrom(config),
     },
   };

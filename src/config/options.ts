@@ -46,6 +46,8 @@ export interface Config {
   readonly work_lease_ms: number;
   /** Interval between an engine's heartbeats (liveness and lease renewal), in ms. */
   readonly heartbeat_interval_ms: number;
+  /** Units of work an engine claims and runs at once. */
+  readonly work_batch_size: number;
   /** Deepest nesting of maps and lists inside one template or environment document. */
   readonly max_document_depth: number;
   /** Most YAML nodes in one document, aliases expanded. */
@@ -288,6 +290,14 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     min: 1,
     unit: 'ms',
     help: 'Interval between an engine’s heartbeats, which renew its leases, in ms; less than work_lease_ms.',
+    heat: null,
+  },
+  work_batch_size: {
+    type: 'int',
+    default: 256,
+    min: 1,
+    max: 10_000,
+    help: 'Units of work an engine claims and runs at once; update nodes among them share their transactions.',
     heat: null,
   },
   max_document_depth: {

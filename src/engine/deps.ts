@@ -21,6 +21,8 @@ export interface EngineSettings {
   stackActionTimeout: number;
   /** Delay before a node retries when another engine holds its resource's lock. */
   lockRetryMs: number;
+  /** Units of work claimed and run at once (update nodes among them are batched). */
+  workBatchSize?: number;
   limits: TemplateLimits;
 }
 

@@ -20,11 +20,14 @@ export interface StackIdentity {
  */
 export class TemplateCache {
   private readonly entries = new Map<string, StackDefinition>();
+  /** Resources held by the cached definitions: a 100,000-resource definition weighs ~200 MiB. */
+  private weight = 0;
 
   constructor(
     private readonly types: TypeCatalog,
     private readonly limits: TemplateLimits,
     private readonly capacity = 64,
+    private readonly maxResources = 150_000,
   ) {}
 
   /** The bound definition of a stored template for one stack. */
@@ -47,13 +50,23 @@ export class TemplateCache {
     return this.entries.get(this.keyOf(templateId, stackId));
   }
 
-  /** Seeds the cache with a definition already built (validation at the start of an operation). */
+  /**
+   * Seeds the cache with a definition already built (validation at the start of an operation).
+   * The least recently used definitions go beyond `capacity` entries or `maxResources` resources
+   * (the newest always stays).
+   */
   put(key: string, definition: StackDefinition): void {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.weight -= previous.resources.size;
+      this.entries.delete(key);
+    }
     this.entries.set(key, definition);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
+    this.weight += definition.resources.size;
+    while (this.entries.size > 1 && (this.entries.size > this.capacity || this.weight > this.maxResources)) {
+      const [oldest, evicted] = this.entries.entries().next().value!;
       this.entries.delete(oldest);
+      this.weight -= evicted.resources.size;
     }
   }
 

@@ -31,7 +31,7 @@ export class Worker {
    * the common case run as one batch (update-batch.ts); the others, and what the batch leaves,
    * one by one, concurrently.
    */
-  async runDue(limit = 256): Promise<number> {
+  async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
     const batchable = items.filter((item) => UpdateBatch.accepts(item));

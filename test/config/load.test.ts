@@ -36,6 +36,7 @@ const DEFAULTS: Config = {
   log_level: 'info',
   work_lease_ms: 30_000,
   heartbeat_interval_ms: 10_000,
+  work_batch_size: 256,
   max_document_depth: 64,
   max_document_nodes: 50_000_000,
   max_document_aliases: 1000,

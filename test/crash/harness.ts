@@ -42,13 +42,14 @@ export class Child {
     readonly args: string[],
     dir: string,
     db: string,
+    extraEnv: Record<string, string> = {},
   ) {
     // Only our HEARTH_* settings: the configuration loader rejects unknown ones, and HEARTH_DB,
     // HEARTH_CONFIG or HEARTH_URL from the caller's shell must not redirect the children.
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of Object.keys(env))
       if (name.startsWith('HEARTH_') || name === 'NODE_TEST_CONTEXT') delete env[name];
-    Object.assign(env, CHILD_ENV);
+    Object.assign(env, CHILD_ENV, extraEnv);
     const started = Date.now();
     this.process = spawn(process.execPath, ['--import', TSX, CLI, '--db', db, ...args], {
       cwd: dir,

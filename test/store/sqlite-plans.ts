@@ -127,7 +127,8 @@ export function queryPlanTests(): void {
           for (const step of plan.map((r) => String(r.detail))) {
             const scan = /^SCAN (\w+)/.exec(step);
             // json_each and the VALUES table `w` of a multi-row update are the statement's input.
-            const input = scan && (scan[1] === 'json_each' || (scan[1] === 'w' && /^WITH w /.test(sql.trim())));
+            const input =
+              scan && (scan[1] === 'json_each' || (scan[1] === 'w' && /^WITH w /.test(sql.trim())));
             const fullScan = scan && !input && !/CONSTANT ROW/.test(step);
             // Sorting a LIMITed query reads every match first (findByName's matches are one name's).
             const sort = /TEMP B-TREE/.test(step) && /LIMIT/.test(sql) && !/FROM stacks/.test(sql);
