@@ -5,6 +5,7 @@ import type {
   ResourceRecord,
   StackRecord,
   SyncPointRecord,
+  TraversalRecord,
   WorkItem,
 } from '../store/contract.js';
 import { isTemplateError } from '../template/errors.js';
@@ -23,7 +24,7 @@ import {
   payloadOf,
   pluginContext,
 } from './node-work.js';
-import { CHECK_NODE, parseNodeKey } from './nodes.js';
+import { CHECK_NODE, type NodeOutput, parseNodeKey } from './nodes.js';
 import { propagateMany } from './propagate.js';
 import { resolveProperties } from './resolver.js';
 import type { TemplateCache } from './templates.js';
@@ -31,10 +32,11 @@ import {
   ACTION_OF,
   actionFailed,
   afterAction,
-  changedNames,
   decide,
   doneChanges,
+  resultChanges,
   retryLater,
+  runAction,
   startChanges,
 } from './update-node.js';
 
@@ -100,7 +102,7 @@ export class UpdateBatch {
     const state = await store.tx(async (tx) => {
       const stacks = new Map<string, StackRecord | undefined>();
       const points = new Map<string, SyncPointRecord>();
-      const traversals = new Map<string, Awaited<ReturnType<typeof tx.traversals.get>>>();
+      const traversals = new Map<string, TraversalRecord | undefined>();
       for (const [traversalId, group] of byTraversal) {
         const stackId = group[0]!.stackId;
         if (!stacks.has(stackId)) stacks.set(stackId, await tx.stacks.get(stackId));
@@ -204,20 +206,9 @@ export class UpdateBatch {
    */
   private async act(plan: Plan): Promise<Finished | 'single' | undefined> {
     const { scope, plugin, row, op, properties } = plan;
-    const ctx = pluginContext(scope, row);
     let result: ActionResult;
     try {
-      result =
-        op === 'create'
-          ? await plugin.create(ctx, properties)
-          : plugin.update
-            ? await plugin.update(
-                ctx,
-                properties,
-                (row.properties ?? {}) as Record<string, Value>,
-                changedNames(plugin, row, properties),
-              )
-            : {};
+      result = await runAction(scope, plugin, row, op!, properties);
     } catch (err) {
       if (plugin.inRow) return 'single';
       await actionFailed(scope, plugin, row, op!, properties, err);
@@ -239,42 +230,35 @@ export class UpdateBatch {
   private async record(finished: readonly Finished[], drop: readonly NodeScope[]): Promise<NodeScope[]> {
     const { deps } = this;
     const now = deps.clock.now();
-    const done: { plan: Finished; row: ResourceRecord; output: Json }[] = [];
+    const writes: {
+      plan: Finished;
+      changes: Partial<ResourceRecord>;
+      next: ResourceRecord;
+      output: NodeOutput;
+    }[] = [];
     for (const plan of finished) {
-      const changes: Partial<ResourceRecord> = {};
-      if (plan.result.physicalId !== undefined) changes.physicalId = plan.result.physicalId;
-      if (plan.result.data) changes.data = { ...plan.row.data, ...plan.result.data };
-      const row = { ...plan.row, ...changes };
-      const ctx = pluginContext(plan.scope, row);
-      const { refId, attributes } = await outputsOf(plan.plugin, ctx, plan.properties);
-      done.push({ plan, row, output: { name: row.name, rowId: row.id, refId, attributes } });
+      const row = { ...plan.row, ...resultChanges(plan.row, plan.result) };
+      const { refId, attributes } = await outputsOf(
+        plan.plugin,
+        pluginContext(plan.scope, row),
+        plan.properties,
+      );
+      const changes = doneChanges(plan.scope, row, plan.properties, attributes, plan.op);
+      const output = { name: row.name, rowId: row.id, refId, attributes };
+      writes.push({ plan, changes, next: { ...row, ...changes }, output });
     }
-    if (done.length === 0 && drop.length === 0) return [];
+    if (writes.length === 0 && drop.length === 0) return [];
     return deps.store.tx(async (tx) => {
       const lost: NodeScope[] = [];
       const events: Omit<EventRecord, 'id'>[] = [];
       const completed = drop.map((scope) => scope.item.id);
       const reports = new Map<string, { stack: StackRecord; finished: Map<string, Json> }>();
-      const writes = done.map(({ plan, row, output }) => ({
-        plan,
-        output,
-        next: {
-          ...row,
-          ...doneChanges(
-            plan.scope,
-            row,
-            plan.properties,
-            (output as { attributes: Record<string, Json> }).attributes,
-            plan.op,
-          ),
-        },
-      }));
       const written = await tx.resources.updateMany(
-        writes.map(({ plan, next }) => ({
-          id: next.id,
+        writes.map(({ plan, changes }) => ({
+          id: plan.row.id,
           expectedKey: plan.row.atomicKey,
           expectedEngine: plan.holder ?? null,
-          changes: doneFields(next),
+          changes,
         })),
       );
       for (const { plan, output, next } of writes) {
@@ -294,7 +278,7 @@ export class UpdateBatch {
         const key = scope.item.traversalId;
         let group = reports.get(key);
         if (!group) reports.set(key, (group = { stack: scope.stack, finished: new Map() }));
-        group.finished.set(scope.item.node, output);
+        group.finished.set(scope.item.node, output as unknown as Json);
       }
       await tx.events.append(events);
       for (const [traversalId, group] of reports) {
@@ -324,22 +308,4 @@ interface Plan {
 
 interface Finished extends Plan {
   result: ActionResult;
-}
-
-/** The fields a finished node writes (doneChanges' fields, from the merged row). */
-function doneFields(row: ResourceRecord): Partial<ResourceRecord> {
-  return {
-    engineId: row.engineId,
-    action: row.action,
-    status: row.status,
-    reason: row.reason,
-    physicalId: row.physicalId,
-    data: row.data,
-    properties: row.properties,
-    attributes: row.attributes,
-    progress: row.progress,
-    templateId: row.templateId,
-    requires: row.requires,
-    updatedAt: row.updatedAt,
-  };
 }

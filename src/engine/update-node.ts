@@ -152,20 +152,9 @@ async function start(
   });
   if (!locked) return retryLater(scope);
 
-  const ctx = pluginContext(scope, locked);
   let result: ActionResult;
   try {
-    result =
-      op === 'create'
-        ? await plugin.create(ctx, properties)
-        : plugin.update
-          ? await plugin.update(
-              ctx,
-              properties,
-              (locked.properties ?? {}) as Record<string, Value>,
-              changedNames(plugin, locked, properties),
-            )
-          : {};
+    result = await runAction(scope, plugin, locked, op, properties);
   } catch (err) {
     return actionFailed(scope, plugin, locked, op, properties, err);
   }
@@ -215,12 +204,31 @@ export function startChanges(
   };
 }
 
-export function changedNames(
+/** Calls the plugin's create or update of `row` (an update without a handler only stores). */
+export async function runAction(
+  scope: NodeScope,
   plugin: ResourcePlugin,
   row: ResourceRecord,
+  op: Operation,
   properties: Record<string, Value>,
-): string[] {
-  return diffProperties(plugin.properties, row.properties ?? {}, properties).changed;
+): Promise<ActionResult> {
+  const ctx = pluginContext(scope, row);
+  if (op === 'create') return plugin.create(ctx, properties);
+  if (!plugin.update) return {};
+  const previous = (row.properties ?? {}) as Record<string, Value>;
+  const changed = diffProperties(plugin.properties, previous, properties).changed;
+  return plugin.update(ctx, properties, previous, changed);
+}
+
+/** The row changes an action's or poll's result carries (a physical id, plugin data). */
+export function resultChanges(
+  row: ResourceRecord,
+  result: ActionResult | PollResult,
+): Partial<ResourceRecord> {
+  const changes: Partial<ResourceRecord> = {};
+  if (result.physicalId !== undefined) changes.physicalId = result.physicalId;
+  if (result.data) changes.data = { ...row.data, ...result.data };
+  return changes;
 }
 
 /** Records what an action or poll returned: continue polling, or finish. */
@@ -235,9 +243,7 @@ export async function afterAction(
   reassess = false,
 ): Promise<void> {
   const { deps, item } = scope;
-  const changes: Partial<ResourceRecord> = {};
-  if (result.physicalId !== undefined) changes.physicalId = result.physicalId;
-  if (result.data) changes.data = { ...row.data, ...result.data };
+  const changes = resultChanges(row, result);
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
   if (!pending) {
     const merged = { ...row, ...changes };

@@ -34,8 +34,9 @@ export class Worker {
   async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
-    const batchable = items.filter((item) => UpdateBatch.accepts(item));
-    const single = items.filter((item) => !UpdateBatch.accepts(item));
+    const batchable: WorkItem[] = [];
+    const single: WorkItem[] = [];
+    for (const item of items) (UpdateBatch.accepts(item) ? batchable : single).push(item);
     await Promise.all([
       this.runBatch(batchable).then((left) => Promise.all(left.map((item) => this.run(item)))),
       ...single.map((item) => this.run(item)),

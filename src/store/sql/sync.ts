@@ -37,23 +37,20 @@ export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
 }
 
 export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
+  // One node (the single path's case) is a plain key lookup; many are a JSON list bound to $2.
   const nodesIn = dialect.stringsFromJson('$2');
+  const nodeIs = (nodes: readonly string[]) => (nodes.length === 1 ? 'node = $2' : `node IN ${nodesIn}`);
+  const nodeParam = (nodes: readonly string[]) => (nodes.length === 1 ? nodes[0]! : JSON.stringify(nodes));
 
   /** Predecessors' data of the given points, by point: O(their in-degrees). */
   async function inputsOf(
     traversalId: string,
     nodes: readonly string[],
   ): Promise<Map<string, Record<string, Json>>> {
-    const rows =
-      nodes.length === 1
-        ? await db.all(
-            'SELECT node, from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node = $2',
-            [traversalId, nodes[0]!],
-          )
-        : await db.all(
-            `SELECT node, from_node, data FROM sync_inputs WHERE traversal_id = $1 AND node IN ${nodesIn}`,
-            [traversalId, JSON.stringify(nodes)],
-          );
+    const rows = await db.all(
+      `SELECT node, from_node, data FROM sync_inputs WHERE traversal_id = $1 AND ${nodeIs(nodes)}`,
+      [traversalId, nodeParam(nodes)],
+    );
     const byNode = new Map<string, Record<string, Json>>();
     for (const row of rows) {
       const node = row.node as string;
@@ -70,16 +67,10 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
 
   async function points(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]> {
     if (nodes.length === 0) return [];
-    const rows =
-      nodes.length === 1
-        ? await db.all('SELECT * FROM sync_points WHERE traversal_id = $1 AND node = $2', [
-            traversalId,
-            nodes[0]!,
-          ])
-        : await db.all(`SELECT * FROM sync_points WHERE traversal_id = $1 AND node IN ${nodesIn}`, [
-            traversalId,
-            JSON.stringify(nodes),
-          ]);
+    const rows = await db.all(`SELECT * FROM sync_points WHERE traversal_id = $1 AND ${nodeIs(nodes)}`, [
+      traversalId,
+      nodeParam(nodes),
+    ]);
     if (rows.length === 0) return [];
     const inputs = await inputsOf(
       traversalId,
@@ -167,18 +158,11 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
 
     async markDone(traversalId, nodes) {
       if (nodes.length === 0) return [];
-      const rows =
-        nodes.length === 1
-          ? await db.all(
-              `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node = $2 AND done = 0
-               RETURNING node, dependents`,
-              [traversalId, nodes[0]!],
-            )
-          : await db.all(
-              `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND node IN ${nodesIn} AND done = 0
-               RETURNING node, dependents`,
-              [traversalId, JSON.stringify(nodes)],
-            );
+      const rows = await db.all(
+        `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND ${nodeIs(nodes)} AND done = 0
+         RETURNING node, dependents`,
+        [traversalId, nodeParam(nodes)],
+      );
       return rows.map((row) => ({
         node: row.node as string,
         dependents: JSON.parse(row.dependents as string) as string[],
