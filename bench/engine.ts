@@ -1,7 +1,9 @@
 // Engine benchmark: create / update (every resource) / update (one resource) / delete of N
 // resources on the embedded SQLite store, in three shapes. `npm run bench:engine`.
-// Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan), BENCH_OPS.
-import { mkdtempSync } from 'node:fs';
+// Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan), BENCH_OPS,
+// BENCH_PROFILE.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -77,10 +79,16 @@ async function run(n: number, shape: Shape): Promise<void> {
     environment: emptyEnvironment(),
   });
   const timed = async (label: string, start: () => Promise<{ id: string }>) => {
+    await profiler?.post('Profiler.start');
     const t0 = performance.now();
     const stack = await start();
     const final = await engine.waitForStack(stack.id);
     const ms = performance.now() - t0;
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = join(profileDir!, `${shape}-${n}-${label.replace(' ', '-')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+    }
     const rss = process.memoryUsage().rss / 2 ** 20;
     console.log(
       `  ${shape} n=${n} ${label}: ${(ms / 1000).toFixed(2)} s (${final?.action}_${final?.status}), rss ${rss.toFixed(0)} MiB`,
@@ -94,13 +102,16 @@ async function run(n: number, shape: Shape): Promise<void> {
       template: input(template(n, shape, 'a')),
     }),
   );
-  if (ops.has('update-all'))
+  let value = 'a';
+  if (ops.has('update-all')) {
+    value = 'b';
     await timed('update all', () =>
-      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b')) }),
+      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, value)) }),
     );
+  }
   if (ops.has('update-one'))
     await timed('update one', () =>
-      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, 'b', true)) }),
+      updateStack(deps, engine.cache, created.id, { template: input(template(n, shape, value, true)) }),
     );
   if (ops.has('delete')) await timed('delete', () => deleteStack(deps, created.id));
   await store.close();
@@ -110,4 +121,11 @@ const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const shapes = (process.env.BENCH_SHAPES ?? 'chains,group,fan').split(',') as Shape[];
 /** Operations after the create: BENCH_OPS=update-all,update-one,delete (default all). */
 const ops = new Set((process.env.BENCH_OPS ?? 'update-all,update-one,delete').split(','));
+/** BENCH_PROFILE=DIR writes a CPU profile of each operation into DIR. */
+const profileDir = process.env.BENCH_PROFILE;
+const profiler = profileDir ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
 for (const n of sizes) for (const shape of shapes) await run(n, shape);

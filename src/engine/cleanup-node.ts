@@ -59,9 +59,13 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   try {
     result = await plugin.delete(pluginContext(scope, locked));
   } catch (err) {
-    return failNode(scope, locked, `DELETE failed: ${errorMessage(err)}`);
+    return deleteFailed(scope, locked, err);
   }
   await afterDelete(scope, plugin, locked, result, 0);
+}
+
+export async function deleteFailed(scope: NodeScope, row: ResourceRecord, err: unknown): Promise<void> {
+  await failNode(scope, row, `DELETE failed: ${errorMessage(err)}`);
 }
 
 async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<void> {
@@ -82,7 +86,7 @@ async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<v
   await afterDelete(scope, plugin, row, result, attempt);
 }
 
-async function afterDelete(
+export async function afterDelete(
   scope: NodeScope,
   _plugin: ResourcePlugin,
   row: ResourceRecord,
@@ -140,7 +144,7 @@ export async function finishCleanup(
 }
 
 /** Whether the row's definition (in the template it was created from) says Retain. */
-async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
+export async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
   const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
   const resource = definition?.resources.get(row.name);
   const policy = resource?.definition.deletionPolicy;

@@ -1,20 +1,12 @@
 import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ActionResult, ResourcePlugin } from '../resources/contract.js';
-import type {
-  EventRecord,
-  ResourceRecord,
-  StackRecord,
-  SyncPointRecord,
-  TraversalRecord,
-  WorkItem,
-} from '../store/contract.js';
+import type { ResourceRecord, WorkItem } from '../store/contract.js';
 import { isTemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import type { Json } from '../util/json.js';
+import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
-import { hasTimedOut } from './failure.js';
-import { holderOf } from './locks.js';
 import {
   definitionFor,
   inputsOf,
@@ -24,8 +16,7 @@ import {
   payloadOf,
   pluginContext,
 } from './node-work.js';
-import { CHECK_NODE, type NodeOutput, parseNodeKey } from './nodes.js';
-import { propagateMany } from './propagate.js';
+import { CHECK_NODE, type NodeOutput } from './nodes.js';
 import { resolveProperties } from './resolver.js';
 import type { TemplateCache } from './templates.js';
 import {
@@ -61,17 +52,18 @@ export class UpdateBatch {
 
   /** Runs what it can of `items`; returns the items left for the single path. */
   async run(items: readonly WorkItem[]): Promise<WorkItem[]> {
-    const scopes = await this.load(items);
+    const loaded = await loadBatch(this.deps, this.cache, this.running, items);
     const single: WorkItem[] = [];
     const drop: NodeScope[] = [];
     const plans: Plan[] = [];
-    for (const [item, loaded] of scopes) {
-      if (!loaded) {
+    for (const [item, state] of loaded) {
+      // A missing or replaced row: the single path knows what to do.
+      if (!state?.row || state.row.replacedBy !== null) {
         single.push(item);
         continue;
       }
-      const plan = await this.plan(loaded.scope, loaded.row);
-      if (plan === 'drop') drop.push(loaded.scope);
+      const plan = await this.plan(state.scope, state.row);
+      if (plan === 'drop') drop.push(state.scope);
       else if (plan === 'single') single.push(item);
       else plans.push(plan);
     }
@@ -85,62 +77,9 @@ export class UpdateBatch {
         else if (outcome) finished.push(outcome);
       }),
     );
-    const lost = await this.record(finished, drop);
+    const lost = await recordBatch(this.deps, await this.results(finished), drop);
     await Promise.all(lost.map((scope) => retryLater(scope)));
     return single;
-  }
-
-  /** One transaction: stacks, traversals, sync points (with inputs) and rows of the whole batch. */
-  private async load(items: readonly WorkItem[]): Promise<Map<WorkItem, Loaded | undefined>> {
-    const { store } = this.deps;
-    const byTraversal = new Map<string, WorkItem[]>();
-    for (const item of items) {
-      const list = byTraversal.get(item.traversalId);
-      if (list) list.push(item);
-      else byTraversal.set(item.traversalId, [item]);
-    }
-    const state = await store.tx(async (tx) => {
-      const stacks = new Map<string, StackRecord | undefined>();
-      const points = new Map<string, SyncPointRecord>();
-      const traversals = new Map<string, TraversalRecord | undefined>();
-      for (const [traversalId, group] of byTraversal) {
-        const stackId = group[0]!.stackId;
-        if (!stacks.has(stackId)) stacks.set(stackId, await tx.stacks.get(stackId));
-        traversals.set(traversalId, await tx.traversals.get(traversalId));
-        const found = await tx.sync.getMany(
-          traversalId,
-          group.map((i) => i.node),
-        );
-        for (const point of found) points.set(`${traversalId} ${point.node}`, point);
-      }
-      const rows = await tx.resources.getMany(items.map((i) => parseNodeKey(i.node).rowId));
-      return { stacks, traversals, points, rows: new Map(rows.map((r) => [r.id, r])) };
-    });
-    const out = new Map<WorkItem, Loaded | undefined>();
-    for (const item of items) {
-      const stack = state.stacks.get(item.stackId);
-      const traversal = state.traversals.get(item.traversalId);
-      const row = state.rows.get(parseNodeKey(item.node).rowId);
-      // A missing stack, a CHECK, or a replaced row: the single path knows what to do.
-      if (!stack || traversal?.action === 'CHECK' || !row || row.replacedBy !== null) {
-        out.set(item, undefined);
-        continue;
-      }
-      const scope: NodeScope = {
-        deps: this.deps,
-        cache: this.cache,
-        item,
-        stack,
-        traversal,
-        point: state.points.get(`${item.traversalId} ${item.node}`),
-        current: stack.traversalId === item.traversalId && traversal !== undefined,
-        holder: holderOf(this.deps.engineId, item.id),
-        running: this.running,
-      };
-      if (scope.current && hasTimedOut(this.deps, stack)) out.set(item, undefined);
-      else out.set(item, { scope, row });
-    }
-    return out;
   }
 
   /** What update-node.ts would decide, when it is one of the common cases. */
@@ -166,37 +105,18 @@ export class UpdateBatch {
 
   /** One transaction takes the locks of the actions that reach outside the row. */
   private async lock(plans: readonly Plan[]): Promise<Plan[]> {
-    if (plans.length === 0) return [];
     const now = this.deps.clock.now();
-    const locked: Plan[] = [];
-    const lost: NodeScope[] = [];
-    await this.deps.store.tx(async (tx) => {
-      const writes = plans.map((plan) => ({
-        plan,
+    const locked = await lockBatch(
+      this.deps,
+      plans.map((plan) => ({
+        row: plan.row,
+        expectedEngine: null,
         changes: startChanges(plan.scope, plan.op!, plan.properties),
-      }));
-      const written = await tx.resources.updateMany(
-        writes.map(({ plan, changes }) => ({
-          id: plan.row.id,
-          expectedKey: plan.row.atomicKey,
-          expectedEngine: null,
-          changes,
-        })),
-      );
-      const events: Omit<EventRecord, 'id'>[] = [];
-      for (const { plan, changes } of writes) {
-        if (!written.has(plan.row.id)) {
-          lost.push(plan.scope);
-          continue;
-        }
-        const next = { ...plan.row, ...changes, atomicKey: plan.row.atomicKey + 1 };
-        events.push(resourceEvent(next, ACTION_OF[plan.op!], 'IN_PROGRESS', 'state changed', now));
-        locked.push({ ...plan, row: next, holder: plan.scope.holder });
-      }
-      await tx.events.append(events);
-    });
-    await Promise.all(lost.map((scope) => retryLater(scope)));
-    return locked;
+      })),
+      (index, next) => resourceEvent(next, ACTION_OF[plans[index]!.op!], 'IN_PROGRESS', 'state changed', now),
+    );
+    await Promise.all(plans.filter((_, i) => !locked.has(i)).map((plan) => retryLater(plan.scope)));
+    return [...locked].map(([index, row]) => ({ ...plans[index]!, row, holder: plans[index]!.scope.holder }));
   }
 
   /**
@@ -222,77 +142,32 @@ export class UpdateBatch {
     return { ...plan, result };
   }
 
-  /**
-   * One transaction records every finished node: rows (compare-and-swap each), events, reports to
-   * dependents and completed work, propagated per traversal with multi-row statements. Returns
-   * the nodes whose row changed meanwhile (they run again).
-   */
-  private async record(finished: readonly Finished[], drop: readonly NodeScope[]): Promise<NodeScope[]> {
-    const { deps } = this;
-    const now = deps.clock.now();
-    const writes: {
-      plan: Finished;
-      changes: Partial<ResourceRecord>;
-      next: ResourceRecord;
-      output: NodeOutput;
-    }[] = [];
+  /** What recording each finished node writes, tells and reports. */
+  private async results(finished: readonly Finished[]): Promise<BatchResult[]> {
+    const now = this.deps.clock.now();
+    const out: BatchResult[] = [];
     for (const plan of finished) {
+      const { scope, op } = plan;
       const row = { ...plan.row, ...resultChanges(plan.row, plan.result) };
-      const { refId, attributes } = await outputsOf(
-        plan.plugin,
-        pluginContext(plan.scope, row),
-        plan.properties,
-      );
-      const changes = doneChanges(plan.scope, row, plan.properties, attributes, plan.op);
-      const output = { name: row.name, rowId: row.id, refId, attributes };
-      writes.push({ plan, changes, next: { ...row, ...changes }, output });
-    }
-    if (writes.length === 0 && drop.length === 0) return [];
-    return deps.store.tx(async (tx) => {
-      const lost: NodeScope[] = [];
-      const events: Omit<EventRecord, 'id'>[] = [];
-      const completed = drop.map((scope) => scope.item.id);
-      const reports = new Map<string, { stack: StackRecord; finished: Map<string, Json> }>();
-      const written = await tx.resources.updateMany(
-        writes.map(({ plan, changes }) => ({
-          id: plan.row.id,
-          expectedKey: plan.row.atomicKey,
-          expectedEngine: plan.holder ?? null,
-          changes,
-        })),
-      );
-      for (const { plan, output, next } of writes) {
-        const { scope, op } = plan;
-        if (!written.has(next.id)) {
-          lost.push(scope);
-          continue;
-        }
-        if (op) {
+      const { refId, attributes } = await outputsOf(plan.plugin, pluginContext(scope, row), plan.properties);
+      const changes = doneChanges(scope, row, plan.properties, attributes, op);
+      const output: NodeOutput = { name: row.name, rowId: row.id, refId, attributes };
+      out.push({
+        scope,
+        write: { row: plan.row, expectedEngine: plan.holder ?? null, changes },
+        events: (next) => {
+          if (!op) return [];
           // An in-row action took no lock, so its start is told here, with its end.
-          if (plan.plugin.inRow)
-            events.push(resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', 'state changed', now));
-          events.push(resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now));
-        }
-        completed.push(scope.item.id);
-        if (!scope.current) continue;
-        const key = scope.item.traversalId;
-        let group = reports.get(key);
-        if (!group) reports.set(key, (group = { stack: scope.stack, finished: new Map() }));
-        group.finished.set(scope.item.node, output as unknown as Json);
-      }
-      await tx.events.append(events);
-      for (const [traversalId, group] of reports) {
-        await propagateMany(tx, group.stack, traversalId, group.finished, now);
-      }
-      await tx.work.completeMany(completed, deps.engineId);
-      return lost;
-    });
+          const started = plan.plugin.inRow
+            ? [resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', 'state changed', now)]
+            : [];
+          return [...started, resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now)];
+        },
+        output: output as unknown as Json,
+      });
+    }
+    return out;
   }
-}
-
-interface Loaded {
-  scope: NodeScope;
-  row: ResourceRecord;
 }
 
 interface Plan {

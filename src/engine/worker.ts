@@ -1,5 +1,6 @@
 import type { WorkItem } from '../store/contract.js';
 import { runCheckNode } from './check-node.js';
+import { CleanupBatch } from './cleanup-batch.js';
 import { runCleanupNode } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
 import { failIfTimedOut, ROLLBACK } from './failure.js';
@@ -27,35 +28,49 @@ export class Worker {
   ) {}
 
   /**
-   * Claims and runs up to `limit` units that are due now; returns how many ran. Update nodes in
-   * the common case run as one batch (update-batch.ts); the others, and what the batch leaves,
-   * one by one, concurrently.
+   * Claims and runs up to `limit` units that are due now; returns how many ran. Update and
+   * cleanup nodes in the common case run as batches (update-batch.ts, cleanup-batch.ts); the
+   * others, and what the batches leave, one by one, concurrently.
    */
   async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
-    const batchable: WorkItem[] = [];
+    const updates: WorkItem[] = [];
+    const cleanups: WorkItem[] = [];
     const single: WorkItem[] = [];
-    for (const item of items) (UpdateBatch.accepts(item) ? batchable : single).push(item);
+    for (const item of items) {
+      if (UpdateBatch.accepts(item)) updates.push(item);
+      else if (CleanupBatch.accepts(item)) cleanups.push(item);
+      else single.push(item);
+    }
+    const update = new UpdateBatch(this.deps, this.cache, this.running);
+    const cleanup = new CleanupBatch(this.deps, this.cache, this.running);
     await Promise.all([
-      this.runBatch(batchable).then((left) => Promise.all(left.map((item) => this.run(item)))),
+      this.runBatch(updates, (batch) => update.run(batch)),
+      this.runBatch(cleanups, (batch) => cleanup.run(batch)),
       ...single.map((item) => this.run(item)),
     ]);
     return items.length;
   }
 
-  private async runBatch(items: readonly WorkItem[]): Promise<WorkItem[]> {
-    if (items.length === 0) return [];
+  /** Runs a batch, then what it leaves one by one. */
+  private async runBatch(
+    items: readonly WorkItem[],
+    run: (items: readonly WorkItem[]) => Promise<WorkItem[]>,
+  ): Promise<void> {
+    if (items.length === 0) return;
     for (const item of items) this.running.add(item.id);
+    let left: WorkItem[];
     try {
-      return await new UpdateBatch(this.deps, this.cache, this.running).run(items);
+      left = await run(items);
     } catch (err) {
       // As for a single unit: whatever was not recorded runs again on its own.
       this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; running them one by one`);
-      return [...items];
+      left = [...items];
     } finally {
       for (const item of items) this.running.delete(item.id);
     }
+    await Promise.all(left.map((item) => this.run(item)));
   }
 
   async run(item: WorkItem): Promise<void> {

@@ -2,6 +2,7 @@
 // command line, says "ready", waits for "go" on stdin, then claims and completes work until the
 // queue is empty and prints the ids it claimed as JSON.
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../../src/store/index.js';
 
 const [file, engineId] = process.argv.slice(2);
@@ -15,6 +16,9 @@ while (true) {
   const items = await store.claimWork(engineId!, 1000, 5, 60_000);
   if (items.length === 0) break;
   claimed.push(...items.map((item) => item.id));
+  // Working on the items takes a moment, as in an engine: on a loaded machine, one process that
+  // got "go" first could otherwise drain the queue before the others start.
+  await sleep(1);
   await store.tx(async (tx) => {
     for (const item of items) {
       if (!(await tx.work.complete(item.id, engineId!))) throw new Error(`lost item ${item.id}`);
