@@ -89,9 +89,11 @@ async function run(n: number, shape: Shape): Promise<void> {
       const file = join(profileDir!, `${shape}-${n}-${label.replace(' ', '-')}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
     }
-    const rss = process.memoryUsage().rss / 2 ** 20;
+    const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+    const memory = process.memoryUsage();
     console.log(
-      `  ${shape} n=${n} ${label}: ${(ms / 1000).toFixed(2)} s (${final?.action}_${final?.status}), rss ${rss.toFixed(0)} MiB`,
+      `  ${shape} n=${n} ${label}: ${(ms / 1000).toFixed(2)} s (${final?.action}_${final?.status}), ` +
+        `rss ${mib(memory.rss)} (heap ${mib(memory.heapUsed)}), peak rss so far ${mib(process.resourceUsage().maxRSS * 1024)}`,
     );
     return stack;
   };

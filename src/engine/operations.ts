@@ -331,8 +331,22 @@ export async function cancelStack(
   await deps.store.tx(async (tx) => {
     const stopped = await failTraversal(tx, stack, stack.traversalId, `Stack ${stack.action} cancelled`, now);
     if (!stopped) throw new ConflictError(`stack "${stack.name}" changed while cancelling; try again`);
+    await cancelChildren(tx, stack.id, now);
     if (options.rollback) await enqueueRollback(tx, stack, now);
   });
+}
+
+/**
+ * A cancelled stack's running nested stacks stop too (their in-flight work finishes on its own),
+ * rather than running to their end for a parent that no longer waits for them.
+ */
+async function cancelChildren(tx: Tx, parentId: string, now: number): Promise<void> {
+  for (const child of await tx.stacks.children(parentId)) {
+    if (child.status !== 'IN_PROGRESS' || !child.traversalId) continue;
+    const reason = `Stack ${child.action} cancelled with its parent`;
+    if (await failTraversal(tx, child, child.traversalId, reason, now))
+      await cancelChildren(tx, child.id, now);
+  }
 }
 
 /**

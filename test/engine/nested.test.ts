@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackRecord, WorkItem } from '../../src/store/contract.js';
+import { cancelStack } from '../../src/engine/operations.js';
 import { Harness } from './harness.js';
 
 // Template resources: a resource whose type is a template file is a child stack with its own
@@ -281,6 +282,45 @@ outputs:
     await h.settle();
     assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
     assert.deepEqual(await values(h), ['third', 'third-two', 'third-two']);
+  });
+
+  it('cancelling the parent cancels its running child: in-flight work finishes, the rest never starts', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('one', { wait: 60 }), { files: FILES });
+    await h.rounds(3);
+    const top = await h.stack('s');
+    const [running] = await children(h, top.id);
+    assert.equal(`${running!.action}_${running!.status}`, 'CREATE_IN_PROGRESS');
+    await cancelStack(h.deps, top.id, { rollback: false });
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_FAILED');
+    const [child] = await children(h, top.id);
+    assert.equal(`${child!.action}_${child!.status}`, 'CREATE_FAILED');
+    assert.match(child!.reason, /cancelled with its parent/);
+    const childRows = await h.deps.store.tx((tx) => tx.resources.listActive(child!.id));
+    const state = Object.fromEntries(childRows.map((r) => [r.name, `${r.action}_${r.status}`]));
+    assert.deepEqual(state, { first: 'CREATE_COMPLETE', second: 'INIT_COMPLETE' });
+    assert.ok(
+      childRows.every((r) => r.engineId === null),
+      'no lock is left behind',
+    );
+    // The stack can be updated to the end afterwards.
+    await h.update('s', parent('two'), { files: FILES });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(await values(h), ['two', 'two-two', 'two-two']);
+  });
+
+  it('cancelling a parent update with rollback brings the child back too', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('one'), { files: FILES });
+    await h.settle();
+    await h.update('s', parent('two', { wait: 60 }), { files: FILES });
+    await h.rounds(3);
+    await cancelStack(h.deps, (await h.stack('s')).id, { rollback: true });
+    await h.settle();
+    assert.equal(await h.status('s'), 'ROLLBACK_COMPLETE');
+    assert.deepEqual(await values(h), ['one', 'one-two', 'one-two']);
   });
 
   it('a delete issued while the child create runs removes everything', async () => {
