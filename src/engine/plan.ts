@@ -1,4 +1,4 @@
-import type { ResourceRecord, SyncPointRecord } from '../store/contract.js';
+import type { ResourceHead, SyncPointRecord } from '../store/contract.js';
 import type { Json } from '../util/json.js';
 import { type NodeOutput, nodeKey } from './nodes.js';
 
@@ -22,17 +22,17 @@ export interface ConvergencePlan {
  * (not replaced, not deleted), preferring a COMPLETE one. Rows not picked are obsolete and get a
  * cleanup node. Returns the names that need a new row.
  */
-export function chooseRows(
+export function chooseRows<R extends ResourceHead>(
   desired: readonly DesiredResource[],
-  existing: readonly ResourceRecord[],
-): { chosen: Map<string, ResourceRecord>; obsolete: ResourceRecord[]; missing: DesiredResource[] } {
-  const byName = new Map<string, ResourceRecord[]>();
+  existing: readonly R[],
+): { chosen: Map<string, R>; obsolete: R[]; missing: DesiredResource[] } {
+  const byName = new Map<string, R[]>();
   for (const row of existing) {
     const list = byName.get(row.name);
     if (list) list.push(row);
     else byName.set(row.name, [row]);
   }
-  const chosen = new Map<string, ResourceRecord>();
+  const chosen = new Map<string, R>();
   const missing: DesiredResource[] = [];
   for (const want of desired) {
     const best = pickBest(byName.get(want.name) ?? []);
@@ -44,7 +44,7 @@ export function chooseRows(
   return { chosen, obsolete, missing };
 }
 
-function score(row: ResourceRecord): number {
+function score(row: ResourceHead): number {
   let s = 0;
   if (row.replacedBy !== null) s -= 100; // the replacement carries the name now
   if (row.action === 'DELETE') s -= 50;
@@ -53,8 +53,8 @@ function score(row: ResourceRecord): number {
   return s;
 }
 
-function pickBest(rows: readonly ResourceRecord[]): ResourceRecord | undefined {
-  let best: ResourceRecord | undefined;
+function pickBest<R extends ResourceHead>(rows: readonly R[]): R | undefined {
+  let best: R | undefined;
   for (const row of rows) {
     if (row.replacedBy !== null && rows.some((r) => r.id === row.replacedBy)) continue;
     if (!best || score(row) > score(best) || (score(row) === score(best) && row.id > best.id)) best = row;
@@ -75,8 +75,8 @@ export function planGraph(
   traversalId: string,
   stackId: string,
   desired: readonly DesiredResource[],
-  chosen: ReadonlyMap<string, ResourceRecord>,
-  obsolete: readonly ResourceRecord[],
+  chosen: ReadonlyMap<string, ResourceHead>,
+  obsolete: readonly ResourceHead[],
   unchanged: ReadonlyMap<string, NodeOutput> = new Map(),
 ): ConvergencePlan {
   const requires = new Map<string, Set<string>>();
@@ -112,7 +112,7 @@ export function planGraph(
   const obsoleteIds = new Set(obsolete.map((r) => r.id));
   for (const row of obsolete) addNode(nodeKey('c', row.id));
   // Rows that stay, by the ids they used to require (an unchanged row requires no obsolete one).
-  const chosenById = new Map<number, ResourceRecord>();
+  const chosenById = new Map<number, ResourceHead>();
   for (const row of chosen.values()) {
     chosenById.set(row.id, row);
     for (const req of row.requires) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
+import type { ResourceHead, ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
@@ -30,6 +30,43 @@ export interface BeginOptions {
 }
 
 /**
+ * Picks the row that carries each desired resource (inserting rows for new ones) and the obsolete
+ * rows, and finds the unchanged resources. Whole rows are read only when there is a comparison to
+ * make; otherwise (create, delete, check) only their heads.
+ */
+async function placeResources(
+  tx: Tx,
+  options: BeginOptions,
+  checking: boolean,
+): Promise<{
+  chosen: Map<string, ResourceHead>;
+  obsolete: ResourceHead[];
+  unchanged: ReadonlyMap<string, NodeOutput>;
+}> {
+  const { stack, desired, now } = options;
+  const insertMissing = async (
+    chosen: Map<string, ResourceRecord> | Map<string, ResourceHead>,
+    missing: readonly DesiredResource[],
+  ) => {
+    if (missing.length === 0 || checking) return;
+    const inserted = await tx.resources.insert(
+      missing.map((want) =>
+        initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
+      ),
+    );
+    inserted.forEach((row) => chosen.set(row.name, row));
+  };
+  if (options.unchanged && !checking) {
+    const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listActive(stack.id));
+    await insertMissing(chosen, missing);
+    return { chosen, obsolete, unchanged: options.unchanged(chosen) };
+  }
+  const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id));
+  await insertMissing(chosen, missing);
+  return { chosen, obsolete, unchanged: new Map() };
+}
+
+/**
  * Starts a traversal, in the caller's transaction: claims the stack with a new traversal id
  * (compare-and-swap on the one it had, so a concurrent start is an explicit conflict, never a
  * silent drop), creates the rows new resources need, persists the graph as sync points and
@@ -39,19 +76,9 @@ export interface BeginOptions {
 export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<string> {
   const { stack, action, templateId, desired, now } = options;
   const traversalId = randomUUID();
-  const existing = await tx.resources.listActive(stack.id);
-  const { chosen, obsolete, missing } = chooseRows(desired, existing);
   // A CHECK visits the rows the stack has: it creates none and deletes none.
   const checking = action === 'CHECK';
-  if (missing.length > 0 && !checking) {
-    const inserted = await tx.resources.insert(
-      missing.map((want) =>
-        initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
-      ),
-    );
-    inserted.forEach((row) => chosen.set(row.name, row));
-  }
-  const unchanged = checking ? new Map<string, NodeOutput>() : (options.unchanged?.(chosen) ?? new Map());
+  const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
   const plan = checking
     ? planGraph(
         traversalId,

@@ -86,6 +86,12 @@ export interface ResourceRecord {
   updatedAt: string | null;
 }
 
+/** The fields of a row that planning a traversal reads (see `resources.listHeads`). */
+export type ResourceHead = Pick<
+  ResourceRecord,
+  'id' | 'name' | 'type' | 'action' | 'status' | 'physicalId' | 'requires' | 'replacedBy' | 'engineId'
+>;
+
 export interface EventRecord {
   id: number;
   uuid: string;
@@ -216,6 +222,8 @@ export interface Tx {
     getMany(ids: readonly number[]): Promise<ResourceRecord[]>;
     /** Rows of a stack that are not DELETE_COMPLETE. */
     listActive(stackId: string): Promise<ResourceRecord[]>;
+    /** listActive() with only what planning a traversal needs (no JSON documents to decode). */
+    listHeads(stackId: string): Promise<ResourceHead[]>;
     /** Every row of a stack, deleted ones included. */
     listAll(stackId: string): Promise<ResourceRecord[]>;
     /**

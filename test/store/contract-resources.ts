@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResourceRecord, Store } from '../../src/store/contract.js';
+import type { ResourceHead, ResourceRecord, Store } from '../../src/store/contract.js';
 import type { Json } from '../../src/util/json.js';
 import { resource, withStore } from './fixtures.js';
 
@@ -67,7 +67,7 @@ export function resourcesContract(open: () => Promise<Store>): void {
       withStore(open, async (store) => {
         await store.tx((tx) =>
           tx.resources.insert([
-            resource('s1', 'a'),
+            resource('s1', 'a', { physicalId: 'phys-a', requires: [7, 9], engineId: 'e1', replacedBy: 3 }),
             resource('s1', 'gone', { action: 'DELETE', status: 'COMPLETE' }),
             resource('s1', 'deleting', { action: 'DELETE', status: 'IN_PROGRESS' }),
             resource('s1', 'failed', { action: 'DELETE', status: 'FAILED' }),
@@ -85,6 +85,19 @@ export function resourcesContract(open: () => Promise<Store>): void {
           ['a', 'gone', 'deleting', 'failed'],
         );
         assert.deepEqual(await store.tx((tx) => tx.resources.listAll('nope')), []);
+        const heads = await store.tx((tx) => tx.resources.listHeads('s1'));
+        const pick = (r: ResourceRecord): ResourceHead => ({
+          id: r.id,
+          name: r.name,
+          type: r.type,
+          action: r.action,
+          status: r.status,
+          physicalId: r.physicalId,
+          requires: r.requires,
+          replacedBy: r.replacedBy,
+          engineId: r.engineId,
+        });
+        assert.deepEqual(heads, active.map(pick), 'heads: the same rows, planning fields only');
       }));
 
     it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>

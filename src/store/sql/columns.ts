@@ -87,6 +87,14 @@ export class TableSpec<R> {
     );
   }
 
+  /** The mapping of some fields only (a narrower read). */
+  pick<K extends keyof R & string>(...fields: K[]): TableSpec<Pick<R, K>> {
+    return new TableSpec<Pick<R, K>>(
+      this.table,
+      this.columns.filter((c) => (fields as string[]).includes(c.field)),
+    );
+  }
+
   /** The column that stores `field`; an unknown field is a bug. */
   columnOf(field: string): ColumnSpec {
     const column = this.byField.get(field);

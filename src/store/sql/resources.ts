@@ -4,6 +4,18 @@ import { batchInsert, type ColumnSpec, encodeValue, normalizeTime, rowsPerStatem
 import { RESOURCES } from './tables.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
+const HEAD = RESOURCES.pick(
+  'id',
+  'name',
+  'type',
+  'action',
+  'status',
+  'physicalId',
+  'requires',
+  'replacedBy',
+  'engineId',
+);
+const HEAD_COLUMNS = HEAD.columnNames.join(', ');
 /** A locked write always bumps the key itself; the id is the row's identity. */
 const SKIP_ON_UPDATE: ReadonlySet<string> = new Set(['id', 'atomicKey']);
 const DELETE_COMPLETE = "action = 'DELETE' AND status = 'COMPLETE'";
@@ -56,6 +68,14 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
         [stackId],
       );
       return rows.map((r) => RESOURCES.decode(r));
+    },
+
+    async listHeads(stackId) {
+      const rows = await db.all(
+        `SELECT ${HEAD_COLUMNS} FROM resources WHERE stack_id = $1 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId],
+      );
+      return rows.map((r) => HEAD.decode(r));
     },
 
     async listAll(stackId) {
