@@ -91,9 +91,14 @@ async function run(n: number, shape: Shape): Promise<void> {
     }
     const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
     const memory = process.memoryUsage();
+    const peak = process.resourceUsage().maxRSS * 1024;
+    // With --expose-gc: what the process still holds once the operation's garbage is gone.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const retained = gc ? `, heap retained ${mib(process.memoryUsage().heapUsed)}` : '';
     console.log(
       `  ${shape} n=${n} ${label}: ${(ms / 1000).toFixed(2)} s (${final?.action}_${final?.status}), ` +
-        `rss ${mib(memory.rss)} (heap ${mib(memory.heapUsed)}), peak rss so far ${mib(process.resourceUsage().maxRSS * 1024)}`,
+        `rss ${mib(memory.rss)} (heap ${mib(memory.heapUsed)}${retained}), peak rss so far ${mib(peak)}`,
     );
     return stack;
   };
