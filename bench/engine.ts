@@ -2,7 +2,7 @@
 // resources on the embedded SQLite store, in three shapes. `npm run bench:engine`.
 // Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan), BENCH_OPS,
 // BENCH_PROFILE.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,7 @@ async function run(n: number, shape: Shape): Promise<void> {
     );
   if (ops.has('delete')) await timed('delete', () => deleteStack(deps, created.id));
   await store.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
