@@ -1,4 +1,4 @@
-// `npm run bench`: parse + validate + graph of a generated 100,000-resource template.
+// `npm run bench:template`: parse + validate + graph of a generated 100,000-resource template.
 // Figures go to docs/benchmarks.md by hand, with the machine and the date.
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
