@@ -296,7 +296,7 @@ export function unchangedFor(
   definition: StackDefinition,
   desired: readonly DesiredResource[],
 ): BeginOptions['unchanged'] {
-  return (chosen) => unchangedResources(deps, definition, desired, chosen);
+  return (chosen, stackId) => unchangedResources(deps, definition, desired, chosen, stackId);
 }
 
 export function desiredOf(definition: StackDefinition): DesiredResource[] {

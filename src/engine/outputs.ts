@@ -1,4 +1,4 @@
-import type { ResourceRecord, StackRecord } from '../store/contract.js';
+import type { ResourceRecord, ResourceState, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
@@ -52,19 +52,19 @@ export function currentOutputs(deps: EngineDeps, rows: readonly ResourceRecord[]
   for (const row of rows) {
     if (row.replacedBy !== null && ids.has(row.replacedBy)) continue;
     if (row.action === 'INIT' || row.action === 'DELETE') continue;
-    byName.set(row.name, rowOutput(deps, row));
+    byName.set(row.name, rowOutput(deps, row, row.stackId));
   }
   return byName;
 }
 
 /** What a row's resource reports to the resources that need it, from what the row caches. */
-export function rowOutput(deps: EngineDeps, row: ResourceRecord): NodeOutput {
+export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string): NodeOutput {
   const plugin = deps.plugins.plugin(row.type);
   const refId = plugin?.referenceId
     ? plugin.referenceId({
         resourceName: row.name,
         resourceType: row.type,
-        stackId: row.stackId,
+        stackId,
         stackName: '',
         idempotencyKey: row.uuid,
         physicalId: row.physicalId,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceHead, ResourceRecord, StackAction, StackRecord, Tx } from '../store/contract.js';
+import type { ResourceHead, ResourceState, StackAction, StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
@@ -26,7 +26,10 @@ export interface BeginOptions {
    * The desired resources that need no node, given the rows that will carry them (see
    * unchanged.ts); absent, every resource gets one.
    */
-  unchanged?: (chosen: ReadonlyMap<string, ResourceRecord>) => ReadonlyMap<string, NodeOutput>;
+  unchanged?: (
+    chosen: ReadonlyMap<string, ResourceState>,
+    stackId: string,
+  ) => ReadonlyMap<string, NodeOutput>;
 }
 
 /**
@@ -45,7 +48,7 @@ async function placeResources(
 }> {
   const { stack, desired, now } = options;
   const insertMissing = async (
-    chosen: Map<string, ResourceRecord> | Map<string, ResourceHead>,
+    chosen: Map<string, ResourceState> | Map<string, ResourceHead>,
     missing: readonly DesiredResource[],
   ) => {
     if (missing.length === 0 || checking) return;
@@ -57,9 +60,9 @@ async function placeResources(
     inserted.forEach((row) => chosen.set(row.name, row));
   };
   if (options.unchanged && !checking) {
-    const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listActive(stack.id));
+    const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listStates(stack.id));
     await insertMissing(chosen, missing);
-    return { chosen, obsolete, unchanged: options.unchanged(chosen) };
+    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id) };
   }
   const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id));
   await insertMissing(chosen, missing);

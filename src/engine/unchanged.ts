@@ -1,5 +1,5 @@
 import { isNestedPlugin } from '../resources/nested-type.js';
-import type { ResourceRecord } from '../store/contract.js';
+import type { ResourceState } from '../store/contract.js';
 import { isTemplateError } from '../template/errors.js';
 import { diffProperties } from '../template/properties/index.js';
 import type { StackDefinition } from '../template/stack-definition.js';
@@ -25,7 +25,8 @@ export function unchangedResources(
   deps: EngineDeps,
   definition: StackDefinition,
   desired: readonly DesiredResource[],
-  chosen: ReadonlyMap<string, ResourceRecord>,
+  chosen: ReadonlyMap<string, ResourceState>,
+  stackId: string,
 ): Map<string, NodeOutput> {
   const unchanged = new Map<string, NodeOutput>();
   for (const want of dependencyOrder(desired)) {
@@ -58,12 +59,12 @@ export function unchangedResources(
       if (isTemplateError(err)) continue;
       throw err;
     }
-    unchanged.set(want.name, rowOutput(deps, row));
+    unchanged.set(want.name, rowOutput(deps, row, stackId));
   }
   return unchanged;
 }
 
-function settled(row: ResourceRecord, type: string): boolean {
+function settled(row: ResourceState, type: string): boolean {
   return (
     row.status === 'COMPLETE' &&
     row.action !== 'INIT' &&

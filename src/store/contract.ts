@@ -92,6 +92,10 @@ export type ResourceHead = Pick<
   'id' | 'name' | 'type' | 'action' | 'status' | 'physicalId' | 'requires' | 'replacedBy' | 'engineId'
 >;
 
+/** The fields of a row that comparing it with a new definition reads (`resources.listStates`). */
+export type ResourceState = ResourceHead &
+  Pick<ResourceRecord, 'uuid' | 'unhealthy' | 'properties' | 'attributes' | 'data'>;
+
 export interface EventRecord {
   id: number;
   uuid: string;
@@ -224,6 +228,11 @@ export interface Tx {
     listActive(stackId: string): Promise<ResourceRecord[]>;
     /** listActive() with only what planning a traversal needs (no JSON documents to decode). */
     listHeads(stackId: string): Promise<ResourceHead[]>;
+    /**
+     * listActive() with what an update's comparison of each row with its new definition reads
+     * (no reason, progress, timestamps or ids of other tables: a third of the row, half the time).
+     */
+    listStates(stackId: string): Promise<ResourceState[]>;
     /** Every row of a stack, deleted ones included. */
     listAll(stackId: string): Promise<ResourceRecord[]>;
     /**

@@ -67,7 +67,16 @@ export function resourcesContract(open: () => Promise<Store>): void {
       withStore(open, async (store) => {
         await store.tx((tx) =>
           tx.resources.insert([
-            resource('s1', 'a', { physicalId: 'phys-a', requires: [7, 9], engineId: 'e1', replacedBy: 3 }),
+            resource('s1', 'a', {
+              physicalId: 'phys-a',
+              requires: [7, 9],
+              engineId: 'e1',
+              replacedBy: 3,
+              unhealthy: true,
+              properties: { p: [1] },
+              attributes: { a: 'x' },
+              data: { d: true },
+            }),
             resource('s1', 'gone', { action: 'DELETE', status: 'COMPLETE' }),
             resource('s1', 'deleting', { action: 'DELETE', status: 'IN_PROGRESS' }),
             resource('s1', 'failed', { action: 'DELETE', status: 'FAILED' }),
@@ -98,6 +107,19 @@ export function resourcesContract(open: () => Promise<Store>): void {
           engineId: r.engineId,
         });
         assert.deepEqual(heads, active.map(pick), 'heads: the same rows, planning fields only');
+        const states = await store.tx((tx) => tx.resources.listStates('s1'));
+        assert.deepEqual(
+          states,
+          active.map((r) => ({
+            ...pick(r),
+            uuid: r.uuid,
+            unhealthy: r.unhealthy,
+            properties: r.properties,
+            attributes: r.attributes,
+            data: r.data,
+          })),
+          'states: the same rows, what a comparison reads',
+        );
       }));
 
     it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>

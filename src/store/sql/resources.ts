@@ -16,6 +16,23 @@ const HEAD = RESOURCES.pick(
   'engineId',
 );
 const HEAD_COLUMNS = HEAD.columnNames.join(', ');
+const STATE = RESOURCES.pick(
+  'id',
+  'name',
+  'type',
+  'action',
+  'status',
+  'physicalId',
+  'requires',
+  'replacedBy',
+  'engineId',
+  'uuid',
+  'unhealthy',
+  'properties',
+  'attributes',
+  'data',
+);
+const STATE_COLUMNS = STATE.columnNames.join(', ');
 /** A locked write always bumps the key itself; the id is the row's identity. */
 const SKIP_ON_UPDATE: ReadonlySet<string> = new Set(['id', 'atomicKey']);
 const DELETE_COMPLETE = "action = 'DELETE' AND status = 'COMPLETE'";
@@ -76,6 +93,14 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
         [stackId],
       );
       return rows.map((r) => HEAD.decode(r));
+    },
+
+    async listStates(stackId) {
+      const rows = await db.all(
+        `SELECT ${STATE_COLUMNS} FROM resources WHERE stack_id = $1 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId],
+      );
+      return rows.map((r) => STATE.decode(r));
     },
 
     async listAll(stackId) {
