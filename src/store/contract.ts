@@ -182,6 +182,21 @@ export interface ServiceRecord {
   heartbeatAt: number;
 }
 
+/** How far a stack's operation has got, counted by the database (one aggregate query, no rows loaded). */
+export interface StackProgressCounts {
+  /**
+   * Nodes of the stack's current traversal — the resources it creates, updates or checks and the
+   * rows it deletes (an update's unchanged resources have none) — and how many have finished.
+   * Both 0 when no traversal runs: a traversal's graph goes when it ends.
+   */
+  total: number;
+  done: number;
+  /** Resources of the stack with an operation running (status IN_PROGRESS). */
+  inProgress: number;
+  /** Resources of the stack that are FAILED. */
+  failed: number;
+}
+
 export interface StackFilter {
   projectId?: string;
   name?: string;
@@ -203,6 +218,8 @@ export interface Tx {
     update(id: string, expectedTraversal: string | null, changes: Partial<StackRecord>): Promise<boolean>;
     /** Child stacks that are not deleted. */
     children(parentId: string): Promise<StackRecord[]>;
+    /** The stack's progress counts (for `--wait` displays); undefined if there is no such stack. */
+    progress(id: string): Promise<StackProgressCounts | undefined>;
   };
   templates: {
     insert(template: TemplateRecord): Promise<void>;

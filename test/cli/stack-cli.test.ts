@@ -82,6 +82,32 @@ describe('hearth stack (embedded engine)', () => {
     assert.match(gone.stderr, /stack "demo" not found/);
   });
 
+  it('--wait without a terminal prints plain lines: progress counts when an operation starts, then events', () => {
+    const w = workdir({ 't.yaml': V1 });
+    const created = w.run(['stack', 'create', 'p', '-t', 't.yaml', '--wait', '-f', 'value']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stderr, '', 'no status line: stderr is not a terminal');
+    assert.ok(!created.stdout.includes('\r') && !created.stdout.includes('\u001b'), 'nothing redrawn');
+    const lines = created.stdout.split('\n');
+    assert.equal(lines[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.ok(lines.some((l) => /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/.test(l)));
+    assert.ok(
+      lines.some((l) => /^\S+ \[p\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/.test(l)),
+    );
+
+    // An update counts only what it touches: `extra` is unchanged.
+    const args = ['stack', 'update', 'p', '--existing', '--parameter', 'word=two', '--wait', '-f', 'value'];
+    const updated = w.run(args);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(updated.stdout.split('\n')[0], 'Progress: 0/2 done, 0 in progress, 0 failed (0.0s)');
+    assert.doesNotMatch(updated.stdout, /\[extra\]/);
+
+    const deleted = w.run(['stack', 'delete', 'p', '--yes', '--wait']);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout.split('\n')[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.match(deleted.stdout, /\[p\]: DELETE_COMPLETE/);
+  });
+
   it('exits non-zero with the reason when the operation fails', () => {
     const w = workdir({
       'bad.yaml': `heat_template_version: 2018-08-31\nresources:\n  r: {type: ${T}, properties: {fail: true}}\n`,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Engine, StackProgress } from '../../engine/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
   checkStack,
@@ -13,8 +13,8 @@ import { stackOutputs } from '../../engine/outputs.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
 import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
-import { StackFailed } from '../errors.js';
 import { type Format, render, textTable } from '../output.js';
+import { waitAndReport } from '../progress.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
 type Print = (s: string) => void;
@@ -127,38 +127,6 @@ function checkFormat(format: string): Format | 'value' {
     throw new Error(`unknown output format "${format}"; expected ${FORMATS.join(', ')}`);
   }
   return format as Format | 'value';
-}
-
-/** Runs the engine until the operation settles, showing progress; fails the command if it failed. */
-async function waitAndReport(
-  engine: Engine,
-  stackId: string,
-  print: Print,
-): Promise<StackRecord | undefined> {
-  const tty = process.stderr.isTTY === true;
-  let lastEvent = (await engine.deps.store.tx((tx) => tx.events.list(stackId))).at(-1)?.id ?? 0;
-  let lastDraw = 0;
-  // A terminal gets one status line redrawn in place; anything else gets the events as lines.
-  const report = async (progress: StackProgress) => {
-    const now = Date.now();
-    if (now - lastDraw < 250) return;
-    lastDraw = now;
-    const s = progress.stack;
-    if (tty) {
-      process.stderr.write(`\r${s.action}_${s.status}  ${(progress.elapsedMs / 1000).toFixed(1)}s   `);
-      return;
-    }
-    const events = await engine.deps.store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
-    lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events)
-      print(`${e.createdAt} [${e.resourceName}]: ${e.action}_${e.status}  ${e.reason}\n`);
-  };
-  const final = await engine.waitForStack(stackId, report);
-  lastDraw = 0;
-  if (final) await report({ stack: final, elapsedMs: 0 });
-  if (tty) process.stderr.write('\n');
-  if (final && final.status === 'FAILED') throw new StackFailed(`${final.action}_FAILED: ${final.reason}`);
-  return final;
 }
 
 /** `-e` and `--parameter`, which every command taking a template accepts. */
@@ -311,7 +279,8 @@ export function registerStackCommands(program: Command, print: Print): void {
         const found = await findStack(engine.deps, localProject(), name);
         await cancelStack(engine.deps, found.id, { rollback: opts.rollback });
         if (opts.wait) {
-          const final = await engine.waitForStack(found.id);
+          const display = { tty: process.stderr.isTTY === true, failOnFailure: false };
+          const final = await waitAndReport(engine, found.id, print, display);
           if (final) show(print, 'table', stackView(final));
         } else {
           print(`Request to cancel the ${found.action} of stack ${found.name} has been accepted.\n`);
