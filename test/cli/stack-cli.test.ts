@@ -108,6 +108,36 @@ describe('hearth stack (embedded engine)', () => {
     assert.match(deleted.stdout, /\[p\]: DELETE_COMPLETE/);
   });
 
+  it('stack list hides nested stacks unless --show-nested (or --nested) asks, which adds their parent', () => {
+    const w = workdir({
+      'top.yaml': 'heat_template_version: 2018-08-31\nresources:\n  member: {type: member.yaml}\n',
+      'member.yaml': 'heat_template_version: 2018-08-31\nresources:\n  inner: {type: OS::Heat::None}\n',
+    });
+    assert.equal(w.run(['stack', 'create', 'top', '-t', 'top.yaml', '--wait']).code, 0);
+    const top = JSON.parse(w.run(['stack', 'show', 'top', '-f', 'json']).stdout).id;
+
+    const plain = JSON.parse(w.run(['stack', 'list', '-f', 'json']).stdout);
+    assert.deepEqual(
+      plain.map((s: { stack_name: string }) => s.stack_name),
+      ['top'],
+    );
+    assert.ok(!('parent' in plain[0]));
+
+    for (const flag of ['--show-nested', '--nested']) {
+      const listed = JSON.parse(w.run(['stack', 'list', flag, '-f', 'json']).stdout);
+      assert.equal(listed.length, 2);
+      assert.deepEqual(listed[0], { ...plain[0], parent: null });
+      assert.match(listed[1].stack_name, /^top-member-/);
+      assert.equal(listed[1].parent, top);
+      assert.equal(listed[1].stack_status, 'CREATE_COMPLETE');
+    }
+    const table = w.run(['stack', 'list', '--show-nested']).stdout;
+    assert.match(
+      table.split('\n')[1]!,
+      /\| id +\| stack_name +\| stack_status +\| creation_time +\| updated_time +\| parent +\|/,
+    );
+  });
+
   it('exits non-zero with the reason when the operation fails', () => {
     const w = workdir({
       'bad.yaml': `heat_template_version: 2018-08-31\nresources:\n  r: {type: ${T}, properties: {fail: true}}\n`,

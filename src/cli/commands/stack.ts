@@ -67,6 +67,18 @@ export function stackView(stack: StackRecord): Record<string, unknown> {
   };
 }
 
+/** A row of `stack list`: Heat's list columns, and its `parent` when nested stacks are shown. */
+function stackListView(stack: StackRecord, withParent: boolean): Record<string, unknown> {
+  return {
+    id: stack.id,
+    stack_name: stack.name,
+    stack_status: `${stack.action}_${stack.status}`,
+    creation_time: stack.createdAt,
+    updated_time: stack.updatedAt,
+    ...(withParent ? { parent: stack.parentId } : {}),
+  };
+}
+
 function resourceView(row: ResourceRecord): Record<string, unknown> {
   return {
     resource_name: row.name,
@@ -234,25 +246,17 @@ export function registerStackCommands(program: Command, print: Print): void {
   stack
     .command('list')
     .description('List stacks')
+    // Heat's API calls it show_nested, the openstack client --nested.
+    .option('--nested, --show-nested', 'include nested stacks, with the id of their parent')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
-    .action(async (opts: FormatOptions) => {
+    .action(async (opts: FormatOptions & { showNested?: boolean }) => {
       await withEngine(program, async (engine) => {
-        const stacks = await engine.deps.store.tx((tx) =>
-          tx.stacks.list({ projectId: localProject(), parentId: null }),
-        );
+        const filter = { projectId: localProject(), ...(opts.showNested ? {} : { parentId: null }) };
+        const stacks = await engine.deps.store.tx((tx) => tx.stacks.list(filter));
         show(
           print,
           opts.format,
-          stacks.map((s) => {
-            const v = stackView(s);
-            return {
-              id: v.id,
-              stack_name: v.stack_name,
-              stack_status: v.stack_status,
-              creation_time: v.creation_time,
-              updated_time: v.updated_time,
-            };
-          }),
+          stacks.map((s) => stackListView(s, opts.showNested === true)),
         );
       });
     });
