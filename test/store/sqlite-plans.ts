@@ -53,6 +53,7 @@ async function exercise(store: Store): Promise<void> {
     await tx.stacks.list({ projectId: s.projectId });
     await tx.stacks.list({ parentId: s.id });
     await tx.stacks.children(s.id);
+    await tx.stacks.progress(s.id);
     await tx.stacks.update(s.id, t.id, { reason: 'r' });
     await tx.resources.get(a!.id);
     await tx.resources.getMany([a!.id, b!.id]);
