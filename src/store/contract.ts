@@ -236,6 +236,11 @@ export interface Tx {
     /** Every row of a stack, deleted ones included. */
     listAll(stackId: string): Promise<ResourceRecord[]>;
     /**
+     * The rows of a stack that carry resource `name` and are not DELETE_COMPLETE (a replaced row
+     * and its replacement share the name), by id: one resource's rows, through an index.
+     */
+    findByName(stackId: string, name: string): Promise<ResourceRecord[]>;
+    /**
      * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
      * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.
      */

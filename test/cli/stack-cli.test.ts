@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { hearth, REPO } from './helpers.js';
+import { REPO, workdir } from './helpers.js';
 
 const T = 'OS::Heat::TestResource';
-
-function workdir(files: Record<string, string>): {
-  dir: string;
-  run: (args: string[]) => ReturnType<typeof hearth>;
-} {
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-stack-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const db = join(dir, 'state.db');
-  return { dir, run: (args) => hearth(['--db', db, ...args], dir) };
-}
 
 const V1 = `heat_template_version: 2018-08-31
 parameters:

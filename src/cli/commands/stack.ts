@@ -12,9 +12,10 @@ import {
 import { stackOutputs } from '../../engine/outputs.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
-import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
+import { localProject, withEngine } from '../embedded.js';
 import { type Format, render, textTable } from '../output.js';
 import { waitAndReport } from '../progress.js';
+import { registerSignalCommand } from './signal.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
 type Print = (s: string) => void;
@@ -31,17 +32,6 @@ interface FormatOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
-
-/** Runs `fn` with an embedded engine, always closing the store. */
-async function withEngine<T>(program: Command, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await openEmbedded(program.opts<GlobalOptions>());
-  try {
-    return await fn(engine);
-  } finally {
-    await engine.stop();
-    await engine.deps.store.close();
-  }
-}
 
 function templateInput(opts: TemplateOptions) {
   const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
@@ -346,6 +336,8 @@ function registerStackDetails(stack: Command, program: Command, print: Print): v
         show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
       });
     });
+
+  registerSignalCommand(resource, program);
 
   resource
     .command('mark-unhealthy <stack> <resource> [reason]')
