@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import type { Command } from 'commander';
 import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
@@ -60,6 +61,17 @@ export async function openEmbedded(opts: GlobalOptions): Promise<Engine> {
   return new Engine(deps, (message) => {
     if (config.log_level === 'debug' || config.log_level === 'trace') process.stderr.write(`${message}\n`);
   });
+}
+
+/** Runs `fn` with an embedded engine, always closing the store. */
+export async function withEngine<T>(program: Command, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await openEmbedded(program.opts<GlobalOptions>());
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.stop();
+    await engine.deps.store.close();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { StackRecord } from '../store/contract.js';
+import type { StackProgressCounts, StackRecord } from '../store/contract.js';
 import type { EngineDeps } from './deps.js';
 import { engineAlive } from './liveness.js';
 import { TemplateCache } from './templates.js';
@@ -9,7 +9,19 @@ import { Worker } from './worker.js';
 export interface StackProgress {
   stack: StackRecord;
   elapsedMs: number;
+  counts: StackProgressCounts;
+  /** The operation has settled: this is the last report. */
+  final: boolean;
 }
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Least time between two progress reports (the first and the last are always made). */
+  reportEveryMs?: number;
+}
+
+/** How often a busy engine still asks whether what it runs for is done. */
+const DONE_CHECK_MS = 250;
 
 /**
  * One engine process: a worker over the shared store, a heartbeat in the services table (so other
@@ -59,17 +71,24 @@ export class Engine {
     for (const id of reaped) this.log(`engine ${id} is gone: its work is released`);
   }
 
-  /** Runs work until `done` says so; sleeps (without holding anything) while nothing is due. */
+  /**
+   * Runs work until `done` says so; sleeps (without holding anything) while nothing is due. `done`
+   * is asked whenever nothing ran, and at least every DONE_CHECK_MS while work keeps coming (other
+   * stacks' work must not hold up a caller whose own work has ended).
+   */
   async runUntil(
     done: () => Promise<boolean>,
     options: { signal?: AbortSignal; onIdle?: () => Promise<void> } = {},
   ) {
     await this.heartbeat(true);
+    let lastCheck = this.deps.clock.now();
     while (!options.signal?.aborted) {
       await this.heartbeat();
       const ran = await this.worker.runDue();
-      if (ran > 0) continue;
+      if (ran > 0 && this.deps.clock.now() - lastCheck < DONE_CHECK_MS) continue;
+      lastCheck = this.deps.clock.now();
       if (await done()) return;
+      if (ran > 0) continue;
       await options.onIdle?.();
       const next = await this.deps.store.nextWorkTime();
       const wait = next === undefined ? 200 : Math.min(200, Math.max(5, next - this.deps.clock.now()));
@@ -77,24 +96,39 @@ export class Engine {
     }
   }
 
-  /** Runs work until the stack's operation has settled (rollback included), reporting progress. */
+  /**
+   * Runs work until the stack's operation has settled (rollback included), reporting progress:
+   * once before any work, at most every `reportEveryMs` (default 250) meanwhile, and once at the end.
+   */
   async waitForStack(
     stackId: string,
     onProgress?: (progress: StackProgress) => void | Promise<void>,
-    signal?: AbortSignal,
+    options: WaitOptions = {},
   ): Promise<StackRecord | undefined> {
     const start = this.deps.clock.now();
+    const every = options.reportEveryMs ?? 250;
+    let lastReport = -Infinity;
     let last: StackRecord | undefined;
     const settled = async () => {
-      const { stack, pending } = await this.deps.store.tx(async (tx) => ({
+      const now = this.deps.clock.now();
+      const due = onProgress !== undefined && now - lastReport >= every;
+      const { stack, pending, counts } = await this.deps.store.tx(async (tx) => ({
         stack: await tx.stacks.get(stackId),
         pending: await tx.work.countForStack(stackId),
+        counts: due ? await tx.stacks.progress(stackId) : undefined,
       }));
       last = stack;
-      if (stack) await onProgress?.({ stack, elapsedMs: this.deps.clock.now() - start });
-      return !stack || (stack.status !== 'IN_PROGRESS' && pending === 0);
+      const final = !stack || (stack.status !== 'IN_PROGRESS' && pending === 0);
+      if (stack && onProgress && (due || final)) {
+        lastReport = now;
+        const latest = counts ?? (await this.deps.store.tx((tx) => tx.stacks.progress(stackId)));
+        if (latest) await onProgress({ stack, elapsedMs: now - start, counts: latest, final });
+      }
+      return final;
     };
-    await this.runUntil(settled, signal ? { signal } : {});
+    // The first report comes before any work runs: how much there is to do.
+    if (await settled()) return last;
+    await this.runUntil(settled, options.signal ? { signal: options.signal } : {});
     return last;
   }
 

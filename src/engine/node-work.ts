@@ -49,7 +49,7 @@ export interface NodeScope {
 }
 
 export function pluginContext(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps' | 'stack'>,
   row: ResourceRecord,
   extra: { physicalId?: string | null; data?: Record<string, Json> } = {},
 ): PluginContext {

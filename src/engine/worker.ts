@@ -9,6 +9,7 @@ import { holderOf } from './locks.js';
 import { resumeNested } from './nested.js';
 import { CHECK_NODE, parseNodeKey } from './nodes.js';
 import { rollbackStack } from './operations.js';
+import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
 import { runUpdateNode } from './update-node.js';
@@ -78,6 +79,7 @@ export class Worker {
     try {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
+      else if (item.kind === SIGNAL) await runSignal(this.deps, item);
       else await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
     } catch (err) {
       // A bug or an unavailable database: the unit stays claimed and is retried after its lease.

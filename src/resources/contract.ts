@@ -46,6 +46,20 @@ export interface PluginContext {
   random(): number;
 }
 
+/**
+ * What a signal handler is given: the resource as any action sees it, and the one way to change
+ * its state. The changes are committed with the signal's event, or not at all.
+ */
+export interface SignalContext extends PluginContext {
+  /**
+   * The same on every run of one signal's handler: it may run again after a crash, or on fresh data
+   * when another writer changed the resource meanwhile. Key any outside effect on it.
+   */
+  readonly signalId: string;
+  /** Merges `changes` into the resource's persisted data (`data` shows it as it was before). */
+  setData(changes: JsonObject): void;
+}
+
 /** The result of starting an action. */
 export interface ActionResult {
   /** The physical resource id (create; an update that replaces its backend object may change it). */
@@ -73,6 +87,11 @@ export type RealityState = { state: 'present'; properties: Record<string, Value>
 /** An action failed: the resource goes to <ACTION>_FAILED with this message. */
 export class ResourceFailure extends Error {
   override readonly name = 'ResourceFailure';
+}
+
+/** A signal handler has nothing to do for this signal: no event is recorded (Heat's NoActionRequired). */
+export class NoActionRequired extends Error {
+  override readonly name = 'NoActionRequired';
 }
 
 /** The change cannot be made in place: the engine creates a replacement, then deletes this one. */
@@ -116,6 +135,14 @@ export interface ResourcePlugin {
 
   /** Probes the backend (stack check); absent: CHECK is not supported and succeeds. */
   check?(ctx: PluginContext): Promise<void>;
+
+  /**
+   * Handles a signal (`stack resource signal`) with the data sent along (a JSON object, or null).
+   * Returns a short text for the signal's event ("Signal: <text>"), or nothing. Runs without the
+   * resource's lock (a signal never waits behind an update), and may run more than once for one
+   * signal: it changes state only through `ctx`. Absent: the type does not support signals.
+   */
+  handleSignal?(ctx: SignalContext, details: JsonObject | null): Promise<string | void>;
 
   /** The live state of the physical resource, or gone. */
   getReality(ctx: PluginContext): Promise<RealityState>;

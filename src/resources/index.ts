@@ -8,6 +8,7 @@ export {
 } from './catalog.js';
 export {
   type ActionResult,
+  NoActionRequired,
   type PhysicalObject,
   type PluginCatalog,
   type PluginContext,
@@ -16,6 +17,7 @@ export {
   type RealityState,
   ResourceFailure,
   type ResourcePlugin,
+  type SignalContext,
   UpdateReplace,
 } from './contract.js';
 export { nonePlugin } from './heat/none.js';

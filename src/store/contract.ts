@@ -192,6 +192,21 @@ export interface ServiceRecord {
   heartbeatAt: number;
 }
 
+/** How far a stack's operation has got, counted by the database (one aggregate query, no rows loaded). */
+export interface StackProgressCounts {
+  /**
+   * Nodes of the stack's current traversal — the resources it creates, updates or checks and the
+   * rows it deletes (an update's unchanged resources have none) — and how many have finished.
+   * Both 0 when no traversal runs: a traversal's graph goes when it ends.
+   */
+  total: number;
+  done: number;
+  /** Resources of the stack with an operation running (status IN_PROGRESS). */
+  inProgress: number;
+  /** Resources of the stack that are FAILED. */
+  failed: number;
+}
+
 export interface StackFilter {
   projectId?: string;
   name?: string;
@@ -213,6 +228,8 @@ export interface Tx {
     update(id: string, expectedTraversal: string | null, changes: Partial<StackRecord>): Promise<boolean>;
     /** Child stacks that are not deleted. */
     children(parentId: string): Promise<StackRecord[]>;
+    /** The stack's progress counts (for `--wait` displays); undefined if there is no such stack. */
+    progress(id: string): Promise<StackProgressCounts | undefined>;
   };
   templates: {
     insert(template: TemplateRecord): Promise<void>;
@@ -235,6 +252,11 @@ export interface Tx {
     listStates(stackId: string): Promise<ResourceState[]>;
     /** Every row of a stack, deleted ones included. */
     listAll(stackId: string): Promise<ResourceRecord[]>;
+    /**
+     * The rows of a stack that carry resource `name` and are not DELETE_COMPLETE (a replaced row
+     * and its replacement share the name), by id: one resource's rows, through an index.
+     */
+    findByName(stackId: string, name: string): Promise<ResourceRecord[]>;
     /**
      * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
      * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.

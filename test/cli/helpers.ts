@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -25,3 +27,14 @@ export function hearth(args: string[], cwd: string = ROOT): CliResult {
 }
 
 export const REPO = ROOT;
+
+/** A fresh directory holding `files`, and a runner of `hearth` there on its own state file. */
+export function workdir(files: Record<string, string>): {
+  dir: string;
+  run: (args: string[]) => CliResult;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-stack-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const db = join(dir, 'state.db');
+  return { dir, run: (args) => hearth(['--db', db, ...args], dir) };
+}

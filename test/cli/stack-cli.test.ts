@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { hearth, REPO } from './helpers.js';
+import { REPO, workdir } from './helpers.js';
 
 const T = 'OS::Heat::TestResource';
-
-function workdir(files: Record<string, string>): {
-  dir: string;
-  run: (args: string[]) => ReturnType<typeof hearth>;
-} {
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-stack-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const db = join(dir, 'state.db');
-  return { dir, run: (args) => hearth(['--db', db, ...args], dir) };
-}
 
 const V1 = `heat_template_version: 2018-08-31
 parameters:
@@ -80,6 +68,62 @@ describe('hearth stack (embedded engine)', () => {
     const gone = w.run(['stack', 'show', 'demo']);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /stack "demo" not found/);
+  });
+
+  it('--wait without a terminal prints plain lines: progress counts when an operation starts, then events', () => {
+    const w = workdir({ 't.yaml': V1 });
+    const created = w.run(['stack', 'create', 'p', '-t', 't.yaml', '--wait', '-f', 'value']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stderr, '', 'no status line: stderr is not a terminal');
+    assert.ok(!created.stdout.includes('\r') && !created.stdout.includes('\u001b'), 'nothing redrawn');
+    const lines = created.stdout.split('\n');
+    assert.equal(lines[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.ok(lines.some((l) => /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/.test(l)));
+    assert.ok(
+      lines.some((l) => /^\S+ \[p\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/.test(l)),
+    );
+
+    // An update counts only what it touches: `extra` is unchanged.
+    const args = ['stack', 'update', 'p', '--existing', '--parameter', 'word=two', '--wait', '-f', 'value'];
+    const updated = w.run(args);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(updated.stdout.split('\n')[0], 'Progress: 0/2 done, 0 in progress, 0 failed (0.0s)');
+    assert.doesNotMatch(updated.stdout, /\[extra\]/);
+
+    const deleted = w.run(['stack', 'delete', 'p', '--yes', '--wait']);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout.split('\n')[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.match(deleted.stdout, /\[p\]: DELETE_COMPLETE/);
+  });
+
+  it('stack list hides nested stacks unless --show-nested (or --nested) asks, which adds their parent', () => {
+    const w = workdir({
+      'top.yaml': 'heat_template_version: 2018-08-31\nresources:\n  member: {type: member.yaml}\n',
+      'member.yaml': 'heat_template_version: 2018-08-31\nresources:\n  inner: {type: OS::Heat::None}\n',
+    });
+    assert.equal(w.run(['stack', 'create', 'top', '-t', 'top.yaml', '--wait']).code, 0);
+    const top = JSON.parse(w.run(['stack', 'show', 'top', '-f', 'json']).stdout).id;
+
+    const plain = JSON.parse(w.run(['stack', 'list', '-f', 'json']).stdout);
+    assert.deepEqual(
+      plain.map((s: { stack_name: string }) => s.stack_name),
+      ['top'],
+    );
+    assert.ok(!('parent' in plain[0]));
+
+    for (const flag of ['--show-nested', '--nested']) {
+      const listed = JSON.parse(w.run(['stack', 'list', flag, '-f', 'json']).stdout);
+      assert.equal(listed.length, 2);
+      assert.deepEqual(listed[0], { ...plain[0], parent: null });
+      assert.match(listed[1].stack_name, /^top-member-/);
+      assert.equal(listed[1].parent, top);
+      assert.equal(listed[1].stack_status, 'CREATE_COMPLETE');
+    }
+    const table = w.run(['stack', 'list', '--show-nested']).stdout;
+    assert.match(
+      table.split('\n')[1]!,
+      /\| id +\| stack_name +\| stack_status +\| creation_time +\| updated_time +\| parent +\|/,
+    );
   });
 
   it('exits non-zero with the reason when the operation fails', () => {

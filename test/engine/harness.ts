@@ -9,7 +9,7 @@ import {
 } from '../../src/engine/operations.js';
 import { stackOutputs } from '../../src/engine/outputs.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
-import type { PhysicalObject } from '../../src/resources/contract.js';
+import type { PhysicalObject, ResourcePlugin } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
 import type { ResourceRecord, StackRecord } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/index.js';
@@ -53,13 +53,14 @@ export class Harness {
   engine!: Engine;
   deps!: EngineDeps;
 
-  static async create(): Promise<Harness> {
+  /** `plugins`: resource types beyond the built-in ones (test-only types). */
+  static async create(plugins: readonly ResourcePlugin[] = []): Promise<Harness> {
     const h = new Harness();
     const store = await openStore(':memory:');
     await store.migrate();
     h.deps = {
       store,
-      plugins: pluginCatalog(builtinPlugins()),
+      plugins: pluginCatalog([...builtinPlugins(), ...plugins]),
       reality: h.reality,
       clock: h.clock,
       engineId: 'engine-1',

@@ -122,6 +122,27 @@ export function resourcesContract(open: () => Promise<Store>): void {
         );
       }));
 
+    it("finds one name's rows of one stack (not DELETE_COMPLETE), by id", () =>
+      withStore(open, async (store) => {
+        const [old, , replacement] = await store.tx((tx) =>
+          tx.resources.insert([
+            resource('s1', 'web', { action: 'UPDATE', status: 'COMPLETE' }),
+            resource('s1', 'web', { action: 'DELETE', status: 'COMPLETE' }),
+            resource('s1', 'web', { action: 'CREATE', status: 'IN_PROGRESS' }),
+            resource('s1', 'db'),
+            resource('s2', 'web'),
+          ]),
+        );
+        const found = await store.tx((tx) => tx.resources.findByName('s1', 'web'));
+        assert.deepEqual(
+          found.map((r) => r.id),
+          [old!.id, replacement!.id],
+        );
+        assert.deepEqual(found[1], replacement);
+        assert.deepEqual(await store.tx((tx) => tx.resources.findByName('s1', 'nope')), []);
+        assert.deepEqual(await store.tx((tx) => tx.resources.findByName('s3', 'web')), []);
+      }));
+
     it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>
       withStore(open, async (store) => {
         const [row] = await store.tx((tx) => tx.resources.insert([resource('s1', 'r')]));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackFilter, Store } from '../../src/store/contract.js';
-import { stack, template, withStore } from './fixtures.js';
+import { point, resource, stack, template, traversal, withStore } from './fixtures.js';
 
 export function stacksContract(open: () => Promise<Store>): void {
   describe('stacks', () => {
@@ -102,6 +102,52 @@ export function stacksContract(open: () => Promise<Store>): void {
           ...stored,
           tags: ['t'],
         });
+      }));
+    it("progress counts the current traversal's nodes and the stack's running and failed resources", () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        const current = traversal(s.id);
+        const old = traversal(s.id);
+        const other = stack();
+        await store.tx(async (tx) => {
+          await tx.stacks.insert({ ...s, traversalId: current.id });
+          await tx.stacks.insert(other);
+          await tx.traversals.insert(current);
+          await tx.traversals.insert(old);
+          await tx.sync.insert([
+            point(current.id, s.id, 'u:1', { done: true }),
+            point(current.id, s.id, 'u:2', { done: true }),
+            point(current.id, s.id, 'u:3'),
+            point(current.id, s.id, 'c:4'),
+            // A superseded traversal's points are not this operation's.
+            point(old.id, s.id, 'u:1'),
+            point(old.id, s.id, 'u:9', { done: true }),
+          ]);
+          await tx.resources.insert([
+            resource(s.id, 'a', { action: 'CREATE', status: 'COMPLETE' }),
+            resource(s.id, 'b', { action: 'CREATE', status: 'IN_PROGRESS' }),
+            resource(s.id, 'c', { action: 'UPDATE', status: 'IN_PROGRESS' }),
+            resource(s.id, 'd', { action: 'CREATE', status: 'FAILED' }),
+            resource(s.id, 'e', { action: 'INIT', status: 'COMPLETE' }),
+            resource(other.id, 'x', { action: 'CREATE', status: 'FAILED' }),
+            resource(other.id, 'y', { action: 'DELETE', status: 'IN_PROGRESS' }),
+          ]);
+        });
+        assert.deepEqual(await store.tx((tx) => tx.stacks.progress(s.id)), {
+          total: 4,
+          done: 2,
+          inProgress: 2,
+          failed: 1,
+        });
+        // No traversal running (ended, or failed: the id is ''): nothing to count but resources.
+        await store.tx((tx) => tx.stacks.update(s.id, null, { traversalId: '', status: 'FAILED' }));
+        assert.deepEqual(await store.tx((tx) => tx.stacks.progress(s.id)), {
+          total: 0,
+          done: 0,
+          inProgress: 2,
+          failed: 1,
+        });
+        assert.equal(await store.tx((tx) => tx.stacks.progress('missing')), undefined);
       }));
   });
 

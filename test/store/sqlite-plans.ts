@@ -53,11 +53,13 @@ async function exercise(store: Store): Promise<void> {
     await tx.stacks.list({ projectId: s.projectId });
     await tx.stacks.list({ parentId: s.id });
     await tx.stacks.children(s.id);
+    await tx.stacks.progress(s.id);
     await tx.stacks.update(s.id, t.id, { reason: 'r' });
     await tx.resources.get(a!.id);
     await tx.resources.getMany([a!.id, b!.id]);
     await tx.resources.listActive(s.id);
     await tx.resources.listAll(s.id);
+    await tx.resources.findByName(s.id, 'a');
     await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
     await tx.resources.setTemplate([a!.id, b!.id], 'tpl');
     await tx.resources.updateMany([

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Engine, StackProgress } from '../../engine/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
   checkStack,
@@ -12,9 +12,10 @@ import {
 import { stackOutputs } from '../../engine/outputs.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
-import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
-import { StackFailed } from '../errors.js';
+import { localProject, withEngine } from '../embedded.js';
 import { type Format, render, textTable } from '../output.js';
+import { waitAndReport } from '../progress.js';
+import { registerSignalCommand } from './signal.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
 type Print = (s: string) => void;
@@ -31,17 +32,6 @@ interface FormatOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
-
-/** Runs `fn` with an embedded engine, always closing the store. */
-async function withEngine<T>(program: Command, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await openEmbedded(program.opts<GlobalOptions>());
-  try {
-    return await fn(engine);
-  } finally {
-    await engine.stop();
-    await engine.deps.store.close();
-  }
-}
 
 function templateInput(opts: TemplateOptions) {
   const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
@@ -64,6 +54,18 @@ export function stackView(stack: StackRecord): Record<string, unknown> {
     timeout_mins: stack.timeoutMins,
     parent: stack.parentId,
     tags: stack.tags,
+  };
+}
+
+/** A row of `stack list`: Heat's list columns, and its `parent` when nested stacks are shown. */
+function stackListView(stack: StackRecord, withParent: boolean): Record<string, unknown> {
+  return {
+    id: stack.id,
+    stack_name: stack.name,
+    stack_status: `${stack.action}_${stack.status}`,
+    creation_time: stack.createdAt,
+    updated_time: stack.updatedAt,
+    ...(withParent ? { parent: stack.parentId } : {}),
   };
 }
 
@@ -127,38 +129,6 @@ function checkFormat(format: string): Format | 'value' {
     throw new Error(`unknown output format "${format}"; expected ${FORMATS.join(', ')}`);
   }
   return format as Format | 'value';
-}
-
-/** Runs the engine until the operation settles, showing progress; fails the command if it failed. */
-async function waitAndReport(
-  engine: Engine,
-  stackId: string,
-  print: Print,
-): Promise<StackRecord | undefined> {
-  const tty = process.stderr.isTTY === true;
-  let lastEvent = (await engine.deps.store.tx((tx) => tx.events.list(stackId))).at(-1)?.id ?? 0;
-  let lastDraw = 0;
-  // A terminal gets one status line redrawn in place; anything else gets the events as lines.
-  const report = async (progress: StackProgress) => {
-    const now = Date.now();
-    if (now - lastDraw < 250) return;
-    lastDraw = now;
-    const s = progress.stack;
-    if (tty) {
-      process.stderr.write(`\r${s.action}_${s.status}  ${(progress.elapsedMs / 1000).toFixed(1)}s   `);
-      return;
-    }
-    const events = await engine.deps.store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
-    lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events)
-      print(`${e.createdAt} [${e.resourceName}]: ${e.action}_${e.status}  ${e.reason}\n`);
-  };
-  const final = await engine.waitForStack(stackId, report);
-  lastDraw = 0;
-  if (final) await report({ stack: final, elapsedMs: 0 });
-  if (tty) process.stderr.write('\n');
-  if (final && final.status === 'FAILED') throw new StackFailed(`${final.action}_FAILED: ${final.reason}`);
-  return final;
 }
 
 /** `-e` and `--parameter`, which every command taking a template accepts. */
@@ -266,25 +236,17 @@ export function registerStackCommands(program: Command, print: Print): void {
   stack
     .command('list')
     .description('List stacks')
+    // Heat's API calls it show_nested, the openstack client --nested.
+    .option('--nested, --show-nested', 'include nested stacks, with the id of their parent')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
-    .action(async (opts: FormatOptions) => {
+    .action(async (opts: FormatOptions & { showNested?: boolean }) => {
       await withEngine(program, async (engine) => {
-        const stacks = await engine.deps.store.tx((tx) =>
-          tx.stacks.list({ projectId: localProject(), parentId: null }),
-        );
+        const filter = { projectId: localProject(), ...(opts.showNested ? {} : { parentId: null }) };
+        const stacks = await engine.deps.store.tx((tx) => tx.stacks.list(filter));
         show(
           print,
           opts.format,
-          stacks.map((s) => {
-            const v = stackView(s);
-            return {
-              id: v.id,
-              stack_name: v.stack_name,
-              stack_status: v.stack_status,
-              creation_time: v.creation_time,
-              updated_time: v.updated_time,
-            };
-          }),
+          stacks.map((s) => stackListView(s, opts.showNested === true)),
         );
       });
     });
@@ -311,7 +273,8 @@ export function registerStackCommands(program: Command, print: Print): void {
         const found = await findStack(engine.deps, localProject(), name);
         await cancelStack(engine.deps, found.id, { rollback: opts.rollback });
         if (opts.wait) {
-          const final = await engine.waitForStack(found.id);
+          const display = { tty: process.stderr.isTTY === true, failOnFailure: false };
+          const final = await waitAndReport(engine, found.id, print, display);
           if (final) show(print, 'table', stackView(final));
         } else {
           print(`Request to cancel the ${found.action} of stack ${found.name} has been accepted.\n`);
@@ -373,6 +336,8 @@ function registerStackDetails(stack: Command, program: Command, print: Print): v
         show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
       });
     });
+
+  registerSignalCommand(resource, program);
 
   resource
     .command('mark-unhealthy <stack> <resource> [reason]')

@@ -103,6 +103,14 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return rows.map((r) => STATE.decode(r));
     },
 
+    async findByName(stackId, name) {
+      const rows = await db.all(
+        `SELECT * FROM resources WHERE stack_id = $1 AND name = $2 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId, name],
+      );
+      return rows.map((r) => RESOURCES.decode(r));
+    },
+
     async listAll(stackId) {
       const rows = await db.all('SELECT * FROM resources WHERE stack_id = $1 ORDER BY id', [stackId]);
       return rows.map((r) => RESOURCES.decode(r));

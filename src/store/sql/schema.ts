@@ -168,4 +168,9 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX work_by_waiting ON work (waiting_for)',
     ],
   },
+  {
+    version: 4,
+    description: 'resources: find one resource of a stack by name (signals) without reading the stack',
+    statements: () => ['CREATE INDEX resources_by_stack_name ON resources (stack_id, name)'],
+  },
 ];

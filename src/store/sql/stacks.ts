@@ -7,6 +7,15 @@ const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
 const INSERT_TEMPLATE = insertSql('templates', TEMPLATES.columnNames, 1);
 const SKIP_ID: ReadonlySet<string> = new Set(['id']);
 
+// Counted where the rows are, each an index range scan (sync points by traversal, resources by
+// stack): a progress display never loads rows, however big the stack.
+const PROGRESS = `SELECT
+  (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = s.traversal_id) AS total,
+  (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = s.traversal_id AND p.done = 1) AS done,
+  (SELECT COUNT(*) FROM resources r WHERE r.stack_id = s.id AND r.status = 'IN_PROGRESS') AS in_progress,
+  (SELECT COUNT(*) FROM resources r WHERE r.stack_id = s.id AND r.status = 'FAILED') AS failed
+  FROM stacks s WHERE s.id = $1`;
+
 export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
   const many = async (sql: string, params: SqlValue[]) =>
     (await db.all(sql, params)).map((r) => STACKS.decode(r));
@@ -64,6 +73,17 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
         'SELECT * FROM stacks WHERE parent_id = $1 AND deleted_at IS NULL ORDER BY created_at, id',
         [parentId],
       );
+    },
+
+    async progress(id) {
+      const [row] = await db.all(PROGRESS, [id]);
+      if (!row) return undefined;
+      return {
+        total: Number(row.total),
+        done: Number(row.done),
+        inProgress: Number(row.in_progress),
+        failed: Number(row.failed),
+      };
     },
   };
 }

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { NoActionRequired, type SignalContext } from '../resources/contract.js';
+import type { EventRecord, ResourceRecord, StackRecord, WorkItem } from '../store/contract.js';
+import type { Json, JsonObject } from '../util/json.js';
+import type { EngineDeps } from './deps.js';
+import { resourceEvent } from './events.js';
+import { errorMessage, pluginContext } from './node-work.js';
+import { OperationError } from './operations.js';
+
+/**
+ * Resource signals (Heat's resource_signal). Accepting a signal queues a unit of work in the
+ * transaction that checks it, so it survives a crash; any engine then runs the type's handler and
+ * records what it changed together with the signal's event and the unit's completion. A signal
+ * takes no resource lock, so it never waits behind an update: its write is a compare-and-swap on
+ * the row, and a lost race runs the handler again on fresh data.
+ */
+
+/** Work kind: handle one signal. Its traversalId is the signal's id, so the sender can find it. */
+export const SIGNAL = 'signal';
+
+/** Resource actions during which Heat refuses signals (its no_signal_actions). */
+const NO_SIGNAL_ACTIONS: ReadonlySet<string> = new Set(['SUSPEND', 'DELETE']);
+
+/** Lost compare-and-swaps in a row before the unit steps back and runs again a little later. */
+const CAS_ATTEMPTS = 5;
+
+type SignalPayload = { signalId: string; row: number; details: JsonObject | null };
+
+type Outcome =
+  | { kind: 'handled'; reason: string; data: JsonObject | undefined }
+  /** The handler had nothing to do: no event. */
+  | { kind: 'ignored' }
+  | { kind: 'failed'; reason: string }
+  /** The resource is being suspended or deleted now. */
+  | { kind: 'refused' };
+
+/**
+ * Accepts a signal for a stack's resource and queues it; returns the signal's id. Refused, in
+ * Heat's order: while the resource is being suspended or deleted (recording Heat's event saying so),
+ * then when its type has no handler.
+ */
+export async function signalResource(
+  deps: EngineDeps,
+  stackId: string,
+  resourceName: string,
+  details: JsonObject | null,
+): Promise<string> {
+  const now = deps.clock.now();
+  const signalId = randomUUID();
+  const refusal = await deps.store.tx(async (tx) => {
+    const stack = await tx.stacks.get(stackId);
+    if (!stack || stack.deletedAt) throw new OperationError(`stack "${stackId}" not found`, 'not_found');
+    const row = currentRow(await tx.resources.findByName(stack.id, resourceName));
+    if (!row) {
+      throw new OperationError(`resource "${resourceName}" not found in stack "${stack.name}"`, 'not_found');
+    }
+    if (NO_SIGNAL_ACTIONS.has(row.action)) {
+      // Committed although the signal is refused: Heat records the attempt.
+      await tx.events.append([cannotSignalEvent(row, now)]);
+      return notSupportedDuring(row.action);
+    }
+    if (!deps.plugins.plugin(row.type)?.handleSignal) {
+      throw new OperationError(notSupported(row), 'invalid');
+    }
+    const payload: SignalPayload = { signalId, row: row.id, details };
+    await tx.work.enqueue([
+      {
+        rootStackId: stack.rootId,
+        stackId: stack.id,
+        traversalId: signalId,
+        kind: SIGNAL,
+        node: `signal:${row.id}`,
+        payload,
+        runAt: now,
+      },
+    ]);
+    return undefined;
+  });
+  if (refusal) throw new OperationError(refusal, 'conflict');
+  return signalId;
+}
+
+/** Whether a signal's unit of work is over (handled, or dropped with its resource). */
+export async function signalSettled(deps: EngineDeps, signalId: string): Promise<boolean> {
+  return (await deps.store.tx((tx) => tx.work.listForTraversal(signalId))).length === 0;
+}
+
+/** Why a settled signal was not handled, from its event; undefined if it was (or needed nothing). */
+export async function signalError(
+  deps: EngineDeps,
+  stackId: string,
+  resourceName: string,
+  signalId: string,
+): Promise<string | undefined> {
+  const events = await deps.store.tx((tx) => tx.events.list(stackId, { resourceName }));
+  const event = events.find((e) => e.uuid === signalId);
+  if (!event || (event.action === 'SIGNAL' && event.status === 'COMPLETE')) return undefined;
+  return event.action === 'SIGNAL' ? event.reason : notSupportedDuring(event.action);
+}
+
+/** Runs one signal's unit of work: the handler, then its changes, event and completion at once. */
+export async function runSignal(deps: EngineDeps, item: WorkItem): Promise<void> {
+  const payload = item.payload as SignalPayload;
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const { stack, row } = await deps.store.tx(async (tx) => ({
+      stack: await tx.stacks.get(item.stackId),
+      row: await tx.resources.get(payload.row),
+    }));
+    // The resource is gone (its stack was deleted) since the signal was accepted.
+    if (!stack || !row) {
+      await record(deps, item, undefined, { kind: 'ignored' }, payload);
+      return;
+    }
+    const outcome: Outcome = NO_SIGNAL_ACTIONS.has(row.action)
+      ? { kind: 'refused' }
+      : await handle(deps, stack, row, payload);
+    if (await record(deps, item, row, outcome, payload)) return;
+  }
+  await deps.store.tx((tx) =>
+    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + 100, item.payload),
+  );
+}
+
+async function handle(
+  deps: EngineDeps,
+  stack: StackRecord,
+  row: ResourceRecord,
+  payload: SignalPayload,
+): Promise<Outcome> {
+  const plugin = deps.plugins.plugin(row.type);
+  if (!plugin?.handleSignal) return { kind: 'failed', reason: notSupported(row) };
+  let data: JsonObject | undefined;
+  const ctx: SignalContext = {
+    ...pluginContext({ deps, stack }, row),
+    signalId: payload.signalId,
+    setData: (changes) => {
+      data = { ...data, ...changes };
+    },
+  };
+  try {
+    const result = await plugin.handleSignal(ctx, payload.details);
+    const reason = result ? `Signal: ${String(result)}` : detailsText(payload.details);
+    return { kind: 'handled', reason, data };
+  } catch (err) {
+    if (err instanceof NoActionRequired) return { kind: 'ignored' };
+    return { kind: 'failed', reason: `Signal failed: ${errorMessage(err)}` };
+  }
+}
+
+/**
+ * Records a signal's outcome and completes its unit, in one transaction. False when the row
+ * changed since it was read (the handler runs again). A unit whose claim ran out meanwhile records
+ * nothing: the engine that claimed it since records it.
+ */
+async function record(
+  deps: EngineDeps,
+  item: WorkItem,
+  row: ResourceRecord | undefined,
+  outcome: Outcome,
+  payload: SignalPayload,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.store
+    .tx(async (tx) => {
+      if (row && outcome.kind === 'handled' && outcome.data) {
+        // The expected engine is whoever holds the lock now: it stays theirs.
+        const written = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+          data: { ...row.data, ...outcome.data },
+        });
+        if (!written) return false;
+      }
+      const event = row && eventOf(row, outcome, now);
+      if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);
+      if (!(await tx.work.complete(item.id, deps.engineId))) throw new LostClaim();
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof LostClaim) return true;
+      throw err;
+    });
+}
+
+class LostClaim extends Error {}
+
+function eventOf(row: ResourceRecord, outcome: Outcome, now: number): Omit<EventRecord, 'id'> | undefined {
+  if (outcome.kind === 'ignored') return undefined;
+  if (outcome.kind === 'refused') return cannotSignalEvent(row, now);
+  // Heat gives a SIGNAL event the resource's status; here it is the signal's own, so that
+  // SIGNAL_FAILED always means the handler failed.
+  return resourceEvent(
+    row,
+    'SIGNAL',
+    outcome.kind === 'handled' ? 'COMPLETE' : 'FAILED',
+    outcome.reason,
+    now,
+  );
+}
+
+/** The row that carries the resource now: the newest not replaced (a replacement is in progress). */
+function currentRow(rows: readonly ResourceRecord[]): ResourceRecord | undefined {
+  return rows.filter((r) => r.replacedBy === null).at(-1) ?? rows.at(-1);
+}
+
+function cannotSignalEvent(row: ResourceRecord, now: number): Omit<EventRecord, 'id'> {
+  return resourceEvent(row, row.action, row.status, `Cannot signal resource during ${row.action}`, now);
+}
+
+function notSupportedDuring(action: string): string {
+  return `Signal resource during ${action} is not supported.`;
+}
+
+function notSupported(row: ResourceRecord): string {
+  return `signal is not supported for resource "${row.name}" of type ${row.type}`;
+}
+
+/** The event text of a signal whose handler returned nothing (Heat's wording). */
+function detailsText(details: JsonObject | null): string {
+  if (details === null) return 'No signal details provided';
+  if (['previous', 'current', 'reason'].every((key) => Object.hasOwn(details, key))) {
+    // An alarm's notification (Aodh, formerly Ceilometer).
+    const text = (value: Json | undefined) => (typeof value === 'string' ? value : JSON.stringify(value));
+    return `alarm state changed from ${text(details.previous)} to ${text(details.current)} (${text(details.reason)})`;
+  }
+  return 'Unknown';
+}
