@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StackRecord, TemplateRecord, Tx } from '../store/contract.js';
+import type { ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
@@ -7,6 +7,7 @@ import type { EngineDeps } from './deps.js';
 import type { DesiredResource } from './plan.js';
 import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache } from './templates.js';
 import { resourceEvent } from './events.js';
+import { currentRow } from './rows.js';
 import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
 import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
@@ -239,6 +240,21 @@ export async function findStack(deps: EngineDeps, projectId: string, nameOrId: s
   return found;
 }
 
+/** A resource of a stack by name: the row that carries the name now. */
+export async function getResource(
+  deps: EngineDeps,
+  stack: StackRecord,
+  name: string,
+): Promise<ResourceRecord> {
+  const row = currentRow(await deps.store.tx((tx) => tx.resources.findByName(stack.id, name)));
+  if (!row) throw resourceNotFound(stack, name);
+  return row;
+}
+
+function resourceNotFound(stack: StackRecord, name: string): OperationError {
+  return new OperationError(`resource "${name}" not found in stack "${stack.name}"`, 'not_found');
+}
+
 async function requireStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {
   const stack = await getStack(deps, stackId);
   if (!stack || stack.deletedAt) throw new OperationError(`stack "${stackId}" not found`, 'not_found');
@@ -361,10 +377,8 @@ export async function markUnhealthy(
   const stack = await requireStack(deps, stackId);
   const now = deps.clock.now();
   await deps.store.tx(async (tx) => {
-    const rows = (await tx.resources.listActive(stack.id)).filter((r) => r.name === resourceName);
-    const row = rows.find((r) => r.replacedBy === null) ?? rows[0];
-    if (!row)
-      throw new OperationError(`resource "${resourceName}" not found in stack "${stack.name}"`, 'not_found');
+    const row = currentRow(await tx.resources.findByName(stack.id, resourceName));
+    if (!row) throw resourceNotFound(stack, resourceName);
     if (row.engineId !== null) {
       throw new OperationError(`resource "${resourceName}" is being worked on; try again later`, 'conflict');
     }

@@ -35,3 +35,11 @@ export function initRow(
     updatedAt: null,
   };
 }
+
+/**
+ * The row that carries a resource name now, among the live rows of that name: the newest one not
+ * replaced (an old row and its replacement share the name while the replacement is made).
+ */
+export function currentRow<R extends Pick<ResourceRecord, 'replacedBy'>>(rows: readonly R[]): R | undefined {
+  return rows.filter((r) => r.replacedBy === null).at(-1) ?? rows.at(-1);
+}

@@ -6,6 +6,7 @@ import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { errorMessage, pluginContext } from './node-work.js';
 import { OperationError } from './operations.js';
+import { currentRow } from './rows.js';
 
 /**
  * Resource signals (Heat's resource_signal). Accepting a signal queues a unit of work in the
@@ -197,10 +198,6 @@ function eventOf(row: ResourceRecord, outcome: Outcome, now: number): Omit<Event
 }
 
 /** The row that carries the resource now: the newest not replaced (a replacement is in progress). */
-function currentRow(rows: readonly ResourceRecord[]): ResourceRecord | undefined {
-  return rows.filter((r) => r.replacedBy === null).at(-1) ?? rows.at(-1);
-}
-
 function cannotSignalEvent(row: ResourceRecord, now: number): Omit<EventRecord, 'id'> {
   return resourceEvent(row, row.action, row.status, `Cannot signal resource during ${row.action}`, now);
 }

@@ -6,6 +6,7 @@ import {
   createStack,
   deleteStack,
   findStack,
+  getResource,
   markUnhealthy,
   updateStack,
 } from '../../engine/operations.js';
@@ -330,9 +331,7 @@ function registerStackDetails(stack: Command, program: Command, print: Print): v
     .action(async (name: string, resourceName: string, opts: FormatOptions) => {
       await withEngine(program, async (engine) => {
         const found = await findStack(engine.deps, localProject(), name);
-        const rows = await engine.deps.store.tx((tx) => tx.resources.listActive(found.id));
-        const row = rows.filter((r) => r.name === resourceName).sort((a, b) => b.id - a.id)[0];
-        if (!row) throw new Error(`resource "${resourceName}" not found in stack "${found.name}"`);
+        const row = await getResource(engine.deps, found, resourceName);
         show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
       });
     });
