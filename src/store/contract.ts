@@ -82,6 +82,11 @@ export interface ResourceRecord {
   atomicKey: number;
   /** Set by `mark-unhealthy`: the next update replaces it. */
   unhealthy: boolean;
+  /**
+   * Create attempts of this row that failed and were retried (action_retry_limit): each attempt
+   * has its own idempotency key, so a retry never finds the failed attempt's deleted object.
+   */
+  createRetries: number;
   createdAt: string;
   updatedAt: string | null;
 }

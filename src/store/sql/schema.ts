@@ -168,4 +168,9 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX work_by_waiting ON work (waiting_for)',
     ],
   },
+  {
+    version: 4,
+    description: 'resources: create attempts retried (action_retry_limit), part of the idempotency key',
+    statements: () => ['ALTER TABLE resources ADD COLUMN create_retries INTEGER NOT NULL DEFAULT 0'],
+  },
 ];
