@@ -9,14 +9,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `hearth` command in a child process, from the TypeScript sources. */
-export function hearth(args: string[], cwd: string = ROOT): CliResult {
+/** Runs the real `hearth` command in a child process, from the TypeScript sources; `env` adds variables. */
+export function hearth(args: string[], cwd: string = ROOT, env: Record<string, string> = {}): CliResult {
   // tsx resolved from here, so the child finds it whatever its working directory.
   const r = spawnSync(
     process.execPath,
     ['--import', import.meta.resolve('tsx'), resolve(ROOT, 'src/cli/index.ts'), ...args],
     {
       cwd,
+      env: { ...process.env, ...env },
       encoding: 'utf8',
       timeout: 60_000,
     },
