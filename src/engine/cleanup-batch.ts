@@ -24,8 +24,12 @@ export class CleanupBatch {
     private readonly running: ReadonlySet<number>,
   ) {}
 
+  /** A cleanup node's first step; not a delete being retried (the single path counts those). */
   static accepts(item: WorkItem): boolean {
-    return item.kind === CHECK_NODE && payloadOf(item).phase === 'start' && item.node.startsWith('c:');
+    const payload = payloadOf(item);
+    return (
+      item.kind === CHECK_NODE && payload.phase === 'start' && !payload.retries && item.node.startsWith('c:')
+    );
   }
 
   /** Runs what it can of `items`; returns the items left for the single path. */
@@ -47,7 +51,9 @@ export class CleanupBatch {
       else if (row.engineId !== null || childStackOf(row) !== undefined) single.push(item);
       else {
         const plugin = this.deps.plugins.plugin(row.type);
-        if (row.physicalId === null || !plugin || (await retained(scope, row)))
+        // As cleanup-node.ts: a failed create may have made an object (found by its key).
+        const neverCreated = row.physicalId === null && row.action === 'INIT';
+        if (neverCreated || !plugin || (await retained(scope, row)))
           results.push(this.finished(scope, row, null, false));
         else deleting.push({ scope, row, plugin });
       }
@@ -98,12 +104,12 @@ export class CleanupBatch {
       result = await plugin.delete(pluginContext(scope, row));
     } catch (err) {
       if (plugin.inRow) return 'single';
-      await deleteFailed(scope, row, err);
+      await deleteFailed(scope, row, err, 0);
       return undefined;
     }
     if (result.progress !== undefined) {
       if (plugin.inRow) return 'single';
-      await afterDelete(scope, plugin, row, result, 0);
+      await afterDelete(scope, plugin, row, result, 0, 0);
       return undefined;
     }
     return this.finished(scope, row, plugin.inRow ? null : d.holder!, true);

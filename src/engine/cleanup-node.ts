@@ -16,18 +16,21 @@ import { runNestedDelete } from './nested.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
 import { NodeResolveContext } from './resolver.js';
+import { backOffDelete, mayRetry, retryReason } from './retry.js';
 import { drop, retryLater, waitForLock } from './update-node.js';
 
 /**
  * One step of a cleanup node: delete resource row N (an obsolete or replaced row, or every row of
  * a stack being deleted), honouring `deletion_policy: Retain`. Deleting what is already gone is
- * success. Like update nodes, the first step locks and starts, later steps poll.
+ * success. Like update nodes, the first step locks and starts, later steps poll. A delete that
+ * fails retryably starts again after a backoff (retry.ts), its count in the payload.
  */
 export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Promise<void> {
   const { deps, item } = scope;
   const rowId = parseNodeKey(item.node).rowId;
-  if (payload.phase === 'poll') return poll(scope, rowId, payload.attempt);
+  if (payload.phase === 'poll') return poll(scope, rowId, payload.attempt, payload.retries ?? 0);
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
+  const retries = payload.phase === 'start' ? (payload.retries ?? 0) : 0;
 
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || (row.action === 'DELETE' && row.status === 'COMPLETE'))
@@ -39,19 +42,23 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   if (lock === 'busy') return waitForLock(scope);
 
   const plugin = deps.plugins.plugin(row.type);
-  if (row.physicalId === null || !plugin || (await retained(scope, row))) {
+  // A create that failed may have made an object before it failed (found by its idempotency
+  // key), so only a row no create ever ran for has nothing to delete.
+  const neverCreated = row.physicalId === null && row.action === 'INIT';
+  if (neverCreated || !plugin || (await retained(scope, row))) {
     // Never created, a type no longer known, or kept on purpose: only the row goes.
     return finishCleanup(scope, row, row.engineId);
   }
   const now = deps.clock.now();
+  const reason = retries > 0 ? retryReason(deps, 'DELETE', retries) : 'state changed';
   const locked = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
       engineId: scope.holder,
       action: 'DELETE',
       status: 'IN_PROGRESS',
-      reason: 'state changed',
+      reason,
     });
-    if (next) await tx.events.append([resourceEvent(next, 'DELETE', 'IN_PROGRESS', 'state changed', now)]);
+    if (next) await tx.events.append([resourceEvent(next, 'DELETE', 'IN_PROGRESS', reason, now)]);
     return next;
   });
   if (!locked) return retryLater(scope);
@@ -59,16 +66,24 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   try {
     result = await plugin.delete(pluginContext(scope, locked));
   } catch (err) {
-    return deleteFailed(scope, locked, err);
+    return deleteFailed(scope, locked, err, retries);
   }
-  await afterDelete(scope, plugin, locked, result, 0);
+  await afterDelete(scope, plugin, locked, result, 0, retries);
 }
 
-export async function deleteFailed(scope: NodeScope, row: ResourceRecord, err: unknown): Promise<void> {
-  await failNode(scope, row, `DELETE failed: ${errorMessage(err)}`);
+/** The delete failed: retried after a backoff if it may be (retry.ts), else the resource fails. */
+export function deleteFailed(
+  scope: NodeScope,
+  row: ResourceRecord,
+  err: unknown,
+  retries: number,
+): Promise<void> {
+  const reason = `DELETE failed: ${errorMessage(err)}`;
+  if (!mayRetry(scope, err, retries)) return failNode(scope, row, reason);
+  return backOffDelete(scope, row, reason, { phase: 'start', retries: retries + 1 }, retries + 1);
 }
 
-async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<void> {
+async function poll(scope: NodeScope, rowId: number, attempt: number, retries: number): Promise<void> {
   const { deps } = scope;
   const row = await deps.store.tx((tx) => tx.resources.get(rowId));
   if (!row || row.status !== 'IN_PROGRESS') return drop(scope);
@@ -81,9 +96,9 @@ async function poll(scope: NodeScope, rowId: number, attempt: number): Promise<v
     if (plugin.checkDeleteComplete)
       result = await plugin.checkDeleteComplete(pluginContext(scope, row), row.progress);
   } catch (err) {
-    return failNode(scope, row, `DELETE failed: ${errorMessage(err)}`);
+    return deleteFailed(scope, row, err, retries);
   }
-  await afterDelete(scope, plugin, row, result, attempt);
+  await afterDelete(scope, plugin, row, result, attempt, retries);
 }
 
 export async function afterDelete(
@@ -92,6 +107,7 @@ export async function afterDelete(
   row: ResourceRecord,
   result: ActionResult | PollResult,
   attempt: number,
+  retries: number,
 ): Promise<void> {
   const { deps, item } = scope;
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
@@ -109,6 +125,7 @@ export async function afterDelete(
       op: 'delete',
       row: row.id,
       attempt: attempt + 1,
+      ...(retries > 0 ? { retries } : {}),
     });
   });
   if (!saved) return retryLater(scope);

@@ -17,6 +17,11 @@ export interface EngineSettings {
   engineDeadAfterMs: number;
   /** Retries of a failed create/delete before the resource fails (Heat: action_retry_limit). */
   actionRetryLimit: number;
+  /**
+   * Scale of the backoff between those retries: retry n waits 2^n times this, plus up to twice
+   * this of jitter. Default 1000, Heat's (in seconds); tests make it small.
+   */
+  actionRetryBackoffMs?: number;
   /** Default stack timeout in seconds (Heat: stack_action_timeout). */
   stackActionTimeout: number;
   /** Delay before a node retries when another engine holds its resource's lock. */

@@ -77,7 +77,11 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
 
 /** Whether the stack's current operation has run past its timeout. */
 export function hasTimedOut(deps: EngineDeps, stack: StackRecord): boolean {
+  return deps.clock.now() > timeoutAt(deps, stack);
+}
+
+/** When the stack's current operation times out (epoch ms). */
+export function timeoutAt(deps: EngineDeps, stack: StackRecord): number {
   const limitMs = (stack.timeoutMins ?? deps.settings.stackActionTimeout / 60) * 60_000;
-  const started = Date.parse(stack.updatedAt ?? stack.createdAt);
-  return deps.clock.now() > started + limitMs;
+  return Date.parse(stack.updatedAt ?? stack.createdAt) + limitMs;
 }

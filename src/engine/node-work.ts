@@ -11,6 +11,7 @@ import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
+import { idempotencyKey } from './rows.js';
 import type { TemplateCache } from './templates.js';
 
 /** The operation a node runs on a row. */
@@ -18,13 +19,22 @@ export type Operation = 'create' | 'update' | 'delete';
 
 /** What a unit of work for a graph node carries between its steps (persisted in the work item). */
 export type NodePayload =
-  | { phase: 'start' }
+  /** `retries`: a cleanup node's delete retries so far (retry.ts). */
+  | { phase: 'start'; retries?: number }
   /** `reassess`: the operation resumed an interrupted one with its original properties; decide again after. */
-  | { phase: 'poll'; op: Operation; row: number; attempt: number; reassess?: boolean }
+  | { phase: 'poll'; op: Operation; row: number; attempt: number; reassess?: boolean; retries?: number }
   /** Waiting for another engine to release the resource's lock. */
   | { phase: 'locked' }
   /** Parked until nested stack `child` (the row's physical resource) ends its operation. */
-  | { phase: 'nested'; op: Operation; row: number; child: string };
+  | { phase: 'nested'; op: Operation; row: number; child: string }
+  | RetryPayload;
+
+/**
+ * The create of row `row` failed and is retried (retry.ts): the unit deletes what the failed
+ * attempt made, then waits out a backoff. The retry's state is the row's; `polls` counts the
+ * polls of that delete (persisted polling's backoff).
+ */
+export type RetryPayload = { phase: 'retry'; row: number; polls: number };
 
 export function payloadOf(item: WorkItem): NodePayload {
   const p = item.payload as NodePayload | null;
@@ -59,7 +69,7 @@ export function pluginContext(
     resourceType: row.type,
     stackId: stack.id,
     stackName: stack.name,
-    idempotencyKey: row.uuid,
+    idempotencyKey: idempotencyKey(row),
     physicalId: extra.physicalId !== undefined ? extra.physicalId : row.physicalId,
     data: { ...row.data, ...extra.data },
     storedProperties: row.properties as Record<string, Value> | null,

@@ -4,6 +4,7 @@ import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { NodeResolveContext } from './resolver.js';
+import { idempotencyKey } from './rows.js';
 import type { TemplateCache } from './templates.js';
 
 export interface StackOutput {
@@ -66,7 +67,7 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         resourceType: row.type,
         stackId,
         stackName: '',
-        idempotencyKey: row.uuid,
+        idempotencyKey: idempotencyKey(row),
         physicalId: row.physicalId,
         data: row.data,
         storedProperties: row.properties as never,

@@ -31,6 +31,7 @@ export function initRow(
     engineId: null,
     atomicKey: 0,
     unhealthy: false,
+    createRetries: 0,
     createdAt: new Date(now).toISOString(),
     updatedAt: null,
   };
@@ -42,4 +43,12 @@ export function initRow(
  */
 export function currentRow<R extends Pick<ResourceRecord, 'replacedBy'>>(rows: readonly R[]): R | undefined {
   return rows.filter((r) => r.replacedBy === null).at(-1) ?? rows.at(-1);
+}
+
+/**
+ * The idempotency key of the row's current create attempt: its uuid, then a new key per retry
+ * (the failed attempt's object was deleted; a resumed attempt must find its own, not that one).
+ */
+export function idempotencyKey(row: Pick<ResourceRecord, 'uuid' | 'createRetries'>): string {
+  return row.createRetries === 0 ? row.uuid : `${row.uuid}/retry-${row.createRetries}`;
 }

@@ -29,6 +29,14 @@ import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
 import { resolveProperties } from './resolver.js';
+import {
+  continueRetryDelete,
+  deletingForRetry,
+  mayRetry,
+  retryCreate,
+  retryReason,
+  stepCreateRetry,
+} from './retry.js';
 
 export const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
   create: 'CREATE',
@@ -47,6 +55,12 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const nodeRow = parseNodeKey(item.node).rowId;
   if (payload.phase === 'poll')
     return poll(scope, payload.op, payload.row, payload.attempt, payload.reassess);
+  let retryRow: number | undefined;
+  if (payload.phase === 'retry') {
+    const step = await stepCreateRetry(scope, payload);
+    if (step === 'done') return;
+    if (step === 'create') retryRow = payload.row;
+  }
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
@@ -76,6 +90,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
   if (lock !== 'free' && row.status === 'IN_PROGRESS') {
+    if (deletingForRetry(row)) return continueRetryDelete(scope, row);
     // This unit's own earlier attempt, or an abandoned operation: finish it first, with the
     // properties it was started with (a retried create finds its object by key and must record
     // what that object really has); if the definition moved on meanwhile, decide again afterwards.
@@ -83,9 +98,15 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
     const started = (row.progress as { properties?: Record<string, Value> } | null)?.properties;
     if (op) {
       const original = started ?? properties;
-      return start(scope, plugin, row, op, original, row.engineId, !jsonEqual(original, properties));
+      const reassess = !jsonEqual(original, properties);
+      // A resumed retry announces itself as the retry it is.
+      const retry = op === 'create' && row.createRetries > 0 ? row.createRetries : undefined;
+      return start(scope, plugin, row, op, original, row.engineId, { reassess, retry });
     }
   }
+  // A create being retried (retry.ts) is made again on its row, not replaced as a failed row would be.
+  if (retryRow === row.id && lock === 'free')
+    return start(scope, plugin, row, 'create', properties, null, { retry: row.createRetries + 1 });
 
   const decision = decide(plugin, row, resource.implementation.type, properties);
   if (decision === 'none') return finish(scope, plugin, row, properties, row.engineId);
@@ -127,7 +148,10 @@ export function decide(
   return diff.requiresReplacement.length > 0 ? 'replace' : 'update';
 }
 
-/** Takes the lock and starts the plugin operation on `row`. */
+/**
+ * Takes the lock and starts the plugin operation on `row`. `retry`: this create is that retry of
+ * a failed one (its count is written with the lock, and so is its new idempotency key).
+ */
 async function start(
   scope: NodeScope,
   plugin: ResourcePlugin,
@@ -135,19 +159,18 @@ async function start(
   op: Operation,
   properties: Record<string, Value>,
   holder: string | null,
-  reassess = false,
+  { reassess = false, retry }: { reassess?: boolean; retry?: number } = {},
 ): Promise<void> {
   const { deps } = scope;
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
-    const next = await tx.resources.update(
-      row.id,
-      row.atomicKey,
-      holder,
-      startChanges(scope, op, properties),
-    );
-    if (next)
-      await tx.events.append([resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', 'state changed', now)]);
+    const changes = startChanges(scope, op, properties);
+    if (retry !== undefined) {
+      changes.createRetries = retry;
+      changes.reason = retryReason(deps, ACTION_OF[op], retry);
+    }
+    const next = await tx.resources.update(row.id, row.atomicKey, holder, changes);
+    if (next) await tx.events.append([resourceEvent(next, ACTION_OF[op], 'IN_PROGRESS', next.reason, now)]);
     return next;
   });
   if (!locked) return retryLater(scope);
@@ -184,7 +207,14 @@ export async function actionFailed(
     if (!released) return retryLater(scope);
     return replace(scope, plugin, released, properties);
   }
-  return failNode(scope, locked, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+  return operationFailed(scope, locked, op, err);
+}
+
+/** A create or update failed: a create that may be retried is (retry.ts); otherwise the resource fails. */
+function operationFailed(scope: NodeScope, row: ResourceRecord, op: Operation, err: unknown): Promise<void> {
+  const reason = `${ACTION_OF[op]} failed: ${errorMessage(err)}`;
+  if (op === 'create' && mayRetry(scope, err, row.createRetries)) return retryCreate(scope, row, reason);
+  return failNode(scope, row, reason);
 }
 
 /** The row changes that lock a resource for an operation of this unit. */
@@ -290,7 +320,7 @@ async function poll(
   try {
     if (check) result = await check.call(plugin, pluginContext(scope, row), (saved?.state ?? null) as never);
   } catch (err) {
-    return failNode(scope, row, `${ACTION_OF[op]} failed: ${errorMessage(err)}`);
+    return operationFailed(scope, row, op, err);
   }
   // A lock of this unit's earlier attempt (another engine) or an abandoned one is taken over with
   // the same compare-and-swap as every locked write.

@@ -118,9 +118,14 @@ export class Worker {
       running: this.running,
     };
     const payload = payloadOf(item);
-    if (payload.phase === 'poll' || payload.phase === 'nested') {
+    if (payload.phase === 'poll' || payload.phase === 'nested' || payload.phase === 'retry') {
       const row = await deps.store.tx((tx) => tx.resources.get(payload.row));
-      if (row && row.status === 'IN_PROGRESS' && (await failIfTimedOut(scope, row))) return;
+      if (row && row.status === 'IN_PROGRESS') {
+        if (await failIfTimedOut(scope, row)) return;
+      } else if (payload.phase === 'retry' && (await failIfTimedOut(scope))) {
+        // A create waiting to be retried: the stack's timeout ends the wait (the row is FAILED already).
+        return;
+      }
     } else if (await failIfTimedOut(scope)) {
       return;
     }

@@ -34,7 +34,10 @@ export interface PluginContext {
   readonly resourceType: string;
   readonly stackId: string;
   readonly stackName: string;
-  /** Stable for the resource row: the same on every retry of the same create. */
+  /**
+   * Stable for one create attempt of the resource row: a resumed attempt (after a crash) has the
+   * same, so it finds what it made; a retry after a failure (action_retry_limit) has a new one.
+   */
   readonly idempotencyKey: string;
   readonly physicalId: string | null;
   /** Plugin-private data persisted with the resource (e.g. a generated value). */
@@ -86,7 +89,17 @@ export type RealityState = { state: 'present'; properties: Record<string, Value>
 
 /** An action failed: the resource goes to <ACTION>_FAILED with this message. */
 export class ResourceFailure extends Error {
-  override readonly name = 'ResourceFailure';
+  override readonly name: string = 'ResourceFailure';
+}
+
+/**
+ * The physical resource went to an error state (or the cloud refused the call for now, e.g. a
+ * conflict): Heat's ResourceInError. Deleting it and trying again may succeed, so the engine
+ * retries such a failure up to action_retry_limit times (a create after deleting what it made, a
+ * delete as it is); any other failure fails the resource at once.
+ */
+export class ResourceInError extends ResourceFailure {
+  override readonly name: string = 'ResourceInError';
 }
 
 /** A signal handler has nothing to do for this signal: no event is recorded (Heat's NoActionRequired). */

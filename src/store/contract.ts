@@ -82,6 +82,11 @@ export interface ResourceRecord {
   atomicKey: number;
   /** Set by `mark-unhealthy`: the next update replaces it. */
   unhealthy: boolean;
+  /**
+   * Create attempts of this row that failed and were retried (action_retry_limit): each attempt
+   * has its own idempotency key, so a retry never finds the failed attempt's deleted object.
+   */
+  createRetries: number;
   createdAt: string;
   updatedAt: string | null;
 }
@@ -94,7 +99,7 @@ export type ResourceHead = Pick<
 
 /** The fields of a row that comparing it with a new definition reads (`resources.listStates`). */
 export type ResourceState = ResourceHead &
-  Pick<ResourceRecord, 'uuid' | 'unhealthy' | 'properties' | 'attributes' | 'data'>;
+  Pick<ResourceRecord, 'uuid' | 'createRetries' | 'unhealthy' | 'properties' | 'attributes' | 'data'>;
 
 export interface EventRecord {
   id: number;

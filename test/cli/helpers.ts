@@ -11,14 +11,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `hearth` command in a child process, from the TypeScript sources. */
-export function hearth(args: string[], cwd: string = ROOT): CliResult {
+/** Runs the real `hearth` command in a child process, from the TypeScript sources; `env` adds variables. */
+export function hearth(args: string[], cwd: string = ROOT, env: Record<string, string> = {}): CliResult {
   // tsx resolved from here, so the child finds it whatever its working directory.
   const r = spawnSync(
     process.execPath,
     ['--import', import.meta.resolve('tsx'), resolve(ROOT, 'src/cli/index.ts'), ...args],
     {
       cwd,
+      env: { ...process.env, ...env },
       encoding: 'utf8',
       timeout: 60_000,
     },
@@ -31,10 +32,11 @@ export const REPO = ROOT;
 /** A fresh directory holding `files`, and a runner of `hearth` there on its own state file. */
 export function workdir(files: Record<string, string>): {
   dir: string;
-  run: (args: string[]) => CliResult;
+  db: string;
+  run: (args: string[], env?: Record<string, string>) => CliResult;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-stack-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const db = join(dir, 'state.db');
-  return { dir, run: (args) => hearth(['--db', db, ...args], dir) };
+  return { dir, db, run: (args, env) => hearth(['--db', db, ...args], dir, env) };
 }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { SqliteReality } from '../../src/resources/reality/sqlite.js';
 import { REPO, workdir } from './helpers.js';
 
 const T = 'OS::Heat::TestResource';
@@ -201,5 +203,81 @@ describe('hearth stack (embedded engine)', () => {
     const out = JSON.parse(w.run(['stack', 'resource', 'show', 'c', 'b', '-f', 'json']).stdout);
     assert.equal(out.attributes.output, 'v3');
     assert.match(w.run(['stack', 'show', 'c', '-f', 'json']).stdout, /UPDATE_COMPLETE/);
+  });
+
+  it('retries a create whose object went to ERROR (HEARTH_ACTION_RETRY_LIMIT), or fails it at 0', async () => {
+    const w = workdir({
+      't.yaml': `heat_template_version: 2018-08-31\nresources:\n  server: {type: ${T}}\n`,
+    });
+    const row = (stack: string) => {
+      const state = new Database(w.db, { readonly: true });
+      try {
+        return state
+          .prepare(
+            'SELECT r.uuid, r.physical_id, r.create_retries FROM resources r JOIN stacks s ON s.id = r.stack_id WHERE s.name = ?',
+          )
+          .get(stack) as { uuid: string; physical_id: string | null; create_retries: number };
+      } finally {
+        state.close();
+      }
+    };
+    const liveObjects = () => {
+      const reality = new SqliteReality(`${w.db}.reality`);
+      try {
+        return reality.list().map((o) => o.id);
+      } finally {
+        reality.close();
+      }
+    };
+    // The create is only queued; before an engine runs it, the cloud already holds an object in
+    // ERROR under its idempotency key (as an interrupted attempt whose server failed would leave).
+    const plantFailed = async (stack: string) => {
+      assert.equal(w.run(['stack', 'create', stack, '-t', 't.yaml']).code, 0);
+      const reality = new SqliteReality(`${w.db}.reality`);
+      await reality.put({
+        id: `${stack}-failed`,
+        key: row(stack).uuid,
+        type: T,
+        properties: {},
+        status: 'ERROR',
+      });
+      reality.close();
+    };
+
+    await plantFailed('retried');
+    const run = w.run(['stack', 'run', 'retried'], { HEARTH_ACTION_RETRY_LIMIT: '2' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /CREATE_COMPLETE/);
+    const events = JSON.parse(w.run(['stack', 'event', 'list', 'retried', '-f', 'json']).stdout);
+    assert.deepEqual(
+      (events as Record<string, string>[])
+        .filter((e) => e.resource_name === 'server')
+        .map((e) => `${e.resource_status} ${e.resource_status_reason}`),
+      [
+        'CREATE_IN_PROGRESS state changed',
+        `CREATE_FAILED CREATE failed: ${T} retried-failed went to status ERROR`,
+        'DELETE_IN_PROGRESS Deleting what the failed create made, before retry 1',
+        'DELETE_COMPLETE state changed',
+        'CREATE_IN_PROGRESS Retrying CREATE (retry 1 of 2)',
+        'CREATE_COMPLETE state changed',
+      ],
+    );
+    const retried = row('retried');
+    assert.equal(retried.create_retries, 1);
+    assert.deepEqual(
+      liveObjects(),
+      [retried.physical_id],
+      'the failed object was deleted, the retry made one',
+    );
+
+    await plantFailed('once');
+    const failed = w.run(['stack', 'run', 'once'], { HEARTH_ACTION_RETRY_LIMIT: '0' });
+    assert.notEqual(failed.code, 0);
+    assert.match(
+      failed.stderr,
+      /CREATE_FAILED: Resource CREATE failed: CREATE failed: .* went to status ERROR/,
+    );
+    assert.equal(row('once').create_retries, 0);
+    assert.ok(liveObjects().includes('once-failed'), 'no retry, so nothing was deleted');
   });
 });

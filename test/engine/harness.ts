@@ -9,7 +9,7 @@ import {
 } from '../../src/engine/operations.js';
 import { stackOutputs } from '../../src/engine/outputs.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
-import type { PhysicalObject, ResourcePlugin } from '../../src/resources/contract.js';
+import { type PhysicalObject, type ResourcePlugin, ResourceInError } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
 import type { ResourceRecord, StackRecord } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/index.js';
@@ -35,11 +35,48 @@ export class FakeClock {
 /** Reality that remembers every object it ever held, so tests can see creates, deletes and ids. */
 export class RecordingReality extends MemoryReality {
   readonly created: PhysicalObject[] = [];
+  private failing = 0;
+  private refusing = 0;
+
+  /**
+   * The next `count` objects created go to status ERROR, and their create reports it (a cloud
+   * whose resources fail to come up: Heat's ResourceInError, which the engine retries).
+   */
+  failCreates(count: number): void {
+    this.failing = count;
+  }
+
+  /** The next `count` deletes of an existing object are refused for now (a conflict, retried too). */
+  failDeletes(count: number): void {
+    this.refusing = count;
+  }
+
+  override async delete(type: string, id: string): Promise<boolean> {
+    if (this.refusing > 0 && (await this.get(type, id))) {
+      this.refusing--;
+      throw new ResourceInError(`${type} ${id} cannot be deleted now (conflict)`);
+    }
+    return super.delete(type, id);
+  }
+
   override async put(object: PhysicalObject): Promise<void> {
     const existing = await this.get(object.type, object.id);
-    if (!existing) this.created.push(object);
-    await super.put(object);
+    if (existing) return super.put(object);
+    const failed = this.failing > 0;
+    if (failed) this.failing--;
+    const stored = failed ? { ...object, status: 'ERROR' } : object;
+    this.created.push(stored);
+    await super.put(stored);
+    if (failed) throw new ResourceInError(`${object.type} ${object.id} went to status ERROR`);
   }
+}
+
+/** Engine settings a test may change from the harness's. */
+export interface HarnessOptions {
+  /** Resource types beyond the built-in ones (test-only types). */
+  plugins?: readonly ResourcePlugin[];
+  actionRetryLimit?: number;
+  stackActionTimeout?: number;
 }
 
 /**
@@ -53,14 +90,13 @@ export class Harness {
   engine!: Engine;
   deps!: EngineDeps;
 
-  /** `plugins`: resource types beyond the built-in ones (test-only types). */
-  static async create(plugins: readonly ResourcePlugin[] = []): Promise<Harness> {
+  static async create(options: HarnessOptions = {}): Promise<Harness> {
     const h = new Harness();
     const store = await openStore(':memory:');
     await store.migrate();
     h.deps = {
       store,
-      plugins: pluginCatalog([...builtinPlugins(), ...plugins]),
+      plugins: pluginCatalog([...builtinPlugins(), ...(options.plugins ?? [])]),
       reality: h.reality,
       clock: h.clock,
       engineId: 'engine-1',
@@ -68,8 +104,8 @@ export class Harness {
       settings: {
         workLeaseMs: 60_000,
         engineDeadAfterMs: 10_000,
-        actionRetryLimit: 0,
-        stackActionTimeout: 3600,
+        actionRetryLimit: options.actionRetryLimit ?? 0,
+        stackActionTimeout: options.stackActionTimeout ?? 3600,
         lockRetryMs: 50,
         limits: DEFAULT_LIMITS,
       },

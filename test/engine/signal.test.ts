@@ -15,7 +15,7 @@ resources:
 
 async function setup(properties?: string): Promise<{ h: Harness; probe: SignalProbe; stackId: string }> {
   const probe = new SignalProbe();
-  const h = await Harness.create([probe.plugin]);
+  const h = await Harness.create({ plugins: [probe.plugin] });
   await h.create('s', TEMPLATE(properties));
   await h.settle();
   return { h, probe, stackId: (await findStack(h.deps, 'p', 's')).id };

@@ -113,6 +113,7 @@ export function resourcesContract(open: () => Promise<Store>): void {
           active.map((r) => ({
             ...pick(r),
             uuid: r.uuid,
+            createRetries: r.createRetries,
             unhealthy: r.unhealthy,
             properties: r.properties,
             attributes: r.attributes,

@@ -77,6 +77,7 @@ export function resource(
     engineId: null,
     atomicKey: 0,
     unhealthy: false,
+    createRetries: 0,
     createdAt: T0,
     updatedAt: null,
     ...overrides,

@@ -9,6 +9,7 @@ import {
   type PollResult,
   type RealityState,
   ResourceFailure,
+  ResourceInError,
   UpdateReplace,
 } from '../contract.js';
 import { physicalResourceName } from './physical-name.js';
@@ -83,6 +84,14 @@ async function findObject(ctx: PluginContext): Promise<PhysicalObject | undefine
   return ctx.reality.findByKey(TYPE, ctx.idempotencyKey);
 }
 
+/**
+ * The fake cloud may hold an object in status ERROR (a test puts it there): like a real cloud
+ * resource in error, it fails the action retryably (Heat's ResourceInError).
+ */
+function failIfInError(object: PhysicalObject | undefined): void {
+  if (object?.status === 'ERROR') throw new ResourceInError(`${TYPE} ${object.id} went to status ERROR`);
+}
+
 async function removeObject(ctx: PluginContext): Promise<void> {
   const object = await findObject(ctx);
   if (object !== undefined) await ctx.reality.delete(TYPE, object.id);
@@ -90,6 +99,7 @@ async function removeObject(ctx: PluginContext): Promise<void> {
 
 async function checkComplete(ctx: PluginContext, progress: Json): Promise<PollResult> {
   const waiting = readWaiting(progress);
+  if (waiting.action !== 'delete') failIfInError(await findObject(ctx));
   const now = ctx.now();
   if (waiting.deadline !== null && now >= waiting.deadline) {
     if (waiting.action === 'delete') {
@@ -107,7 +117,8 @@ async function checkComplete(ctx: PluginContext, progress: Json): Promise<PollRe
  * OS::Heat::TestResource, the workhorse of convergence tests: it stores `value` (its `output`
  * attribute) in a physical object in `ctx.reality`, and has knobs to wait after an action
  * (`wait_secs`, `action_wait_secs`; -1 waits forever), to fail after the wait (`fail`; never on
- * delete) and to be replaced when `value` changes (`update_replace`). Waits are persisted polling
+ * delete) and to be replaced when `value` changes (`update_replace`); an object its reality holds
+ * in status ERROR fails a create or update retryably. Waits are persisted polling
  * against `ctx.now()`: nothing sleeps. `attr_wait_secs`, `constraint_prop_secs`, `client_name` and
  * `entity_name` are accepted and ignored (in Heat they sleep or poll a real cloud client).
  */
@@ -187,6 +198,7 @@ export const testResourcePlugin: CatalogPlugin = {
     if (!fail) {
       // A retried create finds the object an earlier attempt made.
       let object = await ctx.reality.findByKey(TYPE, ctx.idempotencyKey);
+      failIfInError(object);
       if (object === undefined) {
         object = {
           id: physicalResourceName(ctx),

@@ -27,6 +27,7 @@ const STATE = RESOURCES.pick(
   'replacedBy',
   'engineId',
   'uuid',
+  'createRetries',
   'unhealthy',
   'properties',
   'attributes',

@@ -173,4 +173,9 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'resources: find one resource of a stack by name (signals) without reading the stack',
     statements: () => ['CREATE INDEX resources_by_stack_name ON resources (stack_id, name)'],
   },
+  {
+    version: 5,
+    description: 'resources: create attempts retried (action_retry_limit), part of the idempotency key',
+    statements: () => ['ALTER TABLE resources ADD COLUMN create_retries INTEGER NOT NULL DEFAULT 0'],
+  },
 ];

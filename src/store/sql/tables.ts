@@ -73,6 +73,7 @@ export const RESOURCES = spec<ResourceRecord>('resources', [
   ['unhealthy', 'unhealthy', 'bool'],
   ['createdAt', 'created_at', 'time'],
   ['updatedAt', 'updated_at', 'time'],
+  ['createRetries', 'create_retries', 'int'],
 ]);
 
 export const TRAVERSALS = spec<TraversalRecord>('traversals', [
