@@ -279,7 +279,11 @@ export async function afterAction(
     const merged = { ...row, ...changes };
     return finish(scope, plugin, merged, properties, scope.holder, op, reassess);
   }
-  const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
+  // A poll that reports no new progress keeps the plugin's state (not the wrapper it is saved in).
+  const progress =
+    'progress' in result && result.progress !== undefined
+      ? result.progress
+      : (row.progress as { state?: Json } | null)?.state;
   const delay = pollDelay(result.pollAfterMs, attempt);
   // The properties to apply travel with the row (storedProperties stay the previous ones until done).
   const saved = await deps.store.tx(async (tx) => {
