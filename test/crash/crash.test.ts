@@ -15,6 +15,7 @@ import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'node:test';
 import { Crasher, type PhaseReport, sleep } from './crasher.js';
 import { checkConverged, checkDeleted, Child, realityObjects, StateProbe, stateFile } from './harness.js';
@@ -26,6 +27,7 @@ const [CREATE_KILLS = 12, UPDATE_KILLS = 10, DELETE_KILLS = 5] = (process.env.CR
   .filter((n) => n !== '')
   .map(Number);
 const STACK = 'big';
+const SLOW_PUTS = fileURLToPath(new URL('./slow-puts.ts', import.meta.url));
 /** 20 chains of 24 links and 20 fan-in resources: 500; a quarter wait 50 ms; 12 replaced on update. */
 const SHAPE = { chains: 20, length: 24, fanIn: 20, waitEvery: 4, replaced: 12 };
 
@@ -235,8 +237,9 @@ async function interruptCreate(t: TestContext, template: BigTemplate, random: ()
     const db = stateFile(dir);
     const probe = new StateProbe(db);
     try {
-      // One unit at a time: a batch makes its 200 creates in a few milliseconds, rarely hit.
-      const child = new Child(create, dir, db, { HEARTH_WORK_BATCH_SIZE: '1' });
+      // One unit at a time (a batch makes its 200 creates in a few milliseconds, rarely hit), each
+      // physical write slowed down once made: most kills land inside a plugin call.
+      const child = new Child(create, dir, db, { HEARTH_WORK_BATCH_SIZE: '1' }, [SLOW_PUTS]);
       const target = 20 + Math.floor(random() * 200);
       while (child.running && probe.events() < target) await sleep(2);
       child.kill();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { BigTemplate } from './template.js';
 import { TEST_RESOURCE } from './template.js';
@@ -43,6 +44,8 @@ export class Child {
     dir: string,
     db: string,
     extraEnv: Record<string, string> = {},
+    /** Modules preloaded into the child (test-only instrumentation). */
+    preload: readonly string[] = [],
   ) {
     // Only our HEARTH_* settings: the configuration loader rejects unknown ones, and HEARTH_DB,
     // HEARTH_CONFIG or HEARTH_URL from the caller's shell must not redirect the children.
@@ -51,7 +54,8 @@ export class Child {
       if (name.startsWith('HEARTH_') || name === 'NODE_TEST_CONTEXT') delete env[name];
     Object.assign(env, CHILD_ENV, extraEnv);
     const started = Date.now();
-    this.process = spawn(process.execPath, ['--import', TSX, CLI, '--db', db, ...args], {
+    const imports = preload.flatMap((file) => ['--import', pathToFileURL(file).href]);
+    this.process = spawn(process.execPath, ['--import', TSX, ...imports, CLI, '--db', db, ...args], {
       cwd: dir,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
