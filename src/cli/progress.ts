@@ -47,7 +47,7 @@ export async function waitAndReport(
   display: WaitDisplay = { tty: process.stderr.isTTY === true, failOnFailure: true },
 ): Promise<StackRecord | undefined> {
   const store = engine.deps.store;
-  let lastEvent = (await store.tx((tx) => tx.events.list(stackId))).at(-1)?.id ?? 0;
+  let lastEvent = await store.tx((tx) => tx.events.latestId(stackId));
   let lastLine = -Infinity;
   let lastCounts = '';
   let lastAction = '';

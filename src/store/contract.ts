@@ -332,6 +332,8 @@ export interface Tx {
       stackId: string,
       options?: { resourceName?: string; afterId?: number; limit?: number },
     ): Promise<EventRecord[]>;
+    /** The id of a stack's newest event (0 when it has none): where following its events starts. */
+    latestId(stackId: string): Promise<number>;
   };
   work: {
     enqueue(items: NewWork[]): Promise<void>;

@@ -50,6 +50,8 @@ export function eventsContract(open: () => Promise<Store>): void {
         );
         assert.deepEqual(await store.tx((tx) => tx.events.list(s.id, { afterId: all[3]!.id })), []);
         assert.equal((await store.tx((tx) => tx.events.list('another-stack'))).length, 1);
+        assert.equal(await store.tx((tx) => tx.events.latestId(s.id)), all[3]!.id);
+        assert.equal(await store.tx((tx) => tx.events.latestId('no-such-stack')), 0);
       }));
   });
 

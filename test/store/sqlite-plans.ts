@@ -96,6 +96,7 @@ async function exercise(store: Store): Promise<void> {
       },
     ]);
     await tx.events.list(s.id, { resourceName: 'a', afterId: 0, limit: 5 });
+    await tx.events.latestId(s.id);
     await tx.resources.delete([b!.id]);
   });
   const [item] = await store.claimWork('e', 10, 5, 1000);

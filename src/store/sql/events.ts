@@ -44,6 +44,11 @@ export function eventsRepository(db: SqlExecutor, dialect: Dialect): Tx['events'
       }
       return (await db.all(sql, params)).map((r) => EVENTS.decode(r));
     },
+
+    async latestId(stackId) {
+      const [row] = await db.all('SELECT MAX(id) AS id FROM events WHERE stack_id = $1', [stackId]);
+      return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
+    },
   };
 }
 
