@@ -1,7 +1,9 @@
 import type { ResourceRecord } from '../store/contract.js';
+import { childStackOf } from './child-stack.js';
 import type { Json } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { lockState } from './locks.js';
+import { runNestedCheck } from './nested-check.js';
 import { errorMessage, type NodePayload, type NodeScope, pluginContext } from './node-work.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
@@ -14,7 +16,7 @@ import { drop, retryLater, waitForLock } from './update-node.js';
  * left as it was, and the traversal still completes. The stack's verdict is taken when it does
  * (`finishTraversal`: CHECK_FAILED naming the failed resources).
  */
-interface CheckOutput {
+export interface CheckOutput {
   name: string;
   rowId: number;
   refId: string | null;
@@ -40,6 +42,8 @@ export async function runCheckNode(scope: NodeScope, _payload: NodePayload): Pro
 
   const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
+  // A template resource: its check is its child stack's (children before their parent's verdict).
+  if (childStackOf(row) !== undefined) return runNestedCheck(scope, row);
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
@@ -83,7 +87,7 @@ function failedUpstream(scope: NodeScope): string[] {
  * Records the check's result (null: skipped, the row is left alone), releases the lock, and
  * reports to the dependents, in one transaction.
  */
-async function report(
+export async function report(
   scope: NodeScope,
   row: ResourceRecord,
   result: { error: string | null; reason: string } | null,
@@ -100,6 +104,7 @@ async function report(
         action: 'CHECK',
         status,
         reason,
+        progress: null,
         // A resource that checks out is healthy again (as after Heat's mark-unhealthy + check).
         ...(result.error === null ? { unhealthy: false } : {}),
         updatedAt: new Date(now).toISOString(),

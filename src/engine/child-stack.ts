@@ -30,7 +30,8 @@ export const NESTED_SAFETY_MS = 5 * 60_000;
 /** What the lock holder of a template resource row is doing to the child (the row's `progress`). */
 export interface NestedProgress {
   child: string;
-  op: Operation;
+  /** `check`: a CHECK of the child (nested-check.ts). */
+  op: Operation | 'check';
   /** What the child converges to: the parameters given, a digest of everything, the resource type. */
   properties: JsonObject;
   digest: string;
@@ -228,7 +229,7 @@ export function bindChild(scope: NodeScope, record: TemplateRecord, child: Stack
 /** The payload of a unit parked on a child. */
 export interface ParkedPayload {
   phase: 'nested';
-  op: Operation;
+  op: Operation | 'check';
   row: number;
   child: string;
 }

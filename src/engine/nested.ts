@@ -32,6 +32,7 @@ import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation } from './node-work.js';
 import { desiredOf, unchangedFor } from './operations.js';
+import { resumeNestedCheck } from './nested-check.js';
 import { NodeResolveContext } from './resolver.js';
 import { beginTraversal, ConflictError } from './traversal.js';
 import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
@@ -92,11 +93,13 @@ export async function runNestedUpdate(
 
   const lock = await lockState(scope, row);
   const inflight = nestedProgress(row);
-  // A unit parked on the child holds nothing but the lock: this node may take it over.
-  if (lock === 'busy' && (!inflight || inflight.op === 'delete')) return waitForLock(scope);
-  if (inflight && inflight.op !== 'delete') {
-    if (inflight.digest === spec.digest) return adopt(scope, row, inflight);
-    return converge(scope, row, spec, 'update', inflight.child);
+  const converging = inflight?.op === 'create' || inflight?.op === 'update' ? inflight : undefined;
+  // A unit parked on the child's create or update holds nothing but the lock: this node may take
+  // it over. A delete or a check runs to its end first.
+  if (lock === 'busy' && !converging) return waitForLock(scope);
+  if (converging) {
+    if (converging.digest === spec.digest) return adopt(scope, row, converging);
+    return converge(scope, row, spec, 'update', converging.child);
   }
 
   const childId = childStackOf(row);
@@ -126,7 +129,7 @@ export async function runNestedUpdate(
 /** The cleanup node of a template resource row: delete its child stack and wait for the end. */
 export async function runNestedDelete(scope: NodeScope, row: ResourceRecord, lock: LockState): Promise<void> {
   const inflight = nestedProgress(row);
-  if (lock === 'busy' && !inflight) return waitForLock(scope);
+  if (lock === 'busy' && (!inflight || inflight.op === 'check')) return waitForLock(scope);
   if (inflight?.op === 'delete') return adopt(scope, row, inflight);
   return deleteChild(scope, row);
 }
@@ -147,6 +150,7 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
   if (lock === 'busy' || lock === 'free') return drop(scope);
   const progress = nestedProgress(row);
   if (!progress) return failNode(scope, row, 'internal: the nested stack operation was lost');
+  if (payload.op === 'check') return resumeNestedCheck(scope, row, child, () => repark(scope, payload));
 
   if (payload.op === 'delete') {
     if (!child || (child.action === 'DELETE' && child.status === 'COMPLETE')) {

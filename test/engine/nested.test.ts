@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackRecord, WorkItem } from '../../src/store/contract.js';
-import { cancelStack } from '../../src/engine/operations.js';
+import { cancelStack, checkStack } from '../../src/engine/operations.js';
 import { Harness } from './harness.js';
 
 // Template resources: a resource whose type is a template file is a child stack with its own
@@ -282,6 +282,79 @@ outputs:
     await h.settle();
     assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
     assert.deepEqual(await values(h), ['third', 'third-two', 'third-two']);
+  });
+
+  it('stack check checks the child stack’s resources; the template resource reports its verdict', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('one'), { files: FILES });
+    await h.settle();
+    const top = await h.stack('s');
+    const [child] = await children(h, top.id);
+    const objects = (await h.live()).length;
+    await checkStack(h.deps, h.engine.cache, top.id);
+    await h.settle();
+    assert.equal(await h.status('s'), 'CHECK_COMPLETE');
+    const [checked] = await children(h, top.id);
+    assert.equal(`${checked!.action}_${checked!.status}`, 'CHECK_COMPLETE');
+    const childRows = await h.deps.store.tx((tx) => tx.resources.listActive(child!.id));
+    assert.deepEqual(childRows.map((r) => `${r.name} ${r.action}_${r.status} ${r.reason}`).sort(), [
+      'first CHECK_COMPLETE state changed',
+      'second CHECK_COMPLETE state changed',
+    ]);
+    const rows = new Map((await h.rows('s')).map((r) => [r.name, r]));
+    assert.equal(`${rows.get('nested')!.action}_${rows.get('nested')!.status}`, 'CHECK_COMPLETE');
+    assert.equal(rows.get('nested')!.reason, 'state changed');
+    assert.equal(rows.get('nested')!.progress, null);
+    assert.equal(rows.get('nested')!.engineId, null);
+    assert.equal(`${rows.get('after')!.action}_${rows.get('after')!.status}`, 'CHECK_COMPLETE');
+    assert.equal((await h.live()).length, objects, 'reality untouched');
+    // The stack can still be updated afterwards.
+    await h.update('s', parent('two'), { files: FILES });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(await values(h), ['two', 'two-two', 'two-two']);
+  });
+
+  it('a resource gone inside the child fails the check of the template resource, naming it', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('one'), { files: FILES });
+    await h.settle();
+    const top = await h.stack('s');
+    const [child] = await children(h, top.id);
+    const first = (await h.deps.store.tx((tx) => tx.resources.listActive(child!.id))).find(
+      (r) => r.name === 'first',
+    )!;
+    assert.ok(await h.reality.delete(T, first.physicalId!));
+    await checkStack(h.deps, h.engine.cache, top.id);
+    await h.settle();
+    assert.equal(await h.status('s'), 'CHECK_FAILED');
+    const stack = await h.stack('s');
+    assert.match(stack.reason, /nested: .*first/);
+    const [checked] = await children(h, top.id);
+    assert.equal(`${checked!.action}_${checked!.status}`, 'CHECK_FAILED');
+    const rows = new Map((await h.rows('s')).map((r) => [r.name, r]));
+    assert.equal(`${rows.get('nested')!.action}_${rows.get('nested')!.status}`, 'CHECK_FAILED');
+    assert.equal(
+      `${rows.get('after')!.action}_${rows.get('after')!.status}`,
+      'CREATE_COMPLETE',
+      'what depends on the failed resource is skipped',
+    );
+  });
+
+  it('an update issued while the child is being checked waits for that check, then converges', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('one'), { files: FILES });
+    await h.settle();
+    const top = await h.stack('s');
+    await checkStack(h.deps, h.engine.cache, top.id);
+    await h.round(); // the nested node locks its row and starts the child's check
+    const row = (await h.rows('s')).find((r) => r.name === 'nested')!;
+    assert.equal(`${row.action}_${row.status}`, 'CHECK_IN_PROGRESS');
+    await h.update('s', parent('two'), { files: FILES });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(await values(h), ['two', 'two-two', 'two-two']);
+    assert.ok((await h.rows('s')).every((r) => r.engineId === null && r.status === 'COMPLETE'));
   });
 
   it('cancelling the parent cancels its running child: in-flight work finishes, the rest never starts', async () => {
