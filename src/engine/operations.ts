@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
 import type { StackDefinition } from '../template/stack-definition.js';
-import type { Json } from '../util/json.js';
+import { type Json, jsonEqual } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { DesiredResource } from './plan.js';
 import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache } from './templates.js';
@@ -126,6 +126,7 @@ export async function updateStack(
     name: stack.name,
     projectId: stack.projectId,
   });
+  await refuseImmutableChanges(deps, cache, stack, definition);
   const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record);
@@ -272,6 +273,34 @@ async function storedInput(deps: EngineDeps, stack: StackRecord): Promise<Templa
     files: record.files,
     environment: environmentFromJSON(record.environment, deps.settings.limits),
   };
+}
+
+/**
+ * Heat's immutable parameters: an update may not change the value of a parameter the stack's
+ * current template declares `immutable`. The current template is only looked at when the new
+ * one declares such parameters (templates keep their parameter schemas from version to version).
+ */
+async function refuseImmutableChanges(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stack: StackRecord,
+  next: StackDefinition,
+): Promise<void> {
+  const templateId = stack.templateId;
+  if (!templateId || ![...next.template.parameters.values()].some((p) => p.immutable)) return;
+  const record = await deps.store.tx((tx) => tx.templates.get(templateId));
+  if (!record) return;
+  const current = cache.get(record, { stackId: stack.id, stackName: stack.name, projectId: stack.projectId });
+  const changed = [...current.template.parameters.values()]
+    .filter((p) => p.immutable && next.parameters.has(p.name))
+    .filter((p) => !jsonEqual(current.parameters.get(p.name), next.parameters.get(p.name)))
+    .map((p) => p.name);
+  if (changed.length > 0) {
+    throw new OperationError(
+      `The following parameters are immutable and may not be updated: ${changed.join(', ')}`,
+      'invalid',
+    );
+  }
 }
 
 function templateRecord(input: TemplateInput, now: number): TemplateRecord {

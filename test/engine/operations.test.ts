@@ -84,3 +84,52 @@ describe('stack operations', () => {
     assert.equal((await h.live()).length, 2, 'the unhealthy one was deleted');
   });
 });
+
+describe('immutable parameters', () => {
+  const TPL = `heat_template_version: 2018-08-31
+parameters:
+  flavor: {type: string, immutable: true}
+  size: {type: string, default: 'one'}
+resources:
+  r: {type: ${T}, properties: {value: {list_join: ['-', [{get_param: flavor}, {get_param: size}]]}}}
+`;
+
+  it('an update that changes one is refused and touches nothing; other parameters may change', async () => {
+    const h = await Harness.create();
+    await h.create('s', TPL, { parameters: { flavor: 'small' } });
+    await h.settle();
+    const before = await h.stack('s');
+    await assert.rejects(
+      h.update('s', TPL, { parameters: { flavor: 'large' } }),
+      (err: unknown) =>
+        err instanceof OperationError &&
+        err.message === 'The following parameters are immutable and may not be updated: flavor',
+    );
+    const after = await h.stack('s');
+    assert.equal(`${after.action}_${after.status}`, 'CREATE_COMPLETE');
+    assert.equal(after.templateId, before.templateId, 'no new template');
+    assert.equal(after.traversalId, before.traversalId);
+
+    await h.update('s', TPL, { parameters: { flavor: 'small', size: 'two' } });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(
+      (await h.live()).map((o) => o.properties.value),
+      ['small-two'],
+    );
+  });
+
+  it('a parameter that is not immutable may change', async () => {
+    const h = await Harness.create();
+    const mutable = TPL.replace('immutable: true', 'immutable: false');
+    await h.create('s', mutable, { parameters: { flavor: 'small' } });
+    await h.settle();
+    await h.update('s', mutable, { parameters: { flavor: 'large' } });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(
+      (await h.live()).map((o) => o.properties.value),
+      ['large-one'],
+    );
+  });
+});
