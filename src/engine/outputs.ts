@@ -16,7 +16,8 @@ export interface StackOutput {
 
 /**
  * The stack's outputs, resolved from the resources' cached reference ids and attributes (no live
- * call). An output that cannot be resolved yet carries an error instead of a value, as in Heat.
+ * call). An output that cannot be resolved yet carries an error instead of a value, and one whose
+ * condition is false has the value null, as in Heat.
  */
 export async function stackOutputs(
   deps: EngineDeps,
@@ -34,8 +35,14 @@ export async function stackOutputs(
   const rows = await deps.store.tx((tx) => tx.resources.listActive(stack.id));
   const context = new NodeResolveContext(definition, currentOutputs(deps, rows));
   const out: StackOutput[] = [];
-  for (const [name, output] of definition.outputs) {
+  for (const [name, output] of definition.template.outputs) {
     const item: StackOutput = { output_key: name, description: output.description ?? 'No description given' };
+    // As Heat: an output whose condition is false is listed, with no value.
+    if (!definition.outputs.has(name)) {
+      item.output_value = null;
+      out.push(item);
+      continue;
+    }
     try {
       item.output_value = context.resolve(output.value) as Json;
     } catch (err) {

@@ -11,7 +11,7 @@ import {
   updateStack,
 } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
-import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
+import type { EventRecord, ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
 import { localProject, withEngine } from '../embedded.js';
 import { type Format, render, textTable } from '../output.js';
@@ -311,17 +311,56 @@ export function registerStackCommands(program: Command, print: Print): void {
   registerStackDetails(stack, program, print);
 }
 
+function nestedDepth(value: string): number {
+  if (!/^\d+$/.test(value)) throw new Error(`--nested-depth must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/**
+ * A stack's resources, each followed by those of its nested stack down to `depth` levels (as
+ * Heat's resource list with nested_depth), with the name of the stack each belongs to.
+ */
+async function nestedResources(
+  tx: Tx,
+  stack: StackRecord,
+  depth: number,
+): Promise<[string, ResourceRecord][]> {
+  const rows = await tx.resources.listActive(stack.id);
+  const children = depth > 0 ? await tx.stacks.children(stack.id) : [];
+  const out: [string, ResourceRecord][] = [];
+  for (const row of rows) {
+    out.push([stack.name, row]);
+    const child = children.find((c) => c.id === row.physicalId && c.parentResource === row.name);
+    if (child) out.push(...(await nestedResources(tx, child, depth - 1)));
+  }
+  return out;
+}
+
 function registerStackDetails(stack: Command, program: Command, print: Print): void {
   const resource = stack.command('resource').description("A stack's resources");
   resource
     .command('list <stack>')
     .description('List the resources of a stack')
+    .option(
+      '--nested-depth <depth>',
+      'also list the resources of nested stacks this many levels down (adds a stack_name column)',
+      nestedDepth,
+    )
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
-    .action(async (name: string, opts: FormatOptions) => {
+    .action(async (name: string, opts: FormatOptions & { nestedDepth?: number }) => {
       await withEngine(program, async (engine) => {
         const found = await findStack(engine.deps, localProject(), name);
-        const rows = await engine.deps.store.tx((tx) => tx.resources.listActive(found.id));
-        show(print, opts.format, rows.map(resourceView));
+        if (!opts.nestedDepth) {
+          const rows = await engine.deps.store.tx((tx) => tx.resources.listActive(found.id));
+          show(print, opts.format, rows.map(resourceView));
+          return;
+        }
+        const rows = await engine.deps.store.tx((tx) => nestedResources(tx, found, opts.nestedDepth!));
+        show(
+          print,
+          opts.format,
+          rows.map(([stackName, row]) => ({ ...resourceView(row), stack_name: stackName })),
+        );
       });
     });
   resource
