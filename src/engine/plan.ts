@@ -21,10 +21,15 @@ export interface ConvergencePlan {
  * Picks, for each desired resource, the existing row that will carry it: the live row of that name
  * (not replaced, not deleted), preferring a COMPLETE one. Rows not picked are obsolete and get a
  * cleanup node. Returns the names that need a new row.
+ *
+ * A settled row already converged to `targetTemplateId` wins over any other (Heat scores it
+ * highest): when an update is rolled back, the original of a replacement made during the update
+ * carries its resource again, and the replacement is the one cleaned up.
  */
 export function chooseRows<R extends ResourceHead>(
   desired: readonly DesiredResource[],
   existing: readonly R[],
+  targetTemplateId: string | null = null,
 ): { chosen: Map<string, R>; obsolete: R[]; missing: DesiredResource[] } {
   const byName = new Map<string, R[]>();
   for (const row of existing) {
@@ -35,13 +40,22 @@ export function chooseRows<R extends ResourceHead>(
   const chosen = new Map<string, R>();
   const missing: DesiredResource[] = [];
   for (const want of desired) {
-    const best = pickBest(byName.get(want.name) ?? []);
+    const rows = byName.get(want.name) ?? [];
+    const best = convergedTo(rows, targetTemplateId) ?? pickBest(rows);
     if (best) chosen.set(want.name, best);
     else missing.push(want);
   }
   const keep = new Set([...chosen.values()].map((r) => r.id));
   const obsolete = existing.filter((r) => !keep.has(r.id));
   return { chosen, obsolete, missing };
+}
+
+/** The newest COMPLETE row of several already converged to the target template. */
+function convergedTo<R extends ResourceHead>(rows: readonly R[], templateId: string | null): R | undefined {
+  if (templateId === null || rows.length < 2) return undefined;
+  return rows
+    .filter((r) => r.templateId === templateId && r.status === 'COMPLETE' && r.action !== 'DELETE')
+    .at(-1);
 }
 
 function score(row: ResourceHead): number {

@@ -59,14 +59,40 @@ async function placeResources(
     );
     inserted.forEach((row) => chosen.set(row.name, row));
   };
+  const target = options.templateId;
   if (options.unchanged && !checking) {
-    const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listStates(stack.id));
+    const { chosen, obsolete, missing } = chooseRows(
+      desired,
+      await tx.resources.listStates(stack.id),
+      target,
+    );
+    await restoreOriginals(tx, chosen, obsolete);
     await insertMissing(chosen, missing);
     return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id) };
   }
-  const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id));
+  const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id), target);
+  await restoreOriginals(tx, chosen, obsolete);
   await insertMissing(chosen, missing);
   return { chosen, obsolete, unchanged: new Map() };
+}
+
+/**
+ * A chosen row whose replacement is obsolete (a rollback took the original back) is no longer
+ * replaced: its link goes, so its node converges it instead of following the link.
+ */
+async function restoreOriginals<R extends ResourceHead>(
+  tx: Tx,
+  chosen: Map<string, R>,
+  obsolete: readonly ResourceHead[],
+): Promise<void> {
+  const going = new Set(obsolete.map((r) => r.id));
+  for (const [name, row] of chosen) {
+    if (row.replacedBy === null || !going.has(row.replacedBy)) continue;
+    const restored = await tx.resources.update(row.id, row.atomicKey, row.engineId, { replacedBy: null });
+    if (!restored)
+      throw new ConflictError(`resource "${name}" changed while the operation started; try again`);
+    chosen.set(name, { ...row, replacedBy: null, atomicKey: restored.atomicKey });
+  }
 }
 
 /**

@@ -94,7 +94,17 @@ export interface ResourceRecord {
 /** The fields of a row that planning a traversal reads (see `resources.listHeads`). */
 export type ResourceHead = Pick<
   ResourceRecord,
-  'id' | 'name' | 'type' | 'action' | 'status' | 'physicalId' | 'requires' | 'replacedBy' | 'engineId'
+  | 'id'
+  | 'name'
+  | 'type'
+  | 'action'
+  | 'status'
+  | 'physicalId'
+  | 'requires'
+  | 'replacedBy'
+  | 'engineId'
+  | 'atomicKey'
+  | 'templateId'
 >;
 
 /** The fields of a row that comparing it with a new definition reads (`resources.listStates`). */

@@ -276,14 +276,13 @@ ${bad}outputs:
     ]);
   });
 
-  // Heat chooses, for each resource, the existing row that suits the target template best
-  // (stack.py _get_best_existing_rsrc_db): going back to the template of a replaced resource —
-  // by rollback, or by hand after a failed replacement — takes the original row again, so the
-  // original physical resource is kept and the replacement is deleted. Hearth's planner
-  // (src/engine/plan.ts chooseRows) always prefers the replacement, which is then replaced again.
+  // Going back by hand (a new update, so a new template) to the definition of a resource whose
+  // replacement failed: Heat keeps the original; Hearth replaces the failed replacement again (the
+  // stack converges, with a new physical resource). Rollbacks do keep the original (plan.ts
+  // chooseRows prefers the row converged to the rollback template), tested below.
   const KEEPS_ORIGINAL =
-    'engine: going back to the template of a replaced resource replaces it again instead of keeping ' +
-    'the original (Heat scores rows by template in _get_best_existing_rsrc_db; plan.ts chooseRows does not)';
+    'engine: an update back to the definition of a resource whose replacement failed replaces it ' +
+    'again instead of taking the original row back (rollbacks do take it back)';
 
   it(
     'test_stack_update_replace_manual_rollback: the old template again keeps the original',
@@ -319,26 +318,18 @@ resources:
     },
   );
 
-  it(
-    'rolling back an update whose replacement completed keeps the original physical resource',
-    { todo: KEEPS_ORIGINAL },
-    async () => {
-      const tpl = (value: string, bad: string) =>
-        `${HOT}\nresources:\n  replaced: {type: ${T}, properties: {value: ${value}, update_replace: true}}\n${bad}`;
-      const w = new Workdir({
-        'v1.yaml': tpl('one', ''),
-        'v2.yaml': tpl('two', `  bad: {type: ${T}, depends_on: replaced, properties: {fail: true}}\n`),
-      });
-      await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
-      const original = (await w.ids('s')).replaced;
-      await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--rollback', 'enabled', '--wait']);
-      assert.equal(await w.status('s'), 'ROLLBACK_COMPLETE');
-      assert.deepEqual(
-        await w.ids('s'),
-        { replaced: original },
-        'the original survives, its replacement goes',
-      );
-      assert.equal(await w.attribute('s', 'replaced'), 'one');
-    },
-  );
+  it('rolling back an update whose replacement completed keeps the original physical resource', async () => {
+    const tpl = (value: string, bad: string) =>
+      `${HOT}\nresources:\n  replaced: {type: ${T}, properties: {value: ${value}, update_replace: true}}\n${bad}`;
+    const w = new Workdir({
+      'v1.yaml': tpl('one', ''),
+      'v2.yaml': tpl('two', `  bad: {type: ${T}, depends_on: replaced, properties: {fail: true}}\n`),
+    });
+    await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
+    const original = (await w.ids('s')).replaced;
+    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--rollback', 'enabled', '--wait']);
+    assert.equal(await w.status('s'), 'ROLLBACK_COMPLETE');
+    assert.deepEqual(await w.ids('s'), { replaced: original }, 'the original survives, its replacement goes');
+    assert.equal(await w.attribute('s', 'replaced'), 'one');
+  });
 });

@@ -113,7 +113,9 @@ describe('convergence scenarios (Heat simulator): rollback and overtaken cleanup
     assert.deepEqual(Object.keys(w).sort(), ['A', 'B', 'C', 'D'], 'no orphan left');
     const c = (await h.rows('s')).filter((r) => r.name === 'C');
     assert.equal(c.length, 1);
-    assert.ok(c[0]!.physicalId === original || c[0]!.properties?.update_replace_value === 'one');
+    assert.equal(c[0]!.physicalId, original, 'the original C survives');
+    assert.equal(c[0]!.replacedBy, null);
+    assert.equal(c[0]!.properties?.update_replace_value, 'one');
   });
 
   it('update_replace_missed_cleanup: a newer update before the old row is cleaned up', async () => {

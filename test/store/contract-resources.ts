@@ -72,6 +72,8 @@ export function resourcesContract(open: () => Promise<Store>): void {
               requires: [7, 9],
               engineId: 'e1',
               replacedBy: 3,
+              atomicKey: 4,
+              templateId: 'tpl-a',
               unhealthy: true,
               properties: { p: [1] },
               attributes: { a: 'x' },
@@ -105,6 +107,8 @@ export function resourcesContract(open: () => Promise<Store>): void {
           requires: r.requires,
           replacedBy: r.replacedBy,
           engineId: r.engineId,
+          atomicKey: r.atomicKey,
+          templateId: r.templateId,
         });
         assert.deepEqual(heads, active.map(pick), 'heads: the same rows, planning fields only');
         const states = await store.tx((tx) => tx.resources.listStates('s1'));

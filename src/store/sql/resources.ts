@@ -14,6 +14,8 @@ const HEAD = RESOURCES.pick(
   'requires',
   'replacedBy',
   'engineId',
+  'atomicKey',
+  'templateId',
 );
 const HEAD_COLUMNS = HEAD.columnNames.join(', ');
 const STATE = RESOURCES.pick(
@@ -26,6 +28,8 @@ const STATE = RESOURCES.pick(
   'requires',
   'replacedBy',
   'engineId',
+  'atomicKey',
+  'templateId',
   'uuid',
   'createRetries',
   'unhealthy',
