@@ -132,26 +132,29 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
 
     async report(traversalId, reports) {
       // An input row is keyed by its sender, so a repeated report inserts nothing: each point's
-      // counter goes down once per predecessor however often a unit of work runs.
+      // counter goes down once per predecessor however often a unit of work runs. Two multi-row
+      // statements per chunk: insert the inputs, then take what arrived off the counters.
       const arrived = new Map<string, number>();
-      for (const { node, from, data } of reports) {
-        const inserted = await db.all(
-          `INSERT INTO sync_inputs (traversal_id, node, from_node, root_stack_id, data)
-           SELECT traversal_id, node, $3, root_stack_id, $4 FROM sync_points WHERE traversal_id = $1 AND node = $2
-           ON CONFLICT (traversal_id, node, from_node) DO NOTHING
-           RETURNING from_node`,
-          [traversalId, node, from, encodeValue('json', data)],
-        );
-        if (inserted.length > 0) arrived.set(node, (arrived.get(node) ?? 0) + 1);
+      const size = Math.min(500, Math.floor((dialect.maxParams - 1) / 3));
+      for (let start = 0; start < reports.length; start += size) {
+        const chunk = reports.slice(start, start + size);
+        const params: SqlValue[] = [traversalId];
+        for (const { node, from, data } of chunk) params.push(node, from, encodeValue('json', data));
+        for (const row of await db.all(reportInputsSql(chunk.length), params)) {
+          const node = row.node as string;
+          arrived.set(node, (arrived.get(node) ?? 0) + 1);
+        }
       }
       const ready: string[] = [];
-      for (const [node, count] of arrived) {
-        const [row] = await db.all(
-          `UPDATE sync_points SET waiting = waiting - $3 WHERE traversal_id = $1 AND node = $2
-           RETURNING waiting, done`,
-          [traversalId, node, count],
-        );
-        if (row && Number(row.waiting) <= 0 && Number(row.done) === 0) ready.push(node);
+      const counts = [...arrived];
+      const countSize = Math.min(500, Math.floor((dialect.maxParams - 1) / 2));
+      for (let start = 0; start < counts.length; start += countSize) {
+        const chunk = counts.slice(start, start + countSize);
+        const params: SqlValue[] = [traversalId];
+        for (const [node, count] of chunk) params.push(node, count);
+        for (const row of await db.all(countDownSql(dialect, chunk.length), params)) {
+          if (Number(row.waiting) <= 0 && Number(row.done) === 0) ready.push(row.node as string);
+        }
       }
       return ready;
     },
@@ -195,4 +198,44 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
       await db.run('DELETE FROM sync_points WHERE traversal_id = $1', [traversalId]);
     },
   };
+}
+
+const reportSqlCache = new Map<string, string>();
+
+function memo(key: string, build: () => string): string {
+  let sql = reportSqlCache.get(key);
+  if (sql === undefined) {
+    sql = build();
+    if (reportSqlCache.size > 200) reportSqlCache.clear();
+    reportSqlCache.set(key, sql);
+  }
+  return sql;
+}
+
+/** Inserts the inputs of `rows` reports ($1 the traversal; node, sender, data each); returns the nodes that got one. */
+function reportInputsSql(rows: number): string {
+  return memo(`inputs*${rows}`, () => {
+    const tuples = Array.from({ length: rows }, (_, r) => `($${2 + 3 * r}, $${3 + 3 * r}, $${4 + 3 * r})`);
+    // WHERE true: SQLite needs it to read ON CONFLICT as the upsert clause, not a join constraint.
+    return `WITH w (w_node, w_from, w_data) AS (VALUES ${tuples.join(', ')})
+      INSERT INTO sync_inputs (traversal_id, node, from_node, root_stack_id, data)
+      SELECT p.traversal_id, p.node, w.w_from, p.root_stack_id, w.w_data
+      FROM w JOIN sync_points p ON p.traversal_id = $1 AND p.node = w.w_node WHERE true
+      ON CONFLICT (traversal_id, node, from_node) DO NOTHING
+      RETURNING node`;
+  });
+}
+
+/** Takes `rows` (node, count) pairs off the points' counters ($1 the traversal). */
+function countDownSql(dialect: Dialect, rows: number): string {
+  return memo(`${dialect.name}:count*${rows}`, () => {
+    const tuples = Array.from(
+      { length: rows },
+      (_, r) => `($${2 + 2 * r}, ${dialect.bigintParam(`$${3 + 2 * r}`)})`,
+    );
+    return `WITH w (w_node, w_count) AS (VALUES ${tuples.join(', ')})
+      UPDATE sync_points SET waiting = waiting - w.w_count FROM w
+      WHERE sync_points.traversal_id = $1 AND sync_points.node = w.w_node
+      RETURNING sync_points.node, sync_points.waiting, sync_points.done`;
+  });
 }
