@@ -112,11 +112,15 @@ export class Engine {
     const settled = async () => {
       const now = this.deps.clock.now();
       const due = onProgress !== undefined && now - lastReport >= every;
-      const { stack, pending, counts } = await this.deps.store.tx(async (tx) => ({
-        stack: await tx.stacks.get(stackId),
-        pending: await tx.work.countForStack(stackId),
-        counts: due ? await tx.stacks.progress(stackId) : undefined,
-      }));
+      const { stack, pending, counts } = await this.deps.store.tx(async (tx) => {
+        const found = await tx.stacks.get(stackId);
+        return {
+          stack: found,
+          // Counting the queue costs a pass over the stack's units: only once the stack has settled.
+          pending: found?.status === 'IN_PROGRESS' ? undefined : await tx.work.countForStack(stackId),
+          counts: due ? await tx.stacks.progress(stackId) : undefined,
+        };
+      });
       last = stack;
       const final = !stack || (stack.status !== 'IN_PROGRESS' && pending === 0);
       if (stack && onProgress && (due || final)) {

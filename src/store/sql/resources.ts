@@ -4,7 +4,8 @@ import { batchInsert, type ColumnSpec, encodeValue, normalizeTime, rowsPerStatem
 import { RESOURCES } from './tables.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
-const HEAD = RESOURCES.pick(
+/** The fields of ResourceHead and ResourceState (store/contract.ts): what planning and comparing read. */
+const HEAD_FIELDS = [
   'id',
   'name',
   'type',
@@ -16,20 +17,11 @@ const HEAD = RESOURCES.pick(
   'engineId',
   'atomicKey',
   'templateId',
-);
+] as const;
+const HEAD = RESOURCES.pick(...HEAD_FIELDS);
 const HEAD_COLUMNS = HEAD.columnNames.join(', ');
 const STATE = RESOURCES.pick(
-  'id',
-  'name',
-  'type',
-  'action',
-  'status',
-  'physicalId',
-  'requires',
-  'replacedBy',
-  'engineId',
-  'atomicKey',
-  'templateId',
+  ...HEAD_FIELDS,
   'uuid',
   'createRetries',
   'unhealthy',
