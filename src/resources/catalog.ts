@@ -8,10 +8,13 @@ import {
 } from '../template/properties/index.js';
 import type { TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
+import { cloudConfigPlugin } from './heat/cloud-config.js';
 import { nonePlugin } from './heat/none.js';
 import { randomStringPlugin } from './heat/random-string.js';
 import { resourceGroupPlugin } from './heat/resource-group.js';
+import { softwareConfigPlugin } from './heat/software-config.js';
 import { stackPlugin } from './heat/stack.js';
+import { structuredConfigPlugin } from './heat/structured-config.js';
 import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 
@@ -37,7 +40,17 @@ export type CatalogPlugin = ResourcePlugin & PluginExtras;
 
 /** The resource types Hearth has built in. A new array (of shared, stateless plugins) per call. */
 export function builtinPlugins(): ResourcePlugin[] {
-  return [nonePlugin, valuePlugin, randomStringPlugin, testResourcePlugin, resourceGroupPlugin, stackPlugin];
+  return [
+    nonePlugin,
+    valuePlugin,
+    randomStringPlugin,
+    testResourcePlugin,
+    resourceGroupPlugin,
+    stackPlugin,
+    softwareConfigPlugin,
+    structuredConfigPlugin,
+    cloudConfigPlugin,
+  ];
 }
 
 /** A TypeCatalog whose entries carry their schemas (for `resource_types show`). */

@@ -29,10 +29,13 @@ const SAMPLE = readFileSync('/work/shared/heat-api-samples/sample-template.yaml'
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'OS::Heat::CloudConfig',
       'OS::Heat::None',
       'OS::Heat::RandomString',
       'OS::Heat::ResourceGroup',
+      'OS::Heat::SoftwareConfig',
       'OS::Heat::Stack',
+      'OS::Heat::StructuredConfig',
       'OS::Heat::TestResource',
       'OS::Heat::Value',
     ]);

@@ -1,0 +1,118 @@
+import type { Value } from '../../template/functions/types.js';
+import { attr, C, P, type PropertySchema } from '../../template/properties/index.js';
+import type { CatalogPlugin } from '../catalog.js';
+import type { PluginContext, RealityState } from '../contract.js';
+import { uuidFrom } from './physical-name.js';
+
+/** The types an input or output of a software config may declare (Heat's SoftwareConfig). */
+const IO_TYPES = ['String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean'];
+
+/** The properties of SoftwareConfig and StructuredConfig besides their `config`. */
+export const CONFIG_SCHEMA_PROPERTIES: Readonly<Record<string, PropertySchema>> = {
+  group: P.string({
+    description:
+      'Namespace to group this software config by when delivered to a server. This may imply what ' +
+      'configuration tool is going to perform the configuration.',
+    default: 'Heat::Ungrouped',
+  }),
+  options: P.map({
+    description:
+      'Map containing options specific to the configuration management tool used by this resource.',
+  }),
+  inputs: P.list({
+    description: 'Schema representing the inputs that this software config is expecting.',
+    items: P.map({
+      schema: {
+        name: P.string({ description: 'Name of the input.', required: true }),
+        description: P.string({ description: 'Description of the input.' }),
+        type: P.string({
+          description: 'Type of the value of the input.',
+          default: 'String',
+          constraints: [C.allowedValues(IO_TYPES)],
+        }),
+        default: P.any({ description: 'Default value for the input if none is specified.' }),
+        replace_on_change: P.boolean({
+          description: 'Replace the deployment instead of updating it when the input value changes.',
+          default: false,
+        }),
+      },
+    }),
+  }),
+  outputs: P.list({
+    description: 'Schema representing the outputs that this software config will produce.',
+    items: P.map({
+      schema: {
+        name: P.string({ description: 'Name of the output.', required: true }),
+        description: P.string({ description: 'Description of the output.' }),
+        type: P.string({
+          description: 'Type of the value of the output.',
+          default: 'String',
+          constraints: [C.allowedValues(IO_TYPES)],
+        }),
+        error_output: P.boolean({
+          description: 'Denotes that the deployment is in an error state if this output has a value.',
+          default: false,
+        }),
+      },
+    }),
+  }),
+};
+
+/**
+ * A software config type: immutable data (no property updates in place: a change makes a new
+ * config, as in Heat), kept in the resource row, its id derived from the idempotency key so a
+ * retried create makes the same one. `render` gives the `config` attribute from the properties.
+ */
+export function configPlugin(spec: {
+  type: string;
+  description: string;
+  properties: Readonly<Record<string, PropertySchema>>;
+  render: (properties: Record<string, Value>) => Value;
+}): CatalogPlugin {
+  return {
+    type: spec.type,
+    inRow: true,
+    description: spec.description,
+    supportStatus: { version: '2014.1' },
+    properties: spec.properties,
+    attributes: { config: attr('The config value of the software config.') },
+
+    async create(ctx: PluginContext) {
+      return { physicalId: uuidFrom(ctx.idempotencyKey) };
+    },
+
+    async update() {
+      // No property is update_allowed: the engine replaces instead of calling this.
+      return {};
+    },
+
+    async delete() {
+      return {};
+    },
+
+    async getReality(ctx: PluginContext): Promise<RealityState> {
+      if (ctx.physicalId === null) return { state: 'gone' };
+      return { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
+    },
+
+    async attribute(_ctx: PluginContext, name: string, properties: Record<string, Value>) {
+      return name === 'config' ? spec.render(properties) : null;
+    },
+  };
+}
+
+/** OS::Heat::SoftwareConfig: a configuration script or manifest, delivered to servers by deployments. */
+export const softwareConfigPlugin = configPlugin({
+  type: 'OS::Heat::SoftwareConfig',
+  description:
+    'A resource for describing and storing software configuration. The software_configs API which ' +
+    'backs this resource creates immutable configs, so any change to the template resource ' +
+    'definition will result in a new config being created, and the old one being deleted.',
+  properties: {
+    ...CONFIG_SCHEMA_PROPERTIES,
+    config: P.string({
+      description: 'Configuration script or manifest which specifies what actual configuration is performed.',
+    }),
+  },
+  render: (properties) => properties.config ?? null,
+});
