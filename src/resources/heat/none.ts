@@ -1,6 +1,7 @@
 import type { CatalogPlugin } from '../catalog.js';
-import type { PluginContext, RealityState } from '../contract.js';
+import type { PluginContext } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
+import { rowReality } from './row-reality.js';
 
 /**
  * OS::Heat::None: does nothing. It stands in for any other type through the resource registry, so
@@ -33,10 +34,7 @@ export const nonePlugin: CatalogPlugin = {
     return {};
   },
 
-  async getReality(ctx: PluginContext): Promise<RealityState> {
-    if (ctx.physicalId === null) return { state: 'gone' };
-    return { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
-  },
+  getReality: rowReality,
 
   async attribute() {
     return null;

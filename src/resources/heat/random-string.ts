@@ -3,8 +3,9 @@ import { type DocPath, TemplateError } from '../../template/errors.js';
 import { containsUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import type { CatalogPlugin } from '../catalog.js';
-import { type PluginContext, type RealityState, ResourceFailure } from '../contract.js';
+import { type PluginContext, ResourceFailure } from '../contract.js';
 import { physicalResourceName } from './physical-name.js';
+import { rowReality } from './row-reality.js';
 
 const DIGITS = '0123456789';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -215,10 +216,7 @@ export const randomStringPlugin: CatalogPlugin = {
     return {};
   },
 
-  async getReality(ctx: PluginContext): Promise<RealityState> {
-    if (ctx.physicalId === null) return { state: 'gone' };
-    return { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
-  },
+  getReality: rowReality,
 
   async attribute(ctx: PluginContext, name: string) {
     const value = ctx.data.value;

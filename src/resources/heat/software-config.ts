@@ -1,8 +1,9 @@
 import type { Value } from '../../template/functions/types.js';
 import { attr, C, P, type PropertySchema } from '../../template/properties/index.js';
 import type { CatalogPlugin } from '../catalog.js';
-import type { PluginContext, RealityState } from '../contract.js';
+import type { PluginContext } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
+import { rowReality } from './row-reality.js';
 
 /** The types an input or output of a software config may declare (Heat's SoftwareConfig). */
 const IO_TYPES = ['String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean'];
@@ -90,10 +91,7 @@ export function configPlugin(spec: {
       return {};
     },
 
-    async getReality(ctx: PluginContext): Promise<RealityState> {
-      if (ctx.physicalId === null) return { state: 'gone' };
-      return { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
-    },
+    getReality: rowReality,
 
     async attribute(_ctx: PluginContext, name: string, properties: Record<string, Value>) {
       return name === 'config' ? spec.render(properties) : null;

@@ -3,8 +3,9 @@ import { isTemplateError } from '../../template/errors.js';
 import { containsUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P, type PropertySchema, validateProperties } from '../../template/properties/index.js';
 import type { CatalogPlugin } from '../catalog.js';
-import { type PluginContext, type RealityState, ResourceFailure } from '../contract.js';
+import { type PluginContext, ResourceFailure } from '../contract.js';
 import { physicalResourceName } from './physical-name.js';
+import { rowReality } from './row-reality.js';
 
 /** The HOT parameter types `type` may name, in Heat's order. */
 const VALUE_TYPES = ['string', 'number', 'comma_delimited_list', 'json', 'boolean'] as const;
@@ -90,10 +91,7 @@ export const valuePlugin: CatalogPlugin = {
     return {};
   },
 
-  async getReality(ctx: PluginContext): Promise<RealityState> {
-    if (ctx.physicalId === null) return { state: 'gone' };
-    return { state: 'present', properties: { ...(ctx.storedProperties ?? {}) } };
-  },
+  getReality: rowReality,
 
   async attribute(_ctx: PluginContext, name: string, properties: Record<string, Value>) {
     return name === 'value' ? runtimeValue(properties) : null;
