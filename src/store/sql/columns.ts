@@ -143,21 +143,30 @@ export function rowsPerStatement(dialect: Dialect, columnCount: number): number 
   return Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(dialect.maxParams / columnCount)));
 }
 
-const insertSqlCache = new Map<string, string>();
+const sqlCache = new Map<string, string>();
 
-/** `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)` for `rows` rows (memoised: chunk sizes repeat). */
-export function insertSql(table: string, columns: readonly string[], rows: number): string {
-  const key = `${table}(${columns.join(',')})*${rows}`;
-  let sql = insertSqlCache.get(key);
+/**
+ * Multi-row statements built for a number of rows, memoised: chunk sizes repeat, so the few
+ * texts in use are built once (bounded: the cache starts over past 1,000 texts).
+ */
+export function memoSql(key: string, build: () => string): string {
+  let sql = sqlCache.get(key);
   if (sql === undefined) {
+    sql = build();
+    if (sqlCache.size > 1000) sqlCache.clear();
+    sqlCache.set(key, sql);
+  }
+  return sql;
+}
+
+/** `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)` for `rows` rows. */
+export function insertSql(table: string, columns: readonly string[], rows: number): string {
+  return memoSql(`insert ${table}(${columns.join(',')})*${rows}`, () => {
     const tuples: string[] = [];
     let n = 1;
     for (let r = 0; r < rows; r++) tuples.push(`(${columns.map(() => `$${n++}`).join(', ')})`);
-    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
-    if (insertSqlCache.size > 1000) insertSqlCache.clear();
-    insertSqlCache.set(key, sql);
-  }
-  return sql;
+    return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
+  });
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { LockedWrite, ResourceRecord, Tx } from '../contract.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
-import { batchInsert, type ColumnSpec, encodeValue, normalizeTime, rowsPerStatement } from './columns.js';
+import {
+  batchInsert,
+  type ColumnSpec,
+  encodeValue,
+  memoSql,
+  normalizeTime,
+  rowsPerStatement,
+} from './columns.js';
 import { RESOURCES } from './tables.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
@@ -179,33 +186,28 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
   };
 }
 
-const updateManyCache = new Map<string, string>();
-
 /**
  * `WITH w(...) AS (VALUES ...) UPDATE resources SET ... FROM w WHERE <id and compare-and-swap>`,
  * portable to SQLite (3.33+) and PostgreSQL (ids and keys typed for it: see Dialect.bigintParam).
  */
 function updateManySql(dialect: Dialect, columns: readonly ColumnSpec[], rows: number): string {
-  const key = `${dialect.name}:${columns.map((c) => c.column).join(',')}*${rows}`;
-  let sql = updateManyCache.get(key);
-  if (sql !== undefined) return sql;
-  const names = ['w_id', 'w_key', 'w_engine', ...columns.map((c) => `w_${c.column}`)];
-  const tuples: string[] = [];
-  let n = 1;
-  for (let r = 0; r < rows; r++) {
-    const values = names.map((_, i) => (i < 2 ? dialect.bigintParam(`$${n++}`) : `$${n++}`));
-    tuples.push(`(${values.join(', ')})`);
-  }
-  const set = [
-    ...columns.map((c) => `${c.column} = w.w_${c.column}`),
-    'atomic_key = resources.atomic_key + 1',
-  ];
-  sql = `WITH w (${names.join(', ')}) AS (VALUES ${tuples.join(', ')})
+  const key = `resources.updateMany ${dialect.name}:${columns.map((c) => c.column).join(',')}*${rows}`;
+  return memoSql(key, () => {
+    const names = ['w_id', 'w_key', 'w_engine', ...columns.map((c) => `w_${c.column}`)];
+    const tuples: string[] = [];
+    let n = 1;
+    for (let r = 0; r < rows; r++) {
+      const values = names.map((_, i) => (i < 2 ? dialect.bigintParam(`$${n++}`) : `$${n++}`));
+      tuples.push(`(${values.join(', ')})`);
+    }
+    const set = [
+      ...columns.map((c) => `${c.column} = w.w_${c.column}`),
+      'atomic_key = resources.atomic_key + 1',
+    ];
+    return `WITH w (${names.join(', ')}) AS (VALUES ${tuples.join(', ')})
     UPDATE resources SET ${set.join(', ')} FROM w
     WHERE resources.id = w.w_id AND resources.atomic_key = w.w_key
       AND ${dialect.nullSafeEquals('resources.engine_id', 'w.w_engine')}
     RETURNING resources.id`;
-  if (updateManyCache.size > 200) updateManyCache.clear();
-  updateManyCache.set(key, sql);
-  return sql;
+  });
 }

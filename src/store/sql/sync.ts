@@ -1,7 +1,7 @@
 import type { SyncPointRecord, Tx } from '../contract.js';
 import { type Json, setOwn } from '../../util/json.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
-import { batchInsert, encodeValue, insertSql } from './columns.js';
+import { batchInsert, encodeValue, insertSql, memoSql } from './columns.js';
 import { TRAVERSALS } from './tables.js';
 
 const INSERT_TRAVERSAL = insertSql('traversals', TRAVERSALS.columnNames, 1);
@@ -200,21 +200,9 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
   };
 }
 
-const reportSqlCache = new Map<string, string>();
-
-function memo(key: string, build: () => string): string {
-  let sql = reportSqlCache.get(key);
-  if (sql === undefined) {
-    sql = build();
-    if (reportSqlCache.size > 200) reportSqlCache.clear();
-    reportSqlCache.set(key, sql);
-  }
-  return sql;
-}
-
 /** Inserts the inputs of `rows` reports ($1 the traversal; node, sender, data each); returns the nodes that got one. */
 function reportInputsSql(rows: number): string {
-  return memo(`inputs*${rows}`, () => {
+  return memoSql(`sync.report inputs*${rows}`, () => {
     const tuples = Array.from({ length: rows }, (_, r) => `($${2 + 3 * r}, $${3 + 3 * r}, $${4 + 3 * r})`);
     // WHERE true: SQLite needs it to read ON CONFLICT as the upsert clause, not a join constraint.
     return `WITH w (w_node, w_from, w_data) AS (VALUES ${tuples.join(', ')})
@@ -228,7 +216,7 @@ function reportInputsSql(rows: number): string {
 
 /** Takes `rows` (node, count) pairs off the points' counters ($1 the traversal). */
 function countDownSql(dialect: Dialect, rows: number): string {
-  return memo(`${dialect.name}:count*${rows}`, () => {
+  return memoSql(`sync.report ${dialect.name}:count*${rows}`, () => {
     const tuples = Array.from(
       { length: rows },
       (_, r) => `($${2 + 2 * r}, ${dialect.bigintParam(`$${3 + 2 * r}`)})`,
