@@ -3,7 +3,7 @@ import type { ResourceRecord, WorkItem } from '../store/contract.js';
 import type { Json } from '../util/json.js';
 import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
 import { childStackOf } from './child-stack.js';
-import { afterDelete, deleteFailed, retained } from './cleanup-node.js';
+import { afterDelete, deleteFailed, pluginToDelete } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { type NodeScope, payloadOf, pluginContext } from './node-work.js';
@@ -50,11 +50,8 @@ export class CleanupBatch {
         results.push({ scope, events: () => [], output: { rowId: row?.id ?? null } });
       else if (row.engineId !== null || childStackOf(row) !== undefined) single.push(item);
       else {
-        const plugin = this.deps.plugins.plugin(row.type);
-        // As cleanup-node.ts: a failed create may have made an object (found by its key).
-        const neverCreated = row.physicalId === null && row.action === 'INIT';
-        if (neverCreated || !plugin || (await retained(scope, row)))
-          results.push(this.finished(scope, row, null, false));
+        const plugin = await pluginToDelete(scope, row);
+        if (!plugin) results.push(this.finished(scope, row, null, false));
         else deleting.push({ scope, row, plugin });
       }
     }

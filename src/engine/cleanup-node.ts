@@ -41,14 +41,8 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
     return runNestedDelete(scope, row, lock);
   if (lock === 'busy') return waitForLock(scope);
 
-  const plugin = deps.plugins.plugin(row.type);
-  // A create that failed may have made an object before it failed (found by its idempotency
-  // key), so only a row no create ever ran for has nothing to delete.
-  const neverCreated = row.physicalId === null && row.action === 'INIT';
-  if (neverCreated || !plugin || (await retained(scope, row))) {
-    // Never created, a type no longer known, or kept on purpose: only the row goes.
-    return finishCleanup(scope, row, row.engineId);
-  }
+  const plugin = await pluginToDelete(scope, row);
+  if (!plugin) return finishCleanup(scope, row, row.engineId);
   const now = deps.clock.now();
   const reason = retries > 0 ? retryReason(deps, 'DELETE', retries) : 'state changed';
   const locked = await deps.store.tx(async (tx) => {
@@ -72,6 +66,22 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
 }
 
 /** The delete failed: retried after a backoff if it may be (retry.ts), else the resource fails. */
+/**
+ * The plugin that deletes the row's physical resource; undefined when only the row goes: never
+ * created, a type no longer known, or kept on purpose (Retain). A create that failed may have
+ * made an object before it failed (found by its idempotency key), so only a row no create ever
+ * ran for has nothing to delete.
+ */
+export async function pluginToDelete(
+  scope: NodeScope,
+  row: ResourceRecord,
+): Promise<ResourcePlugin | undefined> {
+  const neverCreated = row.physicalId === null && row.action === 'INIT';
+  const plugin = scope.deps.plugins.plugin(row.type);
+  if (neverCreated || !plugin || (await retained(scope, row))) return undefined;
+  return plugin;
+}
+
 export function deleteFailed(
   scope: NodeScope,
   row: ResourceRecord,
@@ -161,7 +171,7 @@ export async function finishCleanup(
 }
 
 /** Whether the row's definition (in the template it was created from) says Retain. */
-export async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
+async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
   const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
   const resource = definition?.resources.get(row.name);
   const policy = resource?.definition.deletionPolicy;
