@@ -10,6 +10,7 @@ import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
 import { stackOutputs } from './outputs.js';
 import { bindTemplate, environmentFromJSON, environmentJSON } from './templates.js';
+import { ConflictError } from './traversal.js';
 
 /**
  * The child stacks of template resources: what a parent row records about its child, the child's
@@ -260,4 +261,17 @@ export async function childOutputs(
   }
   attributes['OS::stack_id'] = child.id;
   return { refId: child.id, attributes };
+}
+
+/** A lost compare-and-swap inside a transaction: roll it back and run the step again later. */
+export class Retry extends Error {}
+
+/** The transaction's result, or false when it was rolled back by a lost race (Retry, ConflictError). */
+export async function guarded<T>(work: Promise<T>): Promise<T | false> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof Retry || err instanceof ConflictError) return false;
+    throw err;
+  }
 }

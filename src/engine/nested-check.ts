@@ -5,15 +5,17 @@ import { report } from './check-node.js';
 import {
   childStackOf,
   DIGEST_KEY,
+  guarded,
   NESTED_SAFETY_MS,
   type NestedProgress,
   park,
   type ParkedPayload,
+  Retry,
 } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import type { NodeScope } from './node-work.js';
 import { desiredOf } from './operations.js';
-import { beginTraversal, ConflictError } from './traversal.js';
+import { beginTraversal } from './traversal.js';
 import { retryLater } from './update-node.js';
 
 /**
@@ -58,8 +60,8 @@ export async function runNestedCheck(scope: NodeScope, row: ResourceRecord): Pro
     type: row.type,
   };
   const payload: ParkedPayload = { phase: 'nested', op: 'check', row: row.id, child: child.id };
-  const started = await deps.store
-    .tx(async (tx) => {
+  const started = await guarded(
+    deps.store.tx(async (tx) => {
       const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
         engineId: scope.holder,
         action: 'CHECK',
@@ -71,14 +73,11 @@ export async function runNestedCheck(scope: NodeScope, row: ResourceRecord): Pro
       if (!locked) return false;
       await tx.events.append([resourceEvent(locked, 'CHECK', 'IN_PROGRESS', 'state changed', now)]);
       // Parked before the child's traversal starts, so its end event cannot come first.
-      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new ConflictError('unit moved');
+      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
       await beginTraversal(tx, { stack: child, action: 'CHECK', templateId, desired, now });
       return true;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof ConflictError) return false;
-      throw err;
-    });
+    }),
+  );
   if (!started) return retryLater(scope);
 }
 

@@ -17,6 +17,7 @@ import {
   childTemplateRecord,
   DIGEST_KEY,
   generatedChildSpec,
+  guarded,
   NESTED_SAFETY_MS,
   type NestedProgress,
   nestedProgress,
@@ -24,6 +25,7 @@ import {
   park,
   type ParkedPayload,
   parentTemplate,
+  Retry,
 } from './child-stack.js';
 import { finishCleanup } from './cleanup-node.js';
 import { resourceEvent } from './events.js';
@@ -34,7 +36,7 @@ import { inputsOf, type NodeScope, type Operation } from './node-work.js';
 import { desiredOf, unchangedFor } from './operations.js';
 import { resumeNestedCheck } from './nested-check.js';
 import { NodeResolveContext } from './resolver.js';
-import { beginTraversal, ConflictError } from './traversal.js';
+import { beginTraversal } from './traversal.js';
 import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
 
 /**
@@ -350,16 +352,4 @@ async function generatedAttributes(
     members,
     outputs: outputs.attributes,
   });
-}
-
-/** A lost compare-and-swap inside a transaction: roll it back and run the step again later. */
-class Retry extends Error {}
-
-async function guarded<T>(work: Promise<T>): Promise<T | false> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof Retry || err instanceof ConflictError) return false;
-    throw err;
-  }
 }
