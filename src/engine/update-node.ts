@@ -64,7 +64,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
-  const row = await currentRow(scope, nodeRow);
+  const row = await followReplacements(scope, nodeRow);
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
   if (
@@ -118,7 +118,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
  * The row that carries the node's resource now: the node's own row, or its replacement if one was
  * made (a step that replaced, then crashed, continues with the replacement instead of making another).
  */
-async function currentRow(scope: NodeScope, rowId: number): Promise<ResourceRecord | undefined> {
+async function followReplacements(scope: NodeScope, rowId: number): Promise<ResourceRecord | undefined> {
   return scope.deps.store.tx(async (tx) => {
     let row = await tx.resources.get(rowId);
     for (let hops = 0; row && row.replacedBy !== null && hops < 10; hops++) {
