@@ -47,11 +47,15 @@ async function placeResources(
   unchanged: ReadonlyMap<string, NodeOutput>;
 }> {
   const { stack, desired, now } = options;
-  const insertMissing = async (
-    chosen: Map<string, ResourceState> | Map<string, ResourceHead>,
-    missing: readonly DesiredResource[],
+  const target = options.templateId;
+  // A CHECK takes the rows as they are: it inserts none and restores no link.
+  const settle = async (
+    chosen: Map<string, ResourceHead>,
+    obsolete: ResourceHead[],
+    missing: DesiredResource[],
   ) => {
-    if (missing.length === 0 || checking) return;
+    if (checking) return;
+    await restoreOriginals(tx, chosen, obsolete);
     const inserted = await tx.resources.insert(
       missing.map((want) =>
         initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
@@ -59,20 +63,14 @@ async function placeResources(
     );
     inserted.forEach((row) => chosen.set(row.name, row));
   };
-  const target = options.templateId;
   if (options.unchanged && !checking) {
-    const { chosen, obsolete, missing } = chooseRows(
-      desired,
-      await tx.resources.listStates(stack.id),
-      target,
-    );
-    await restoreOriginals(tx, chosen, obsolete);
-    await insertMissing(chosen, missing);
+    const rows = await tx.resources.listStates(stack.id);
+    const { chosen, obsolete, missing } = chooseRows(desired, rows, target);
+    await settle(chosen, obsolete, missing);
     return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id) };
   }
   const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id), target);
-  await restoreOriginals(tx, chosen, obsolete);
-  await insertMissing(chosen, missing);
+  await settle(chosen, obsolete, missing);
   return { chosen, obsolete, unchanged: new Map() };
 }
 
