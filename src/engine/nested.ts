@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isNestedPlugin, type NestedMember, type NestedPlugin } from '../resources/nested-type.js';
-import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
+import type { ResourceRecord, ResourceState, StackRecord, Tx } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
@@ -332,9 +332,9 @@ async function generatedAttributes(
   child: StackRecord,
   outputs: { attributes: Record<string, Json> },
 ): Promise<Record<string, Json>> {
-  const rows = await scope.deps.store.tx((tx) => tx.resources.listActive(child.id));
+  const rows = await scope.deps.store.tx((tx) => tx.resources.listStates(child.id));
   // One row per member: the one of the child's current template when a replacement left two.
-  const byName = new Map<string, ResourceRecord>();
+  const byName = new Map<string, ResourceState>();
   for (const r of rows) {
     const seen = byName.get(r.name);
     if (!seen || r.templateId === child.templateId) byName.set(r.name, r);

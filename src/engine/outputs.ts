@@ -1,4 +1,4 @@
-import type { ResourceRecord, ResourceState, StackRecord } from '../store/contract.js';
+import type { ResourceState, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
@@ -32,8 +32,10 @@ export async function stackOutputs(
     stackName: stack.name,
     projectId: stack.projectId,
   });
-  const rows = await deps.store.tx((tx) => tx.resources.listActive(stack.id));
-  const context = new NodeResolveContext(definition, currentOutputs(deps, rows));
+  // A stack without outputs (a group's generated child, say) reads none of its rows.
+  if (definition.template.outputs.size === 0) return [];
+  const rows = await deps.store.tx((tx) => tx.resources.listStates(stack.id));
+  const context = new NodeResolveContext(definition, currentOutputs(deps, rows, stack.id));
   const out: StackOutput[] = [];
   for (const [name, output] of definition.template.outputs) {
     const item: StackOutput = { output_key: name, description: output.description ?? 'No description given' };
@@ -54,13 +56,17 @@ export async function stackOutputs(
 }
 
 /** What each live resource reports to others: its reference id and cached attributes. */
-export function currentOutputs(deps: EngineDeps, rows: readonly ResourceRecord[]): Map<string, NodeOutput> {
+export function currentOutputs(
+  deps: EngineDeps,
+  rows: readonly ResourceState[],
+  stackId: string,
+): Map<string, NodeOutput> {
   const byName = new Map<string, NodeOutput>();
   const ids = new Set(rows.map((r) => r.id));
   for (const row of rows) {
     if (row.replacedBy !== null && ids.has(row.replacedBy)) continue;
     if (row.action === 'INIT' || row.action === 'DELETE') continue;
-    byName.set(row.name, rowOutput(deps, row, row.stackId));
+    byName.set(row.name, rowOutput(deps, row, stackId));
   }
   return byName;
 }

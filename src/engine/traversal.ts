@@ -4,7 +4,7 @@ import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { CHECK_NODE, type NodeOutput } from './nodes.js';
-import { chooseRows, type DesiredResource, planGraph } from './plan.js';
+import { byDepth, chooseRows, type DesiredResource, planGraph } from './plan.js';
 
 /** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
 export class ConflictError extends Error {
@@ -57,7 +57,7 @@ async function placeResources(
     if (checking) return;
     await restoreOriginals(tx, chosen, obsolete);
     const inserted = await tx.resources.insert(
-      missing.map((want) =>
+      byDepth(missing).map((want) =>
         initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
       ),
     );

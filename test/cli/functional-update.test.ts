@@ -277,46 +277,37 @@ ${bad}outputs:
   });
 
   // Going back by hand (a new update, so a new template) to the definition of a resource whose
-  // replacement failed: Heat keeps the original; Hearth replaces the failed replacement again (the
-  // stack converges, with a new physical resource). Rollbacks do keep the original (plan.ts
-  // chooseRows prefers the row converged to the rollback template), tested below.
-  const KEEPS_ORIGINAL =
-    'engine: an update back to the definition of a resource whose replacement failed replaces it ' +
-    'again instead of taking the original row back (rollbacks do take it back)';
-
-  it(
-    'test_stack_update_replace_manual_rollback: the old template again keeps the original',
-    { todo: KEEPS_ORIGINAL },
-    async () => {
-      const w = new Workdir({
-        't.yaml': `${HOT}
+  // replacement failed keeps the original, as in Heat (plan.ts: a failed replacement does not
+  // take the name from its original).
+  it('test_stack_update_replace_manual_rollback: the old template again keeps the original', async () => {
+    const w = new Workdir({
+      't.yaml': `${HOT}
 parameters:
   fixed: {type: string, default: '1'}
   fail: {type: boolean, default: false}
 resources:
   test1: {type: ${T}, properties: {update_replace_value: {get_param: fixed}, fail: {get_param: fail}}}
 `,
-      });
-      await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
-      const original = (await w.ids('s')).test1;
-      const failed = await w.run([
-        'stack',
-        'update',
-        's',
-        '--existing',
-        ...params({ fixed: 2, fail: true }),
-        '--wait',
-      ]);
-      assert.equal(failed.code, 1);
-      assert.equal(await w.status('s'), 'UPDATE_FAILED');
-      await w.ok(['stack', 'update', 's', '--existing', ...params({ fixed: 1, fail: false }), '--wait']);
-      assert.deepEqual(
-        await w.ids('s'),
-        { test1: original },
-        'the replacement never existed: the original is kept',
-      );
-    },
-  );
+    });
+    await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
+    const original = (await w.ids('s')).test1;
+    const failed = await w.run([
+      'stack',
+      'update',
+      's',
+      '--existing',
+      ...params({ fixed: 2, fail: true }),
+      '--wait',
+    ]);
+    assert.equal(failed.code, 1);
+    assert.equal(await w.status('s'), 'UPDATE_FAILED');
+    await w.ok(['stack', 'update', 's', '--existing', ...params({ fixed: 1, fail: false }), '--wait']);
+    assert.deepEqual(
+      await w.ids('s'),
+      { test1: original },
+      'the replacement never existed: the original is kept',
+    );
+  });
 
   it('rolling back an update whose replacement completed keeps the original physical resource', async () => {
     const tpl = (value: string, bad: string) =>

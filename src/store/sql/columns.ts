@@ -38,11 +38,22 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
     case 'bool':
       return Number(value) !== 0;
     case 'json':
-      // JSON.parse defines `__proto__` keys as own properties, so user keys round-trip as data.
+      // The commonest documents cost no parse. JSON.parse defines `__proto__` keys as own
+      // properties, so user keys round-trip as data.
+      if (value === '{}') return {};
+      if (value === '[]') return [];
       return JSON.parse(value as string);
     case 'time':
-      return new Date(Number(value)).toISOString();
+      return decodeTime(Number(value));
   }
+}
+
+// Rows read together usually share their timestamps: format each distinct one once.
+let lastDecoded = { ms: NaN, iso: '' };
+
+function decodeTime(ms: number): string {
+  if (ms !== lastDecoded.ms) lastDecoded = { ms, iso: new Date(ms).toISOString() };
+  return lastDecoded.iso;
 }
 
 /** A timestamp as a read would return it (ISO 8601 with milliseconds, UTC). */
