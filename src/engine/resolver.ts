@@ -1,3 +1,4 @@
+import type { Json } from '../util/json.js';
 import type { CatalogPlugin } from '../resources/catalog.js';
 import type { ResourcePlugin } from '../resources/contract.js';
 import { ConditionEvaluator } from '../template/conditions.js';
@@ -45,9 +46,12 @@ export class NodeResolveContext implements ResolveContext {
   }
 
   resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
-    const output = this.input(name, path);
-    if (attr === undefined) return output.attributes as Value;
-    return Object.hasOwn(output.attributes, attr) ? (output.attributes[attr] as Value) : null;
+    const { attributes } = this.input(name, path);
+    if (attr !== undefined && Object.hasOwn(attributes, attr)) return attributes[attr] as Value;
+    const impl = this.definition.resources.get(name)?.implementation;
+    const read = impl?.kind === 'plugin' ? impl.info.readAttribute : undefined;
+    if (read) return (read(attributes as Record<string, Json>, attr) ?? null) as Value;
+    return attr === undefined ? (attributes as Value) : null;
   }
 
   file(name: string, path: DocPath): string {

@@ -6,7 +6,7 @@ import {
   typeInfo,
   validateProperties,
 } from '../template/properties/index.js';
-import type { TypeCatalog } from '../template/types.js';
+import type { ResourceTypeInfo, TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
 import { nonePlugin } from './heat/none.js';
@@ -34,6 +34,8 @@ export interface PluginExtras {
    * `types` is the catalog itself, for types naming other types (a ResourceGroup's members).
    */
   validate?(properties: Record<string, Value>, path: DocPath, types?: TypeCatalog): void;
+  /** See ResourceTypeInfo.readAttribute: attributes cached in a compact form, read back. */
+  readAttribute?: ResourceTypeInfo['readAttribute'];
 }
 
 export type CatalogPlugin = ResourcePlugin & PluginExtras;
@@ -91,6 +93,7 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.supportStatus ? { supportStatus: plugin.supportStatus } : {}),
     ...(plugin.anyProperties ? { anyProperties: true } : {}),
     ...(plugin.dynamicAttribute ? { dynamicAttribute: (name) => plugin.dynamicAttribute!(name) } : {}),
+    ...(plugin.readAttribute ? { readAttribute: plugin.readAttribute.bind(plugin) } : {}),
   });
   const validate = plugin.validate;
   if (validate === undefined || plugin.anyProperties) return info;

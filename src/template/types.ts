@@ -1,5 +1,6 @@
 import type { DocPath } from './errors.js';
 import type { Value } from './functions/types.js';
+import type { Json } from '../util/json.js';
 
 /**
  * What the template layer needs to know of a resource type to validate a template: its property
@@ -11,6 +12,12 @@ export interface ResourceTypeInfo {
   validateProperties(properties: Value, path: DocPath): void;
   /** Whether `get_attr` may read this attribute (types with dynamic attributes decide per name). */
   hasAttribute(name: string): boolean;
+  /**
+   * For a type that caches its attributes in a compact form (a group's per-member maps are derived
+   * from its lists): the attribute `name` (all of them when undefined) read from what the resource
+   * cached, or undefined when it has no such attribute. Absent, attributes are read as cached.
+   */
+  readAttribute?(cached: Readonly<Record<string, Json>>, name: string | undefined): Json | undefined;
 }
 
 /** Looks resource types up by name (`OS::Heat::RandomString`). */

@@ -31,6 +31,10 @@ outputs:
   one_ref: {value: {get_attr: [group, resource.1]}}
   dotted: {value: {get_attr: [group, resource.0.output]}}
   removed: {value: {get_attr: [group, removed_rsrc_list]}}
+  refs_map: {value: {get_attr: [group, refs_map]}}
+  by_name: {value: {get_attr: [group, attributes, output]}}
+  absent: {value: {get_attr: [group, resource.9]}}
+  whole: {value: {get_attr: [group]}}
   after: {value: {get_attr: [after, output]}}
 `;
 }
@@ -69,15 +73,28 @@ describe('OS::Heat::ResourceGroup', () => {
     const c = await child(h);
     const groupRow = (await h.rows('s')).find((r) => r.name === 'group')!;
     assert.equal(groupRow.physicalId, c.id);
-    assert.deepEqual(await h.outputs('s'), {
+    const refsMap = { 0: ids[0], 1: ids[1], 2: ids[2] };
+    const { whole, ...out } = await h.outputs('s');
+    assert.deepEqual(out, {
       refs: ids,
       outputs: ['member-0', 'member-1', 'member-2'],
       one: 'member-1',
       one_ref: ids[1],
       dotted: 'member-0',
       removed: [],
+      refs_map: refsMap,
+      by_name: { 0: 'member-0', 1: 'member-1', 2: 'member-2' },
+      absent: null,
       after,
     });
+    // Every attribute, the derived maps included, and nothing internal.
+    const all = whole as Record<string, unknown>;
+    assert.deepEqual(all.refs_map, refsMap);
+    assert.equal(all['resource.2'], ids[2]);
+    assert.equal(all['resource.2.output'], 'member-2');
+    assert.deepEqual(all.output, ['member-0', 'member-1', 'member-2']);
+    assert.equal(all['OS::stack_id'], c.id);
+    assert.equal(Object.keys(all).filter((k) => k.startsWith('OS::member')).length, 0);
   });
 
   it('scales up and down: kept members keep their physical ids, the highest indexes go', async () => {

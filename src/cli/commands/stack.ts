@@ -371,7 +371,9 @@ function registerStackDetails(stack: Command, program: Command, print: Print): v
       await withEngine(program, async (engine) => {
         const found = await findStack(engine.deps, localProject(), name);
         const row = await getResource(engine.deps, found, resourceName);
-        show(print, opts.format, { ...resourceView(row), attributes: row.attributes, required_by: [] });
+        const read = engine.deps.plugins.typeCatalog.get(row.type)?.readAttribute;
+        const attributes = read?.(row.attributes, undefined) ?? row.attributes;
+        show(print, opts.format, { ...resourceView(row), attributes, required_by: [] });
       });
     });
 

@@ -59,32 +59,94 @@ function substitute(value: Value, indexVar: string, index: string): Value {
   return value;
 }
 
+/** Cached attribute: the members' names, in index order (the derived attributes are keyed by them). */
+const MEMBER_NAMES = 'OS::member_names';
+/** Cached attributes that are not lists of a member attribute. */
+const NOT_MEMBER_LISTS: ReadonlySet<string> = new Set([
+  'refs',
+  'removed_rsrc_list',
+  'OS::stack_id',
+  MEMBER_NAMES,
+]);
+
+/**
+ * What the group caches: lists in member order (refs, and one per member attribute) and the
+ * member names. The maps (refs_map, attributes, resource.<name>[.<attr>]) are derived when read
+ * (readGroupAttribute): caching them too would make a 100,000-member group's row six times larger.
+ */
 function attributesOf(view: NestedView): Record<string, Json> {
   const members = [...view.members].sort((a, b) => byIndex(a.name, b.name));
   const out: Record<string, Json> = {};
   const names = new Set<string>();
   for (const m of members) for (const name of Object.keys(m.attributes)) names.add(name);
-  const perAttr: Record<string, JsonObject> = {};
   for (const name of names) {
-    const values = members.map((m) => (Object.hasOwn(m.attributes, name) ? m.attributes[name]! : null));
-    setOwn(out, name, values);
-    const map: JsonObject = {};
-    members.forEach((m, i) => setOwn(map, m.name, values[i]!));
-    setOwn(perAttr, name, map);
-  }
-  const refsMap: JsonObject = {};
-  for (const m of members) {
-    setOwn(out, `resource.${m.name}`, m.refId);
-    setOwn(refsMap, m.name, m.refId);
-    for (const [name, value] of Object.entries(m.attributes))
-      setOwn(out, `resource.${m.name}.${name}`, value);
+    if (NOT_MEMBER_LISTS.has(name)) continue;
+    setOwn(
+      out,
+      name,
+      members.map((m) => (Object.hasOwn(m.attributes, name) ? m.attributes[name]! : null)),
+    );
   }
   out.refs = members.map((m) => m.refId);
-  out.refs_map = refsMap;
-  out.attributes = perAttr;
   out.removed_rsrc_list = removedOf(view.data).sort(byIndex);
   out['OS::stack_id'] = view.childId;
+  out[MEMBER_NAMES] = members.map((m) => m.name);
   return out;
+}
+
+/** Positions of the member names of one cached attribute set (derived reads may come by the thousand). */
+const positions = new WeakMap<readonly Json[], Map<string, number>>();
+
+function positionOf(names: readonly Json[], name: string): number | undefined {
+  let index = positions.get(names);
+  if (!index) positions.set(names, (index = new Map(names.map((n, i) => [String(n), i]))));
+  return index.get(name);
+}
+
+/** Reads an attribute from what attributesOf cached: a list as is, a map derived from the lists. */
+export function readGroupAttribute(
+  cached: Readonly<Record<string, Json>>,
+  name: string | undefined,
+): Json | undefined {
+  const names = cached[MEMBER_NAMES];
+  // Cached before the compact form, or not a group's: every attribute is there as it is.
+  if (!Array.isArray(names)) return name === undefined ? (cached as Json) : undefined;
+  const refs = Array.isArray(cached.refs) ? cached.refs : [];
+  const lists = Object.keys(cached).filter((k) => !NOT_MEMBER_LISTS.has(k) && Array.isArray(cached[k]));
+  const zip = (values: readonly Json[]): JsonObject => {
+    const map: JsonObject = {};
+    names.forEach((n, i) => setOwn(map, String(n), values[i] ?? null));
+    return map;
+  };
+  if (name === undefined) {
+    const all: Record<string, Json> = {};
+    for (const [key, value] of Object.entries(cached)) if (key !== MEMBER_NAMES) setOwn(all, key, value);
+    for (const key of ['refs_map', 'attributes', ...names.map((n) => `resource.${String(n)}`)])
+      setOwn(all, key, readGroupAttribute(cached, key) ?? null);
+    for (const n of names)
+      for (const list of lists)
+        setOwn(
+          all,
+          `resource.${String(n)}.${list}`,
+          readGroupAttribute(cached, `resource.${String(n)}.${list}`) ?? null,
+        );
+    return all;
+  }
+  if (name === 'refs_map') return zip(refs);
+  if (name === 'attributes') {
+    const map: JsonObject = {};
+    for (const list of lists) setOwn(map, list, zip(cached[list] as Json[]));
+    return map;
+  }
+  if (!name.startsWith('resource.')) return undefined;
+  const rest = name.slice('resource.'.length);
+  const dot = rest.indexOf('.');
+  const member = dot < 0 ? rest : rest.slice(0, dot);
+  const i = positionOf(names, member);
+  if (i === undefined) return undefined;
+  if (dot < 0) return refs[i] ?? null;
+  const list = cached[rest.slice(dot + 1)];
+  return Array.isArray(list) && lists.includes(rest.slice(dot + 1)) ? (list[i] ?? null) : undefined;
 }
 
 function checkMemberType(properties: Record<string, Value>, path: DocPath, types: TypeCatalog): void {
@@ -166,6 +228,7 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
     removed_rsrc_list: attr('A list of removed resource names.', 'list'),
   },
   dynamicAttribute: (name) => !(OWN as readonly string[]).includes(name),
+  readAttribute: readGroupAttribute,
 
   validate(properties: Record<string, Value>, path: DocPath, types?: TypeCatalog): void {
     if (types) checkMemberType(properties, path, types);

@@ -18,6 +18,8 @@ export interface TypeInfoOptions {
   description?: string;
   /** Any properties are accepted unchecked, whatever their names (OS::Heat::None, a stub for any type). */
   anyProperties?: boolean;
+  /** See ResourceTypeInfo.readAttribute. */
+  readAttribute?: ResourceTypeInfo['readAttribute'];
 }
 
 /** A resource type described by schemas: what the template layer needs, plus the schemas themselves. */
@@ -51,6 +53,7 @@ export function typeInfo(
     validateProperties(value: Value, path: DocPath): void {
       if (!options.anyProperties) validateProperties(properties, value, path);
     },
+    ...(options.readAttribute ? { readAttribute: options.readAttribute } : {}),
     hasAttribute(name: string): boolean {
       return (
         Object.hasOwn(attributes, name) || Object.hasOwn(BASE_ATTRIBUTES, name) || (dynamic?.(name) ?? false)
