@@ -36,3 +36,45 @@ export function cell(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
+
+const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
+
+/** Prints rows (or one record) in the format the user chose, like the openstack client. */
+export function show(
+  print: (s: string) => void,
+  format: string,
+  value: Record<string, unknown> | Record<string, unknown>[],
+): void {
+  const fmt = checkFormat(format);
+  if (Array.isArray(value) && value.length === 0 && (fmt === 'table' || fmt === 'value')) return;
+  if (fmt === 'value') {
+    const rows = Array.isArray(value) ? value : Object.values(value).map((v) => ({ v }));
+    for (const row of rows) print(`${Object.values(row).map(cellText).join(' ')}\n`);
+    return;
+  }
+  print(
+    render(value, fmt, () =>
+      Array.isArray(value)
+        ? textTable(
+            Object.keys(value[0] ?? {}),
+            value.map((r) => Object.values(r).map(cellText)),
+          )
+        : textTable(
+            ['Field', 'Value'],
+            Object.entries(value).map(([k, v]) => [k, cellText(v)]),
+          ),
+    ),
+  );
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function checkFormat(format: string): Format | 'value' {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new Error(`unknown output format "${format}"; expected ${FORMATS.join(', ')}`);
+  }
+  return format as Format | 'value';
+}

@@ -2,6 +2,7 @@ import type { ActionResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord, WorkItem } from '../store/contract.js';
 import type { Json } from '../util/json.js';
 import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
+import { hasHook } from './hooks.js';
 import { childStackOf } from './child-stack.js';
 import { afterDelete, deleteFailed, pluginToDelete } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
@@ -52,6 +53,7 @@ export class CleanupBatch {
       else {
         const plugin = await pluginToDelete(scope, row);
         if (!plugin) results.push(this.finished(scope, row, null, false));
+        else if (await hasHook(scope, row, 'delete')) single.push(item);
         else deleting.push({ scope, row, plugin });
       }
     }

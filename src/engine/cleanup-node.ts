@@ -3,6 +3,7 @@ import type { ResourceRecord } from '../store/contract.js';
 import { childStackOf } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
+import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
 import {
   definitionFor,
@@ -43,6 +44,7 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
 
   const plugin = await pluginToDelete(scope, row);
   if (!plugin) return finishCleanup(scope, row, row.engineId);
+  if (await stopAtHook(scope, row, 'delete')) return;
   const now = deps.clock.now();
   const reason = retries > 0 ? retryReason(deps, 'DELETE', retries) : 'state changed';
   const locked = await deps.store.tx(async (tx) => {

@@ -4,6 +4,7 @@ import type { EventRecord, ResourceRecord, StackRecord, WorkItem } from '../stor
 import type { Json, JsonObject } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
+import { clearHook } from './hooks.js';
 import { errorMessage, pluginContext } from './node-work.js';
 import { OperationError } from './operations.js';
 import { currentRow } from './rows.js';
@@ -59,6 +60,11 @@ export async function signalResource(
       // Committed although the signal is refused: Heat records the attempt.
       await tx.events.append([cannotSignalEvent(row, now)]);
       return notSupportedDuring(row.action);
+    }
+    if (details !== null && Object.hasOwn(details, 'unset_hook')) {
+      // A breakpoint is the engine's, not the type's: cleared here, at once (hooks.ts).
+      await clearHook(tx, row, details.unset_hook, now);
+      return undefined;
     }
     if (!deps.plugins.plugin(row.type)?.handleSignal) {
       throw new OperationError(notSupported(row), 'invalid');

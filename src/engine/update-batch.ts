@@ -7,6 +7,7 @@ import type { Json } from '../util/json.js';
 import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
+import { hasHook } from './hooks.js';
 import {
   definitionFor,
   inputsOf,
@@ -100,6 +101,7 @@ export class UpdateBatch {
     }
     const decision = decide(plugin, row, resource.implementation.type, properties);
     if (decision === 'replace') return 'single';
+    if (decision !== 'none' && (await hasHook(scope, row, decision))) return 'single';
     return { scope, row, plugin, properties, op: decision === 'none' ? undefined : decision };
   }
 

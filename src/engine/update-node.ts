@@ -12,6 +12,7 @@ import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { initRow } from './rows.js';
 import { failNode } from './failure.js';
+import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
 import {
   definitionFor,
@@ -110,6 +111,8 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
 
   const decision = decide(plugin, row, resource.implementation.type, properties);
   if (decision === 'none') return finish(scope, plugin, row, properties, row.engineId);
+  // A breakpoint (hooks.ts): a replacement stops where an update would.
+  if (await stopAtHook(scope, row, decision === 'create' ? 'create' : 'update')) return;
   if (decision === 'replace') return replace(scope, plugin, row, properties);
   return start(scope, plugin, row, decision, properties, row.engineId);
 }

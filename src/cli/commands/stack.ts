@@ -14,8 +14,9 @@ import { stackOutputs } from '../../engine/outputs.js';
 import type { EventRecord, ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
 import { localProject, withEngine } from '../embedded.js';
-import { type Format, render, textTable } from '../output.js';
+import { show } from '../output.js';
 import { waitAndReport } from '../progress.js';
+import { registerHookCommands } from './hook.js';
 import { registerSignalCommand } from './signal.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
@@ -32,8 +33,6 @@ interface FormatOptions {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
-
 function templateInput(opts: TemplateOptions) {
   const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
   const environment = {
@@ -90,46 +89,6 @@ function eventView(event: EventRecord): Record<string, unknown> {
     resource_status_reason: event.reason,
     event_time: event.createdAt,
   };
-}
-
-/** Prints rows (or one record) in the format the user chose, like the openstack client. */
-function show(
-  print: Print,
-  format: string,
-  value: Record<string, unknown> | Record<string, unknown>[],
-): void {
-  const fmt = checkFormat(format);
-  if (Array.isArray(value) && value.length === 0 && (fmt === 'table' || fmt === 'value')) return;
-  if (fmt === 'value') {
-    const rows = Array.isArray(value) ? value : Object.values(value).map((v) => ({ v }));
-    for (const row of rows) print(`${Object.values(row).map(cellText).join(' ')}\n`);
-    return;
-  }
-  print(
-    render(value, fmt, () =>
-      Array.isArray(value)
-        ? textTable(
-            Object.keys(value[0] ?? {}),
-            value.map((r) => Object.values(r).map(cellText)),
-          )
-        : textTable(
-            ['Field', 'Value'],
-            Object.entries(value).map(([k, v]) => [k, cellText(v)]),
-          ),
-    ),
-  );
-}
-
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function checkFormat(format: string): Format | 'value' {
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new Error(`unknown output format "${format}"; expected ${FORMATS.join(', ')}`);
-  }
-  return format as Format | 'value';
 }
 
 /** `-e` and `--parameter`, which every command taking a template accepts. */
@@ -309,6 +268,7 @@ export function registerStackCommands(program: Command, print: Print): void {
     });
 
   registerStackDetails(stack, program, print);
+  registerHookCommands(stack, program, print);
 }
 
 function nestedDepth(value: string): number {
