@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { abandonStack } from '../../engine/abandon.js';
 import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
@@ -220,6 +222,19 @@ export function registerStackCommands(program: Command, print: Print): void {
         const found = await findStack(engine.deps, localProject(), name);
         const outputs = await stackOutputs(engine.deps, engine.cache, found);
         show(print, opts.format, { ...stackView(found), outputs });
+      });
+    });
+
+  stack
+    .command('abandon <name>')
+    .description("Print the stack's abandon document (Heat's format) and remove it, leaving its resources")
+    .option('-O, --output-file <file>', 'write the document to this file instead')
+    .action(async (name: string, opts: { outputFile?: string }) => {
+      await withEngine(program, async (engine) => {
+        const found = await findStack(engine.deps, localProject(), name);
+        const text = `${JSON.stringify(await abandonStack(engine.deps, found.id), null, 2)}\n`;
+        if (opts.outputFile) writeFileSync(opts.outputFile, text);
+        else print(text);
       });
     });
 
