@@ -11,7 +11,7 @@ import type { EngineDeps } from './deps.js';
 import { hasTimedOut } from './failure.js';
 import { holderOf } from './locks.js';
 import type { NodeScope } from './node-work.js';
-import { parseNodeKey } from './nodes.js';
+import { parseNodeKey, VISITS } from './nodes.js';
 import { propagateMany } from './propagate.js';
 import type { TemplateCache } from './templates.js';
 
@@ -31,7 +31,7 @@ export interface Loaded {
 
 /**
  * One transaction: the stacks, traversals, sync points (with inputs) and rows of a batch. A unit
- * whose stack is gone, whose traversal is a CHECK or whose stack timed out maps to undefined: the
+ * whose stack is gone, whose traversal is a visit (CHECK...) or whose stack timed out maps to undefined: the
  * single path knows what to do with it.
  */
 export async function loadBatch(
@@ -67,7 +67,7 @@ export async function loadBatch(
   for (const item of items) {
     const stack = state.stacks.get(item.stackId);
     const traversal = state.traversals.get(item.traversalId);
-    if (!stack || traversal?.action === 'CHECK') {
+    if (!stack || VISITS.has(traversal?.action ?? '')) {
       out.set(item, undefined);
       continue;
     }

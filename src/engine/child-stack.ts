@@ -8,6 +8,7 @@ import type { NestedChild } from '../resources/nested-type.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../util/json.js';
 import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
+import type { VisitOp } from './suspend-node.js';
 import { stackOutputs } from './outputs.js';
 import { bindTemplate, environmentFromJSON, environmentJSON } from './templates.js';
 import { ConflictError } from './traversal.js';
@@ -31,8 +32,8 @@ export const NESTED_SAFETY_MS = 5 * 60_000;
 /** What the lock holder of a template resource row is doing to the child (the row's `progress`). */
 export interface NestedProgress {
   child: string;
-  /** `check`: a CHECK of the child (nested-check.ts). */
-  op: Operation | 'check';
+  /** `check`: a CHECK of the child (nested-check.ts); `suspend`, `resume`: suspend-node.ts. */
+  op: Operation | 'check' | VisitOp;
   /** What the child converges to: the parameters given, a digest of everything, the resource type. */
   properties: JsonObject;
   digest: string;
@@ -230,7 +231,7 @@ export function bindChild(scope: NodeScope, record: TemplateRecord, child: Stack
 /** The payload of a unit parked on a child. */
 export interface ParkedPayload {
   phase: 'nested';
-  op: Operation | 'check';
+  op: Operation | 'check' | VisitOp;
   row: number;
   child: string;
 }

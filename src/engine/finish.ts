@@ -1,6 +1,6 @@
 import type { StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
-import { nodeKey } from './nodes.js';
+import { nodeKey, VISITS } from './nodes.js';
 
 /**
  * The event key a nested stack's end is announced on: the parent's unit of work that started the
@@ -22,6 +22,7 @@ export async function finishTraversal(
   now: number,
 ): Promise<void> {
   const checking = stack.action === 'CHECK';
+  const visiting = VISITS.has(stack.action);
   if (checking) {
     // A CHECK runs to its end through failures (see check-node.ts); they fail it only now.
     const failures = await checkFailures(tx, stack.id, traversalId);
@@ -35,8 +36,8 @@ export async function finishTraversal(
   const done = await tx.stacks.update(stack.id, traversalId, {
     status: 'COMPLETE',
     reason,
-    // A CHECK converges nothing: the rollback target and the rows' templates stay.
-    ...(checking ? {} : { prevTemplateId: null }),
+    // A visit (CHECK, SUSPEND, RESUME) converges nothing: the rollback target and templates stay.
+    ...(visiting ? {} : { prevTemplateId: null }),
     ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
   });
   if (!done) return;
@@ -45,7 +46,7 @@ export async function finishTraversal(
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
   if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
-  if (!checking && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
+  if (!visiting && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
     await tx.templates.delete(stack.prevTemplateId);
   }
 }

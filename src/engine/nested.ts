@@ -35,6 +35,7 @@ import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation } from './node-work.js';
 import { desiredOf, unchangedFor } from './operations.js';
 import { resumeNestedCheck } from './nested-check.js';
+import { resumeNestedVisit } from './suspend-node.js';
 import { NodeResolveContext } from './resolver.js';
 import { beginTraversal } from './traversal.js';
 import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
@@ -153,6 +154,8 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
   const progress = nestedProgress(row);
   if (!progress) return failNode(scope, row, 'internal: the nested stack operation was lost');
   if (payload.op === 'check') return resumeNestedCheck(scope, row, child, () => repark(scope, payload));
+  if (payload.op === 'suspend' || payload.op === 'resume')
+    return resumeNestedVisit(scope, row, child, () => repark(scope, payload));
 
   if (payload.op === 'delete') {
     if (!child || (child.action === 'DELETE' && child.status === 'COMPLETE')) {

@@ -27,6 +27,8 @@ export type NodePayload =
   | { phase: 'locked' }
   /** Parked until nested stack `child` (the row's physical resource) ends its operation. */
   | { phase: 'nested'; op: Operation; row: number; child: string }
+  /** A suspend or resume handler not finished yet (suspend-node.ts). */
+  | { phase: 'visit-poll'; row: number; attempt: number }
   | RetryPayload;
 
 /**

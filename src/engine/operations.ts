@@ -11,6 +11,7 @@ import { currentRow } from './rows.js';
 import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
 import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
+import { beginVisit } from './suspend-node.js';
 import { unchangedResources } from './unchanged.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
@@ -193,6 +194,28 @@ export async function checkStack(
       now: deps.clock.now(),
     }),
   );
+  return (await getStack(deps, stackId))!;
+}
+
+/**
+ * Suspends or resumes a stack (Heat's stack suspend / resume): a SUSPEND traversal visits every
+ * resource after those that depend on it, a RESUME one before (suspend-node.ts). A stack already in
+ * the asked state is left as it is, as Heat does.
+ */
+export async function suspendOrResume(
+  deps: EngineDeps,
+  stackId: string,
+  action: 'SUSPEND' | 'RESUME',
+): Promise<StackRecord> {
+  const stack = await requireStack(deps, stackId);
+  if (stack.action === action && stack.status === 'COMPLETE') return stack;
+  if (stack.status === 'IN_PROGRESS') {
+    throw new OperationError(
+      `stack "${stack.name}" is ${stack.action}_IN_PROGRESS: it can be ${action === 'SUSPEND' ? 'suspended' : 'resumed'} once that ends`,
+      'conflict',
+    );
+  }
+  await deps.store.tx((tx) => beginVisit(tx, stack, action, deps.clock.now()));
   return (await getStack(deps, stackId))!;
 }
 

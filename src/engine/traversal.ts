@@ -3,7 +3,7 @@ import type { ResourceHead, ResourceState, StackAction, StackRecord, Tx } from '
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
-import { CHECK_NODE, type NodeOutput } from './nodes.js';
+import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
 import { byDepth, chooseRows, type DesiredResource, planGraph } from './plan.js';
 
 /** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
@@ -103,8 +103,8 @@ async function restoreOriginals<R extends ResourceHead>(
 export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<string> {
   const { stack, action, templateId, desired, now } = options;
   const traversalId = randomUUID();
-  // A CHECK visits the rows the stack has: it creates none and deletes none.
-  const checking = action === 'CHECK';
+  // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
+  const checking = VISITS.has(action);
   const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
   const plan = checking
     ? planGraph(

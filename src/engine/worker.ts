@@ -13,6 +13,9 @@ import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
 import { runUpdateNode } from './update-node.js';
+import { runSuspendNode } from './suspend-node.js';
+
+const VISIT_NODES: ReadonlySet<string> = new Set(['SUSPEND', 'RESUME']);
 
 /**
  * Claims units of work from the durable queue and runs them. Any engine process can run any
@@ -130,6 +133,8 @@ export class Worker {
       return;
     }
     if (payload.phase === 'nested') await resumeNested(scope, payload);
+    else if (parseNodeKey(item.node).kind === 'u' && VISIT_NODES.has(scope.traversal?.action ?? ''))
+      await runSuspendNode(scope, payload);
     else if (parseNodeKey(item.node).kind === 'u' && scope.traversal?.action === 'CHECK')
       await runCheckNode(scope, payload);
     else if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);

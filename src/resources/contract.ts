@@ -150,6 +150,15 @@ export interface ResourcePlugin {
   check?(ctx: PluginContext): Promise<void>;
 
   /**
+   * Suspends and resumes the physical resource (stack suspend / resume), with completion checks as
+   * for the other actions. Absent: the resource has nothing to suspend and only records the state.
+   */
+  suspend?(ctx: PluginContext): Promise<ActionResult>;
+  checkSuspendComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
+  resume?(ctx: PluginContext): Promise<ActionResult>;
+  checkResumeComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
+
+  /**
    * Handles a signal (`stack resource signal`) with the data sent along (a JSON object, or null).
    * Returns a short text for the signal's event ("Signal: <text>"), or nothing. Runs without the
    * resource's lock (a signal never waits behind an update), and may run more than once for one

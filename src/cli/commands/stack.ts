@@ -10,6 +10,7 @@ import {
   findStack,
   getResource,
   markUnhealthy,
+  suspendOrResume,
   updateStack,
 } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
@@ -270,6 +271,27 @@ export function registerStackCommands(program: Command, print: Print): void {
         show(print, opts.format, stackView(final ?? started));
       });
     });
+
+  for (const [verb, action] of [
+    ['suspend', 'SUSPEND'],
+    ['resume', 'RESUME'],
+  ] as const) {
+    stack
+      .command(`${verb} <name>`)
+      .description(
+        verb === 'suspend'
+          ? "Suspend a stack's resources (dependents first), nested stacks included"
+          : "Resume a suspended stack's resources (dependencies first), nested stacks included",
+      )
+      .option('--wait', `run the ${verb} to its end, showing progress`)
+      .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+      .action(async (name: string, opts: FormatOptions & { wait?: boolean }) => {
+        await withEngine(program, async (engine) => {
+          const found = await findStack(engine.deps, localProject(), name);
+          await reportOperation(engine, await suspendOrResume(engine.deps, found.id, action), opts, print);
+        });
+      });
+  }
 
   stack
     .command('run <name>')
