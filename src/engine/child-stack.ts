@@ -6,6 +6,7 @@ import type { Value } from '../template/functions/types.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { NestedChild } from '../resources/nested-type.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../util/json.js';
+import { resourceEvent } from './events.js';
 import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
 import type { VisitOp } from './suspend-node.js';
@@ -262,6 +263,50 @@ export async function childOutputs(
   }
   attributes['OS::stack_id'] = child.id;
   return { refId: child.id, attributes };
+}
+
+/**
+ * Starts a visit of a template resource's child stack (its CHECK, SUSPEND or RESUME): locks the
+ * row (`<ACTION>_IN_PROGRESS`, the child in its progress), parks the unit on the child's end and
+ * lets `begin` start the child's traversal, in one transaction (parked first, so the child's end
+ * event cannot come first). False when the row changed meanwhile: the step runs again.
+ */
+export async function startChildVisit(
+  scope: NodeScope,
+  row: ResourceRecord,
+  child: StackRecord,
+  op: 'check' | VisitOp,
+  begin: (tx: Tx, now: number) => Promise<void>,
+): Promise<boolean> {
+  const { deps } = scope;
+  const now = deps.clock.now();
+  const action = op.toUpperCase() as 'CHECK' | 'SUSPEND' | 'RESUME';
+  const progress: NestedProgress = {
+    child: child.id,
+    op,
+    properties: row.properties ?? {},
+    digest: typeof row.data[DIGEST_KEY] === 'string' ? row.data[DIGEST_KEY] : '',
+    type: row.type,
+  };
+  const payload: ParkedPayload = { phase: 'nested', op, row: row.id, child: child.id };
+  const started = await guarded(
+    deps.store.tx(async (tx) => {
+      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        engineId: scope.holder,
+        action,
+        status: 'IN_PROGRESS',
+        reason: 'state changed',
+        progress: progress as unknown as JsonObject,
+        updatedAt: new Date(now).toISOString(),
+      });
+      if (!locked) return false;
+      await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
+      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      await begin(tx, now);
+      return true;
+    }),
+  );
+  return started !== false;
 }
 
 /** A lost compare-and-swap inside a transaction: roll it back and run the step again later. */

@@ -1,18 +1,7 @@
 import type { ResourceRecord, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
-import type { JsonObject } from '../util/json.js';
 import { report } from './check-node.js';
-import {
-  childStackOf,
-  DIGEST_KEY,
-  guarded,
-  NESTED_SAFETY_MS,
-  type NestedProgress,
-  park,
-  type ParkedPayload,
-  Retry,
-} from './child-stack.js';
-import { resourceEvent } from './events.js';
+import { childStackOf, startChildVisit } from './child-stack.js';
 import type { NodeScope } from './node-work.js';
 import { desiredOf } from './operations.js';
 import { beginTraversal } from './traversal.js';
@@ -51,32 +40,8 @@ export async function runNestedCheck(scope: NodeScope, row: ResourceRecord): Pro
     throw err;
   }
 
-  const now = deps.clock.now();
-  const progress: NestedProgress = {
-    child: child.id,
-    op: 'check',
-    properties: row.properties ?? {},
-    digest: typeof row.data[DIGEST_KEY] === 'string' ? row.data[DIGEST_KEY] : '',
-    type: row.type,
-  };
-  const payload: ParkedPayload = { phase: 'nested', op: 'check', row: row.id, child: child.id };
-  const started = await guarded(
-    deps.store.tx(async (tx) => {
-      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-        engineId: scope.holder,
-        action: 'CHECK',
-        status: 'IN_PROGRESS',
-        reason: 'state changed',
-        progress: progress as unknown as JsonObject,
-        updatedAt: new Date(now).toISOString(),
-      });
-      if (!locked) return false;
-      await tx.events.append([resourceEvent(locked, 'CHECK', 'IN_PROGRESS', 'state changed', now)]);
-      // Parked before the child's traversal starts, so its end event cannot come first.
-      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
-      await beginTraversal(tx, { stack: child, action: 'CHECK', templateId, desired, now });
-      return true;
-    }),
+  const started = await startChildVisit(scope, row, child, 'check', (tx, now) =>
+    beginTraversal(tx, { stack: child, action: 'CHECK', templateId, desired, now }).then(() => undefined),
   );
   if (!started) return retryLater(scope);
 }

@@ -1,16 +1,7 @@
 import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import type { Json, JsonObject } from '../util/json.js';
-import {
-  childStackOf,
-  DIGEST_KEY,
-  guarded,
-  NESTED_SAFETY_MS,
-  type NestedProgress,
-  park,
-  type ParkedPayload,
-  Retry,
-} from './child-stack.js';
+import { childStackOf, startChildVisit } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
@@ -165,34 +156,10 @@ async function visitChild(scope: NodeScope, row: ResourceRecord, action: VisitAc
   if (!child || child.deletedAt || child.action === 'DELETE') {
     return failNode(scope, row, `${action} failed: the nested stack ${childId} is gone`);
   }
-  const now = deps.clock.now();
-  const op = OP[action];
-  const progress: NestedProgress = {
-    child: child.id,
-    op,
-    properties: row.properties ?? {},
-    digest: typeof row.data[DIGEST_KEY] === 'string' ? row.data[DIGEST_KEY] : '',
-    type: row.type,
-  };
-  const payload: ParkedPayload = { phase: 'nested', op, row: row.id, child: child.id };
-  const started = await guarded(
-    deps.store.tx(async (tx) => {
-      const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-        engineId: scope.holder,
-        action,
-        status: 'IN_PROGRESS',
-        reason: 'state changed',
-        progress: progress as unknown as JsonObject,
-        updatedAt: new Date(now).toISOString(),
-      });
-      if (!locked) return false;
-      await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
-      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
-      // The child already there (a step run again): its end event wakes this unit as well.
-      if (child.action !== action || child.status === 'FAILED') await beginVisit(tx, child, action, now);
-      return true;
-    }),
-  );
+  // The child already there (a step run again): its end event wakes this unit as well.
+  const started = await startChildVisit(scope, row, child, OP[action], async (tx, now) => {
+    if (child.action !== action || child.status === 'FAILED') await beginVisit(tx, child, action, now);
+  });
   if (!started) return retryLater(scope);
 }
 
