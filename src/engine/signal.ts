@@ -6,6 +6,7 @@ import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { errorMessage, pluginContext } from './node-work.js';
 import { OperationError } from './operations.js';
+import { signalWaitKey } from './peers.js';
 import { currentRow } from './rows.js';
 
 /**
@@ -169,6 +170,8 @@ async function record(
           data: { ...row.data, ...outcome.data },
         });
         if (!written) return false;
+        // A poll waiting for this resource's signals (a wait condition's) looks again now.
+        await tx.work.wakeWaiting(signalWaitKey(row.stackId, row.name), now);
       }
       const event = row && eventOf(row, outcome, now);
       if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);
