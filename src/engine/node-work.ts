@@ -11,6 +11,7 @@ import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
+import { peerReader } from './peers.js';
 import { idempotencyKey } from './rows.js';
 import type { TemplateCache } from './templates.js';
 
@@ -61,7 +62,7 @@ export interface NodeScope {
 }
 
 export function pluginContext(
-  scope: Pick<NodeScope, 'deps' | 'stack'>,
+  scope: Pick<NodeScope, 'deps' | 'stack'> & { point?: SyncPointRecord | undefined },
   row: ResourceRecord,
   extra: { physicalId?: string | null; data?: Record<string, Json> } = {},
 ): PluginContext {
@@ -78,6 +79,7 @@ export function pluginContext(
     reality: deps.reality,
     now: () => deps.clock.now(),
     random: deps.random,
+    readResource: peerReader(deps, stack.id, scope.point),
   };
 }
 

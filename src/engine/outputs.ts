@@ -6,6 +6,7 @@ import type { NodeOutput } from './nodes.js';
 import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from './rows.js';
 import type { TemplateCache } from './templates.js';
+import { peerReader } from './peers.js';
 
 export interface StackOutput {
   output_key: string;
@@ -87,6 +88,7 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         reality: deps.reality,
         now: () => deps.clock.now(),
         random: deps.random,
+        readResource: peerReader(deps, stackId),
       })
     : row.physicalId;
   return { name: row.name, rowId: row.id, refId, attributes: row.attributes };

@@ -7,6 +7,7 @@ import { resourceEvent } from './events.js';
 import { clearHook } from './hooks.js';
 import { errorMessage, pluginContext } from './node-work.js';
 import { OperationError } from './operations.js';
+import { signalWaitKey } from './peers.js';
 import { currentRow } from './rows.js';
 
 /**
@@ -175,6 +176,8 @@ async function record(
           data: { ...row.data, ...outcome.data },
         });
         if (!written) return false;
+        // A poll waiting for this resource's signals (a wait condition's) looks again now.
+        await tx.work.wakeWaiting(signalWaitKey(row.stackId, row.name), now);
       }
       const event = row && eventOf(row, outcome, now);
       if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);

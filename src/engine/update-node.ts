@@ -28,6 +28,7 @@ import {
 import { runNestedUpdate } from './nested.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
+import { signalWaitKey } from './peers.js';
 import { addReplacementCleanup, propagate } from './propagate.js';
 import { resolveProperties } from './resolver.js';
 import {
@@ -287,7 +288,12 @@ export async function afterAction(
     'progress' in result && result.progress !== undefined
       ? result.progress
       : (row.progress as { state?: Json } | null)?.state;
-  const delay = pollDelay(result.pollAfterMs, attempt);
+  // Waiting for another resource's signals: parked until one is handled, pollAfterMs at the latest.
+  const wakeOn = result.wakeOnSignalTo;
+  const delay =
+    wakeOn === undefined
+      ? pollDelay(result.pollAfterMs, attempt)
+      : Math.max(0, result.pollAfterMs ?? pollDelay(undefined, attempt));
   // The properties to apply travel with the row (storedProperties stay the previous ones until done).
   const saved = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, scope.holder, {
@@ -295,13 +301,15 @@ export async function afterAction(
       progress: { op, state: progress ?? null, properties: properties as JsonObject },
     });
     if (!next) return false;
-    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, {
-      phase: 'poll',
+    const payload = {
+      phase: 'poll' as const,
       op,
       row: row.id,
       attempt: attempt + 1,
       ...(reassess ? { reassess: true } : {}),
-    });
+    };
+    const key = wakeOn === undefined ? undefined : signalWaitKey(scope.stack.id, wakeOn);
+    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, payload, key);
   });
   if (!saved) return retryLater(scope);
 }

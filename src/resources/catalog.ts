@@ -17,6 +17,8 @@ import { stackPlugin } from './heat/stack.js';
 import { structuredConfigPlugin } from './heat/structured-config.js';
 import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
+import { waitConditionPlugin } from './heat/wait-condition.js';
+import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -52,6 +54,8 @@ export function builtinPlugins(): ResourcePlugin[] {
     softwareConfigPlugin,
     structuredConfigPlugin,
     cloudConfigPlugin,
+    waitConditionHandlePlugin,
+    waitConditionPlugin,
   ];
 }
 

@@ -47,6 +47,24 @@ export interface PluginContext {
   readonly reality: Reality;
   now(): number;
   random(): number;
+  /**
+   * Another resource of this stack as it is persisted now (e.g. the signals a wait condition's
+   * handle received): `ref` is the reference id (get_resource) of a resource this one depends on,
+   * or a resource's name. One indexed read, never the whole stack; undefined when there is none.
+   */
+  readResource(ref: string): Promise<PeerResource | undefined>;
+}
+
+/** What a plugin may read of another resource of its stack (PluginContext.readResource). */
+export interface PeerResource {
+  readonly name: string;
+  /** Its type, after the resource registry (the plugin that runs it). */
+  readonly type: string;
+  readonly physicalId: string | null;
+  readonly action: string;
+  readonly status: string;
+  /** Its plugin's persisted data. */
+  readonly data: Readonly<JsonObject>;
 }
 
 /**
@@ -73,6 +91,8 @@ export interface ActionResult {
   progress?: Json;
   /** When to poll first (ms); the engine backs off from there. */
   pollAfterMs?: number;
+  /** See PollResult.wakeOnSignalTo. */
+  wakeOnSignalTo?: string;
 }
 
 /** The result of one completion check: done, or not yet (with new progress and when to poll again). */
@@ -82,6 +102,12 @@ export interface PollResult {
   data?: JsonObject;
   progress?: Json;
   pollAfterMs?: number;
+  /**
+   * The name of a resource of this stack whose signals the operation waits for: the engine parks
+   * the poll until that resource handles a signal, with `pollAfterMs` (not backed off) as the
+   * latest time to poll anyway. Instead of polling a wait of many minutes every few seconds.
+   */
+  wakeOnSignalTo?: string;
 }
 
 /** The live state of the physical resource, for drift detection and converge updates. */

@@ -38,6 +38,8 @@ describe('plugin catalog', () => {
       'OS::Heat::StructuredConfig',
       'OS::Heat::TestResource',
       'OS::Heat::Value',
+      'OS::Heat::WaitCondition',
+      'OS::Heat::WaitConditionHandle',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
     assert.equal(catalog.plugin('OS::Nova::Server'), undefined);

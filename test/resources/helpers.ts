@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { CatalogPlugin } from '../../src/resources/catalog.js';
 import {
   type ActionResult,
+  type PeerResource,
   type PluginContext,
   type PollResult,
   type Reality,
@@ -71,6 +72,8 @@ export class FakeResource {
   data: JsonObject = {};
   storedProperties: Record<string, Value> | null = null;
   progress: Json | undefined = undefined;
+  /** Other resources of the stack, by name or reference id, as readResource finds them. */
+  readonly peers = new Map<string, PeerResource>();
   /** The properties of an action in progress, stored once it completes. */
   private pending: Record<string, Value> | undefined;
 
@@ -100,6 +103,7 @@ export class FakeResource {
       reality: this.reality,
       now: this.clock.now,
       random: this.random,
+      readResource: async (ref) => this.peers.get(ref),
     };
   }
 

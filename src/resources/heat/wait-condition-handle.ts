@@ -1,0 +1,164 @@
+import { attr, C, P } from '../../template/properties/index.js';
+import { type Json, type JsonObject, pyJsonDumps } from '../../util/json.js';
+import type { CatalogPlugin } from '../catalog.js';
+import { type PluginContext, ResourceFailure } from '../contract.js';
+import { uuidFrom } from './physical-name.js';
+import { rowReality } from './row-reality.js';
+
+export const WAIT_CONDITION_HANDLE = 'OS::Heat::WaitConditionHandle';
+
+/** One signal a handle received, as it keeps it (Heat: an entry of the resource's metadata, by id). */
+export interface WaitSignal {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE';
+  reason: Json;
+  data: Json;
+}
+
+const TRANSPORTS = [
+  'CFN_SIGNAL',
+  'TEMP_URL_SIGNAL',
+  'HEAT_SIGNAL',
+  'NO_SIGNAL',
+  'ZAQAR_SIGNAL',
+  'TOKEN_SIGNAL',
+] as const;
+
+/** The keys of a signal once Heat's defaults are applied: any other makes it invalid. */
+const SIGNAL_KEYS = ['data', 'id', 'reason', 'status'];
+
+/** The signals a handle has received (from its data), in the order their ids first arrived. */
+export function receivedSignals(data: Readonly<JsonObject>): WaitSignal[] {
+  return Array.isArray(data.signals) ? (data.signals as unknown as WaitSignal[]) : [];
+}
+
+/** Python's str() of a JSON value, as Heat turns an id or a reason into text. */
+export function pyStr(value: Json): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  return typeof value === 'number' ? String(value) : pyJsonDumps(value);
+}
+
+/**
+ * Heat's handle_signal on the signals so far: missing fields take their defaults (the id is the
+ * signal's sequence number, the status SUCCESS, the reason "Signal <n> received", the data null),
+ * then a status other than SUCCESS or FAILURE, or a key beyond these four, is refused. A signal
+ * whose id was seen replaces that entry in place.
+ */
+export function receiveSignal(
+  signals: readonly WaitSignal[],
+  details: JsonObject | null,
+): { signals: WaitSignal[]; signal: WaitSignal } {
+  const number = signals.length + 1;
+  const body: JsonObject = {
+    reason: `Signal ${number} received`,
+    data: null,
+    id: number,
+    status: 'SUCCESS',
+    ...details,
+  };
+  const keys = Object.keys(body).sort();
+  const valid = keys.length === SIGNAL_KEYS.length && keys.every((k, i) => k === SIGNAL_KEYS[i]);
+  if (!valid || (body.status !== 'SUCCESS' && body.status !== 'FAILURE')) {
+    throw new ResourceFailure('Metadata format invalid');
+  }
+  const signal: WaitSignal = {
+    id: pyStr(body.id ?? null),
+    status: body.status,
+    reason: body.reason ?? null,
+    data: body.data ?? null,
+  };
+  const at = signals.findIndex((s) => s.id === signal.id);
+  const next = at < 0 ? [...signals, signal] : signals.map((s, i) => (i === at ? signal : s));
+  return { signals: next, signal };
+}
+
+/**
+ * What a client needs to signal the handle through Hearth (`hearth stack resource signal <stack
+ * id> <resource name>`) for the transports that go through the orchestration API; Heat adds
+ * credentials and a URL, which need the REST API and Keystone. Heat gives `{}` for NO_SIGNAL and
+ * nothing for TOKEN_SIGNAL; the others need Swift, Zaqar or CFN signed URLs.
+ */
+function signalDetails(ctx: PluginContext, transport: unknown): string | null {
+  if (transport === 'NO_SIGNAL') return '{}';
+  if (transport === 'HEAT_SIGNAL' || transport === 'TOKEN_SIGNAL' || transport === undefined) {
+    return pyJsonDumps({ stack_id: ctx.stackId, resource_name: ctx.resourceName });
+  }
+  return null;
+}
+
+/**
+ * OS::Heat::WaitConditionHandle: receives the signals an OS::Heat::WaitCondition waits for
+ * (`hearth stack resource signal`), keeping them in its data, in arrival order by id. It has no
+ * dependencies, so that the servers that signal it can reference it. Its state is its row alone.
+ *
+ * Until Hearth has a REST API and Keystone, `token`, `endpoint` and `curl_cli` are null (Heat
+ * computes them for TOKEN_SIGNAL), and `signal` names the stack and resource to signal. The
+ * transport's own behaviour (polling Swift or Zaqar, NO_SIGNAL's signal on every poll) is not
+ * implemented: every handle is signalled through `stack resource signal`.
+ */
+export const waitConditionHandlePlugin: CatalogPlugin = {
+  type: WAIT_CONDITION_HANDLE,
+  inRow: true,
+  description:
+    'Resource for managing instance signals. The main points of this resource are: have no ' +
+    'dependencies (so the instance can reference it); create credentials to allow for signalling ' +
+    'from the instance; handle signals from the instance, validate and store result.',
+  supportStatus: { version: '2014.2' },
+  properties: {
+    signal_transport: P.string({
+      description:
+        'How the client will signal the wait condition. Signals go through the orchestration ' +
+        'API (`stack resource signal`) whatever the transport; NO_SIGNAL is accepted, as in Heat.',
+      default: 'TOKEN_SIGNAL',
+      constraints: [C.allowedValues([...TRANSPORTS])],
+      supportStatus: { version: '6.0.0' },
+    }),
+  },
+  attributes: {
+    token: attr(
+      'Token for stack-user which can be used for signalling handle when signal_transport is set ' +
+        'to TOKEN_SIGNAL. None for all other signal transports (always None until Hearth has a REST API).',
+      'string',
+    ),
+    endpoint: attr(
+      'Endpoint/url which can be used for signalling handle when signal_transport is set to ' +
+        'TOKEN_SIGNAL. None for all other signal transports (always None until Hearth has a REST API).',
+      'string',
+    ),
+    curl_cli: attr(
+      'Convenience attribute, provides curl CLI command prefix, which can be used for signalling ' +
+        'handle completion or failure when signal_transport is set to TOKEN_SIGNAL. None for all ' +
+        'other signal transports (always None until Hearth has a REST API).',
+      'string',
+    ),
+    signal: attr(
+      'JSON serialized map that includes the endpoint, token and/or other attributes the client ' +
+        'must use for signalling this handle (here: the stack id and resource name to signal).',
+      'string',
+    ),
+  },
+
+  async create(ctx: PluginContext) {
+    // Heat's physical id is the handle's stack user; one derived from the key keeps a retry stable.
+    return { physicalId: uuidFrom(ctx.idempotencyKey) };
+  },
+
+  async delete() {
+    return {};
+  },
+
+  getReality: rowReality,
+
+  async attribute(ctx, name, properties) {
+    if (name === 'signal') return signalDetails(ctx, properties.signal_transport);
+    return null;
+  },
+
+  async handleSignal(ctx, details) {
+    const { signals, signal } = receiveSignal(receivedSignals(ctx.data), details);
+    ctx.setData({ signals: signals as unknown as Json });
+    return `status:${signal.status} reason:${pyStr(signal.reason)}`;
+  },
+};
