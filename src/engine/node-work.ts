@@ -12,6 +12,7 @@ import type { Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { idempotencyKey } from './rows.js';
+import { findSoftwareConfig } from './software-configs.js';
 import type { TemplateCache } from './templates.js';
 
 /** The operation a node runs on a row. */
@@ -74,6 +75,7 @@ export function pluginContext(
     data: { ...row.data, ...extra.data },
     storedProperties: row.properties as Record<string, Value> | null,
     reality: deps.reality,
+    softwareConfig: (id) => findSoftwareConfig(deps, stack.projectId, id),
     now: () => deps.clock.now(),
     random: deps.random,
   };

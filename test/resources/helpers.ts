@@ -9,6 +9,7 @@ import {
   type PollResult,
   type Reality,
   type ResourcePlugin,
+  type SoftwareConfig,
   UpdateReplace,
 } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
@@ -71,6 +72,8 @@ export class FakeResource {
   data: JsonObject = {};
   storedProperties: Record<string, Value> | null = null;
   progress: Json | undefined = undefined;
+  /** The software configs `ctx().softwareConfig` finds, by id. */
+  readonly configs = new Map<string, SoftwareConfig>();
   /** The properties of an action in progress, stored once it completes. */
   private pending: Record<string, Value> | undefined;
 
@@ -98,6 +101,7 @@ export class FakeResource {
       data: { ...this.data },
       storedProperties: this.storedProperties,
       reality: this.reality,
+      softwareConfig: async (id) => this.configs.get(id),
       now: this.clock.now,
       random: this.random,
     };
