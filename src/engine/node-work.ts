@@ -13,6 +13,7 @@ import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { peerReader } from './peers.js';
 import { idempotencyKey } from './rows.js';
+import { findSoftwareConfig } from './software-configs.js';
 import type { TemplateCache } from './templates.js';
 
 /** The operation a node runs on a row. */
@@ -77,6 +78,7 @@ export function pluginContext(
     data: { ...row.data, ...extra.data },
     storedProperties: row.properties as Record<string, Value> | null,
     reality: deps.reality,
+    softwareConfig: (id) => findSoftwareConfig(deps, stack.projectId, id),
     now: () => deps.clock.now(),
     random: deps.random,
     readResource: peerReader(deps, stack.id, scope.point),

@@ -86,6 +86,8 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         data: row.data,
         storedProperties: row.properties as never,
         reality: deps.reality,
+        // A reference id is computed from the row alone: it reads no other resource.
+        softwareConfig: async () => undefined,
         now: () => deps.clock.now(),
         random: deps.random,
         readResource: peerReader(deps, stackId),

@@ -444,7 +444,8 @@ async function replace(
   row: ResourceRecord,
   properties: Record<string, Value>,
 ): Promise<void> {
-  const replacement = await makeReplacement(scope, row);
+  // The replacement is of the type it is created with (the type may be what changed).
+  const replacement = await makeReplacement(scope, row, plugin.type);
   if (!replacement) return retryLater(scope);
   await start(scope, plugin, replacement, 'create', properties, null);
 }
@@ -456,11 +457,12 @@ async function replace(
 export async function makeReplacement(
   scope: NodeScope,
   row: ResourceRecord,
+  type: string = row.type,
 ): Promise<ResourceRecord | undefined> {
   const now = scope.deps.clock.now();
   return scope.deps.store
     .tx(async (tx) => {
-      const [fresh] = await tx.resources.insert([initRow(row, now, row.id)]);
+      const [fresh] = await tx.resources.insert([initRow({ ...row, type }, now, row.id)]);
       const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
         replacedBy: fresh!.id,
       });

@@ -9,8 +9,11 @@ import {
 import type { ResourceTypeInfo, TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
+import { delayPlugin } from './heat/delay.js';
+import { multipartMimePlugin } from './heat/multipart-mime.js';
 import { nonePlugin } from './heat/none.js';
 import { randomStringPlugin } from './heat/random-string.js';
+import { resourceChainPlugin } from './heat/resource-chain.js';
 import { resourceGroupPlugin } from './heat/resource-group.js';
 import { softwareConfigPlugin } from './heat/software-config.js';
 import { stackPlugin } from './heat/stack.js';
@@ -56,6 +59,9 @@ export function builtinPlugins(): ResourcePlugin[] {
     cloudConfigPlugin,
     waitConditionHandlePlugin,
     waitConditionPlugin,
+    resourceChainPlugin,
+    delayPlugin,
+    multipartMimePlugin,
   ];
 }
 

@@ -45,6 +45,12 @@ export interface PluginContext {
   /** The properties of the last successful create/update (for update and delete). */
   readonly storedProperties: Readonly<Record<string, Value>> | null;
   readonly reality: Reality;
+  /**
+   * The software config whose id is `id` (the physical id of a resource of this project whose
+   * type has `isSoftwareConfig`), as the config API would show it; undefined when no config has
+   * that id, or it is not created yet.
+   */
+  softwareConfig(id: string): Promise<SoftwareConfig | undefined>;
   now(): number;
   random(): number;
   /**
@@ -65,6 +71,15 @@ export interface PeerResource {
   readonly status: string;
   /** Its plugin's persisted data. */
   readonly data: Readonly<JsonObject>;
+}
+
+/** A software config read by its id: what its resource was created with. */
+export interface SoftwareConfig {
+  id: string;
+  /** The configuration tool it is for (Heat's `group`, default Heat::Ungrouped). */
+  group: string;
+  /** The config itself: text, or a structure (StructuredConfig). */
+  config: Json;
 }
 
 /**
@@ -145,6 +160,11 @@ export interface ResourcePlugin {
   readonly attributes: AttributesSchema;
   /** Attribute names beyond the schema that get_attr may read (e.g. a group's `resource.0`). */
   dynamicAttribute?(name: string): boolean;
+  /**
+   * Its physical id is a software config's id: others read its `config` attribute and `group`
+   * property by that id (PluginContext.softwareConfig), as Heat's configs are read from the API.
+   */
+  readonly isSoftwareConfig?: boolean;
   /**
    * The resource lives in its row alone (no backend object: None, Value, RandomString). Its
    * actions change nothing outside the engine's own writes, so the engine may run them without

@@ -273,6 +273,11 @@ export interface Tx {
      */
     findByName(stackId: string, name: string): Promise<ResourceRecord[]>;
     /**
+     * The rows whose physical id is `physicalId` and that are not DELETE_COMPLETE, by id, through
+     * an index (e.g. a software config found by its id, from any stack).
+     */
+    findByPhysicalId(physicalId: string): Promise<ResourceRecord[]>;
+    /**
      * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
      * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.
      */

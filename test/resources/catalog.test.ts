@@ -30,8 +30,11 @@ describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
       'OS::Heat::CloudConfig',
+      'OS::Heat::Delay',
+      'OS::Heat::MultipartMime',
       'OS::Heat::None',
       'OS::Heat::RandomString',
+      'OS::Heat::ResourceChain',
       'OS::Heat::ResourceGroup',
       'OS::Heat::SoftwareConfig',
       'OS::Heat::Stack',

@@ -10,6 +10,7 @@ import {
   type PollResult,
   type Reality,
   type ResourcePlugin,
+  type SoftwareConfig,
   UpdateReplace,
 } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
@@ -74,6 +75,8 @@ export class FakeResource {
   progress: Json | undefined = undefined;
   /** Other resources of the stack, by name or reference id, as readResource finds them. */
   readonly peers = new Map<string, PeerResource>();
+  /** The software configs `ctx().softwareConfig` finds, by id. */
+  readonly configs = new Map<string, SoftwareConfig>();
   /** The properties of an action in progress, stored once it completes. */
   private pending: Record<string, Value> | undefined;
 
@@ -101,6 +104,7 @@ export class FakeResource {
       data: { ...this.data },
       storedProperties: this.storedProperties,
       reality: this.reality,
+      softwareConfig: async (id) => this.configs.get(id),
       now: this.clock.now,
       random: this.random,
       readResource: async (ref) => this.peers.get(ref),

@@ -148,6 +148,30 @@ export function resourcesContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.tx((tx) => tx.resources.findByName('s3', 'web')), []);
       }));
 
+    it('finds the rows of a physical id (not DELETE_COMPLETE) across stacks, by id', () =>
+      withStore(open, async (store) => {
+        const [old, , replacement, other] = await store.tx((tx) =>
+          tx.resources.insert([
+            resource('s1', 'cfg', { physicalId: 'p-1', action: 'CREATE', status: 'COMPLETE' }),
+            resource('s1', 'gone', { physicalId: 'p-1', action: 'DELETE', status: 'COMPLETE' }),
+            resource('s2', 'cfg', { physicalId: 'p-1', action: 'DELETE', status: 'IN_PROGRESS' }),
+            resource('s2', 'db', { physicalId: 'p-2' }),
+            resource('s2', 'none'),
+          ]),
+        );
+        const found = await store.tx((tx) => tx.resources.findByPhysicalId('p-1'));
+        assert.deepEqual(
+          found.map((r) => r.id),
+          [old!.id, replacement!.id],
+        );
+        assert.deepEqual(found[0], old);
+        assert.deepEqual(
+          (await store.tx((tx) => tx.resources.findByPhysicalId('p-2'))).map((r) => r.id),
+          [other!.id],
+        );
+        assert.deepEqual(await store.tx((tx) => tx.resources.findByPhysicalId('nope')), []);
+      }));
+
     it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>
       withStore(open, async (store) => {
         const [row] = await store.tx((tx) => tx.resources.insert([resource('s1', 'r')]));

@@ -6,7 +6,8 @@ import { attr, C, P } from '../../template/properties/index.js';
 import type { TypeCatalog } from '../../template/types.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
-import { NESTED_STUBS, type NestedPlugin, type NestedView } from '../nested-type.js';
+import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { byIndex, memberAttributes } from './member-attributes.js';
 
 const TYPE = 'OS::Heat::ResourceGroup';
 
@@ -19,12 +20,6 @@ const OWN = ['refs', 'refs_map', 'attributes', 'removed_rsrc_list'] as const;
 function removedOf(data: Readonly<JsonObject>): string[] {
   const list = data[REMOVED_KEY];
   return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
-}
-
-function byIndex(a: string, b: string): number {
-  const [x, y] = [Number(a), Number(b)];
-  if (Number.isInteger(x) && Number.isInteger(y)) return x - y;
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The names of removal_policies' resource_list entries (names or indexes). */
@@ -59,95 +54,11 @@ function substitute(value: Value, indexVar: string, index: string): Value {
   return value;
 }
 
-/** Cached attribute: the members' names, in index order (the derived attributes are keyed by them). */
-const MEMBER_NAMES = 'OS::member_names';
-/** Cached attributes that are not lists of a member attribute. */
-const NOT_MEMBER_LISTS: ReadonlySet<string> = new Set([
-  'refs',
-  'removed_rsrc_list',
-  'OS::stack_id',
-  MEMBER_NAMES,
-]);
+/** refs, the member attribute lists and the maps derived from them (member-attributes.ts). */
+const members = memberAttributes(['removed_rsrc_list']);
 
-/**
- * What the group caches: lists in member order (refs, and one per member attribute) and the
- * member names. The maps (refs_map, attributes, resource.<name>[.<attr>]) are derived when read
- * (readGroupAttribute): caching them too would make a 100,000-member group's row six times larger.
- */
-function attributesOf(view: NestedView): Record<string, Json> {
-  const members = [...view.members].sort((a, b) => byIndex(a.name, b.name));
-  const out: Record<string, Json> = {};
-  const names = new Set<string>();
-  for (const m of members) for (const name of Object.keys(m.attributes)) names.add(name);
-  for (const name of names) {
-    if (NOT_MEMBER_LISTS.has(name)) continue;
-    setOwn(
-      out,
-      name,
-      members.map((m) => (Object.hasOwn(m.attributes, name) ? m.attributes[name]! : null)),
-    );
-  }
-  out.refs = members.map((m) => m.refId);
-  out.removed_rsrc_list = removedOf(view.data).sort(byIndex);
-  out['OS::stack_id'] = view.childId;
-  out[MEMBER_NAMES] = members.map((m) => m.name);
-  return out;
-}
-
-/** Positions of the member names of one cached attribute set (derived reads may come by the thousand). */
-const positions = new WeakMap<readonly Json[], Map<string, number>>();
-
-function positionOf(names: readonly Json[], name: string): number | undefined {
-  let index = positions.get(names);
-  if (!index) positions.set(names, (index = new Map(names.map((n, i) => [String(n), i]))));
-  return index.get(name);
-}
-
-/** Reads an attribute from what attributesOf cached: a list as is, a map derived from the lists. */
-export function readGroupAttribute(
-  cached: Readonly<Record<string, Json>>,
-  name: string | undefined,
-): Json | undefined {
-  const names = cached[MEMBER_NAMES];
-  // Cached before the compact form, or not a group's: every attribute is there as it is.
-  if (!Array.isArray(names)) return name === undefined ? (cached as Json) : undefined;
-  const refs = Array.isArray(cached.refs) ? cached.refs : [];
-  const lists = Object.keys(cached).filter((k) => !NOT_MEMBER_LISTS.has(k) && Array.isArray(cached[k]));
-  const zip = (values: readonly Json[]): JsonObject => {
-    const map: JsonObject = {};
-    names.forEach((n, i) => setOwn(map, String(n), values[i] ?? null));
-    return map;
-  };
-  if (name === undefined) {
-    const all: Record<string, Json> = {};
-    for (const [key, value] of Object.entries(cached)) if (key !== MEMBER_NAMES) setOwn(all, key, value);
-    for (const key of ['refs_map', 'attributes', ...names.map((n) => `resource.${String(n)}`)])
-      setOwn(all, key, readGroupAttribute(cached, key) ?? null);
-    for (const n of names)
-      for (const list of lists)
-        setOwn(
-          all,
-          `resource.${String(n)}.${list}`,
-          readGroupAttribute(cached, `resource.${String(n)}.${list}`) ?? null,
-        );
-    return all;
-  }
-  if (name === 'refs_map') return zip(refs);
-  if (name === 'attributes') {
-    const map: JsonObject = {};
-    for (const list of lists) setOwn(map, list, zip(cached[list] as Json[]));
-    return map;
-  }
-  if (!name.startsWith('resource.')) return undefined;
-  const rest = name.slice('resource.'.length);
-  const dot = rest.indexOf('.');
-  const member = dot < 0 ? rest : rest.slice(0, dot);
-  const i = positionOf(names, member);
-  if (i === undefined) return undefined;
-  if (dot < 0) return refs[i] ?? null;
-  const list = cached[rest.slice(dot + 1)];
-  return Array.isArray(list) && lists.includes(rest.slice(dot + 1)) ? (list[i] ?? null) : undefined;
-}
+/** Reads an attribute from what the group cached: a list as is, a map derived from the lists. */
+export const readGroupAttribute = members.read;
 
 function checkMemberType(properties: Record<string, Value>, path: DocPath, types: TypeCatalog): void {
   const def = properties.resource_def;
@@ -254,6 +165,6 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
       const template = { heat_template_version: '2015-04-30', resources };
       return { template: JSON.stringify(template), parameters: {}, data: { [REMOVED_KEY]: removed } };
     },
-    attributes: attributesOf,
+    attributes: (view) => members.cache(view, { removed_rsrc_list: removedOf(view.data).sort(byIndex) }),
   },
 };

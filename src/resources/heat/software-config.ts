@@ -73,6 +73,7 @@ export function configPlugin(spec: {
   return {
     type: spec.type,
     inRow: true,
+    isSoftwareConfig: true,
     description: spec.description,
     supportStatus: { version: '2014.1' },
     properties: spec.properties,

@@ -115,6 +115,14 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return rows.map((r) => RESOURCES.decode(r));
     },
 
+    async findByPhysicalId(physicalId) {
+      const rows = await db.all(
+        `SELECT * FROM resources WHERE physical_id = $1 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [physicalId],
+      );
+      return rows.map((r) => RESOURCES.decode(r));
+    },
+
     async listAll(stackId) {
       const rows = await db.all('SELECT * FROM resources WHERE stack_id = $1 ORDER BY id', [stackId]);
       return rows.map((r) => RESOURCES.decode(r));

@@ -178,4 +178,9 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'resources: create attempts retried (action_retry_limit), part of the idempotency key',
     statements: () => ['ALTER TABLE resources ADD COLUMN create_retries INTEGER NOT NULL DEFAULT 0'],
   },
+  {
+    version: 6,
+    description: 'resources: find a resource by its physical id (a software config read by its id)',
+    statements: () => ['CREATE INDEX resources_by_physical_id ON resources (physical_id)'],
+  },
 ];
