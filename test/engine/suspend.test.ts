@@ -92,4 +92,26 @@ describe('suspend and resume handlers', () => {
     await h.update('s', TEMPLATE().replace('polls: 2', 'polls: 3'));
     await assert.rejects(suspendOrResume(h.deps, stack.id, 'SUSPEND'), /UPDATE_IN_PROGRESS/);
   });
+
+  it('OS::Heat::Delay waits on SUSPEND and RESUME when they are listed (persisted polling)', async () => {
+    const h = await Harness.create();
+    await h.create(
+      's',
+      `heat_template_version: 2018-08-31
+resources:
+  pause: {type: OS::Heat::Delay, properties: {min_wait: 30, actions: [SUSPEND, RESUME]}}
+`,
+    );
+    await h.settle();
+    const stack = await findStack(h.deps, 'p', 's');
+    for (const action of ['SUSPEND', 'RESUME'] as const) {
+      const start = h.clock.now();
+      await suspendOrResume(h.deps, stack.id, action);
+      await h.rounds(3);
+      assert.equal(await h.status('s'), `${action}_IN_PROGRESS`, 'still waiting, no worker blocked');
+      await h.settle();
+      assert.equal(await h.status('s'), `${action}_COMPLETE`);
+      assert.ok(h.clock.now() - start >= 30_000, `${action} waited its 30 s`);
+    }
+  });
 });

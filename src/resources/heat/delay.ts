@@ -46,8 +46,8 @@ function check(ctx: PluginContext, progress: Json): PollResult {
 /**
  * OS::Heat::Delay: pauses for `min_wait` seconds (plus random jitter) during the listed actions,
  * by persisted polling (no worker sleeps). Placed by dependencies, it delays what depends on it
- * on CREATE, and what it depends on on DELETE. The waits of SUSPEND and RESUME are accepted as in
- * Heat; Hearth has no suspend or resume operation yet.
+ * on CREATE and RESUME, and what it depends on on DELETE and SUSPEND (those go against the
+ * dependencies).
  */
 export const delayPlugin: CatalogPlugin = {
   type: 'OS::Heat::Delay',
@@ -100,6 +100,22 @@ export const delayPlugin: CatalogPlugin = {
   },
 
   async checkDeleteComplete(ctx, progress) {
+    return check(ctx, progress);
+  },
+
+  async suspend(ctx) {
+    return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, 'SUSPEND')) : {};
+  },
+
+  async checkSuspendComplete(ctx, progress) {
+    return check(ctx, progress);
+  },
+
+  async resume(ctx) {
+    return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, 'RESUME')) : {};
+  },
+
+  async checkResumeComplete(ctx, progress) {
     return check(ctx, progress);
   },
 
