@@ -359,6 +359,39 @@ function bind(
 }
 
 /** The hook by which a traversal leaves unchanged resources alone (see unchanged.ts). */
+/**
+ * Starts an UPDATE traversal of a stack to the template it has, in the caller's transaction: what a
+ * change of desired state made outside the template needs (a scaling signal's new capacity). Like
+ * a user's update, it supersedes a running traversal (whose in-flight work finishes).
+ */
+export async function reconvergeStack(
+  tx: Tx,
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+  now: number,
+): Promise<void> {
+  const stack = await tx.stacks.get(stackId);
+  if (!stack?.templateId || stack.deletedAt || stack.action === 'DELETE') return;
+  const record = await tx.templates.get(stack.templateId);
+  if (!record) return;
+  const definition = cache.get(record, {
+    stackId: stack.id,
+    stackName: stack.name,
+    projectId: stack.projectId,
+  });
+  const desired = desiredOf(definition);
+  await beginTraversal(tx, {
+    stack,
+    action: 'UPDATE',
+    templateId: stack.templateId,
+    desired,
+    unchanged: unchangedFor(deps, definition, desired),
+    now,
+    reason: 'Stack UPDATE started: a resource signal changed its desired state',
+  });
+}
+
 export function unchangedFor(
   deps: EngineDeps,
   definition: StackDefinition,

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { NoActionRequired, type SignalContext } from '../resources/contract.js';
-import type { EventRecord, ResourceRecord, StackRecord, WorkItem } from '../store/contract.js';
+import { type AdjustedResource, NoActionRequired, type SignalContext } from '../resources/contract.js';
+import type { EventRecord, ResourceRecord, StackRecord, Tx, WorkItem } from '../store/contract.js';
+import type { Value } from '../template/functions/types.js';
 import type { Json, JsonObject } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { clearHook } from './hooks.js';
 import { errorMessage, pluginContext } from './node-work.js';
-import { OperationError } from './operations.js';
+import { OperationError, reconvergeStack } from './operations.js';
 import { signalWaitKey } from './peers.js';
 import { currentRow } from './rows.js';
+import type { TemplateCache } from './templates.js';
+import { ConflictError } from './traversal.js';
 
 /**
  * Resource signals (Heat's resource_signal). Accepting a signal queues a unit of work in the
@@ -29,8 +32,14 @@ const CAS_ATTEMPTS = 5;
 
 type SignalPayload = { signalId: string; row: number; details: JsonObject | null };
 
+/** A change of another resource's desired state asked by a handler (SignalContext.adjustResource). */
+interface Adjustment {
+  ref: string;
+  change: (peer: AdjustedResource) => JsonObject | undefined;
+}
+
 type Outcome =
-  | { kind: 'handled'; reason: string; data: JsonObject | undefined }
+  | { kind: 'handled'; reason: string; data: JsonObject | undefined; adjust?: Adjustment }
   /** The handler had nothing to do: no event. */
   | { kind: 'ignored' }
   | { kind: 'failed'; reason: string }
@@ -107,7 +116,7 @@ export async function signalError(
 }
 
 /** Runs one signal's unit of work: the handler, then its changes, event and completion at once. */
-export async function runSignal(deps: EngineDeps, item: WorkItem): Promise<void> {
+export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: WorkItem): Promise<void> {
   const payload = item.payload as SignalPayload;
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     const { stack, row } = await deps.store.tx(async (tx) => ({
@@ -116,13 +125,13 @@ export async function runSignal(deps: EngineDeps, item: WorkItem): Promise<void>
     }));
     // The resource is gone (its stack was deleted) since the signal was accepted.
     if (!stack || !row) {
-      await record(deps, item, undefined, { kind: 'ignored' }, payload);
+      await record(deps, cache, item, undefined, { kind: 'ignored' }, payload);
       return;
     }
     const outcome: Outcome = NO_SIGNAL_ACTIONS.has(row.action)
       ? { kind: 'refused' }
       : await handle(deps, stack, row, payload);
-    if (await record(deps, item, row, outcome, payload)) return;
+    if (await record(deps, cache, item, row, outcome, payload)) return;
   }
   await deps.store.tx((tx) =>
     tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + 100, item.payload),
@@ -138,17 +147,21 @@ async function handle(
   const plugin = deps.plugins.plugin(row.type);
   if (!plugin?.handleSignal) return { kind: 'failed', reason: notSupported(row) };
   let data: JsonObject | undefined;
+  let adjust: Adjustment | undefined;
   const ctx: SignalContext = {
     ...pluginContext({ deps, stack }, row),
     signalId: payload.signalId,
     setData: (changes) => {
       data = { ...data, ...changes };
     },
+    adjustResource: (ref, change) => {
+      adjust = { ref, change };
+    },
   };
   try {
     const result = await plugin.handleSignal(ctx, payload.details);
     const reason = result ? `Signal: ${String(result)}` : detailsText(payload.details);
-    return { kind: 'handled', reason, data };
+    return { kind: 'handled', reason, data, ...(adjust ? { adjust } : {}) };
   } catch (err) {
     if (err instanceof NoActionRequired) return { kind: 'ignored' };
     return { kind: 'failed', reason: `Signal failed: ${errorMessage(err)}` };
@@ -162,6 +175,7 @@ async function handle(
  */
 async function record(
   deps: EngineDeps,
+  cache: TemplateCache,
   item: WorkItem,
   row: ResourceRecord | undefined,
   outcome: Outcome,
@@ -179,6 +193,12 @@ async function record(
         // A poll waiting for this resource's signals (a wait condition's) looks again now.
         await tx.work.wakeWaiting(signalWaitKey(row.stackId, row.name), now);
       }
+      if (row && outcome.kind === 'handled' && outcome.adjust) {
+        const failure = await applyAdjustment(tx, row, outcome.adjust);
+        if (failure === 'lost') return false;
+        if (failure) outcome = { kind: 'failed', reason: `Signal failed: ${failure}` };
+        else await reconvergeStack(tx, deps, cache, row.stackId, now);
+      }
       const event = row && eventOf(row, outcome, now);
       if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);
       if (!(await tx.work.complete(item.id, deps.engineId))) throw new LostClaim();
@@ -186,11 +206,38 @@ async function record(
     })
     .catch((err: unknown) => {
       if (err instanceof LostClaim) return true;
+      // The stack's traversal changed under the new one (another update started): run again.
+      if (err instanceof ConflictError) return false;
       throw err;
     });
 }
 
 class LostClaim extends Error {}
+
+/**
+ * Writes a handler's change of another resource's desired state (compare-and-swap: 'lost' when
+ * that row changed meanwhile, and the signal runs again); a reason when there is no such resource.
+ */
+async function applyAdjustment(
+  tx: Tx,
+  row: ResourceRecord,
+  adjust: Adjustment,
+): Promise<string | 'lost' | undefined> {
+  const byId = (await tx.resources.findByPhysicalId(adjust.ref)).filter((r) => r.stackId === row.stackId);
+  const peer = currentRow(byId.length > 0 ? byId : await tx.resources.findByName(row.stackId, adjust.ref));
+  if (!peer) return `no resource "${adjust.ref}" in the stack`;
+  const changes = adjust.change({
+    name: peer.name,
+    type: peer.type,
+    properties: (peer.properties ?? {}) as Record<string, Value>,
+    data: peer.data,
+  });
+  if (!changes) return undefined;
+  const written = await tx.resources.update(peer.id, peer.atomicKey, peer.engineId, {
+    data: { ...peer.data, ...changes },
+  });
+  return written ? undefined : 'lost';
+}
 
 function eventOf(row: ResourceRecord, outcome: Outcome, now: number): Omit<EventRecord, 'id'> | undefined {
   if (outcome.kind === 'ignored') return undefined;

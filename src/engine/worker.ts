@@ -82,7 +82,7 @@ export class Worker {
     try {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
-      else if (item.kind === SIGNAL) await runSignal(this.deps, item);
+      else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
       else await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
     } catch (err) {
       // A bug or an unavailable database: the unit stays claimed and is retried after its lease.

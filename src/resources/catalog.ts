@@ -8,6 +8,7 @@ import {
 } from '../template/properties/index.js';
 import type { ResourceTypeInfo, TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
+import { autoScalingGroupPlugin } from './heat/autoscaling-group.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
 import { delayPlugin } from './heat/delay.js';
 import { multipartMimePlugin } from './heat/multipart-mime.js';
@@ -15,6 +16,7 @@ import { nonePlugin } from './heat/none.js';
 import { randomStringPlugin } from './heat/random-string.js';
 import { resourceChainPlugin } from './heat/resource-chain.js';
 import { resourceGroupPlugin } from './heat/resource-group.js';
+import { scalingPolicyPlugin } from './heat/scaling-policy.js';
 import { softwareConfigPlugin } from './heat/software-config.js';
 import { stackPlugin } from './heat/stack.js';
 import { structuredConfigPlugin } from './heat/structured-config.js';
@@ -53,6 +55,8 @@ export function builtinPlugins(): ResourcePlugin[] {
     randomStringPlugin,
     testResourcePlugin,
     resourceGroupPlugin,
+    autoScalingGroupPlugin,
+    scalingPolicyPlugin,
     stackPlugin,
     softwareConfigPlugin,
     structuredConfigPlugin,

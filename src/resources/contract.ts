@@ -61,6 +61,14 @@ export interface PluginContext {
   readResource(ref: string): Promise<PeerResource | undefined>;
 }
 
+/** What SignalContext.adjustResource's change is given of the resource it adjusts. */
+export interface AdjustedResource {
+  readonly name: string;
+  readonly type: string;
+  readonly properties: Readonly<Record<string, Value>>;
+  readonly data: Readonly<JsonObject>;
+}
+
 /** What a plugin may read of another resource of its stack (PluginContext.readResource). */
 export interface PeerResource {
   readonly name: string;
@@ -94,6 +102,15 @@ export interface SignalContext extends PluginContext {
   readonly signalId: string;
   /** Merges `changes` into the resource's persisted data (`data` shows it as it was before). */
   setData(changes: JsonObject): void;
+  /**
+   * Changes the desired state of another resource of the stack (a scaling policy's group): `ref`
+   * is its reference id (get_resource) or name; `change` is given its properties (as last
+   * converged) and data as they are when the signal's outcome is written, and returns changes to
+   * merge into its data (or nothing). They are written with the signal's outcome, and the stack
+   * converges again to its current template in the same transaction: like a user's update, this
+   * supersedes a running traversal rather than waiting for it or failing.
+   */
+  adjustResource(ref: string, change: (peer: AdjustedResource) => JsonObject | undefined): void;
 }
 
 /** The result of starting an action. */

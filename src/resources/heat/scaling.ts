@@ -1,0 +1,71 @@
+import type { Value } from '../../template/functions/types.js';
+import type { JsonObject } from '../../util/json.js';
+
+/*
+ * Capacity rules shared by OS::Heat::AutoScalingGroup (which sizes its child from them) and
+ * OS::Heat::ScalingPolicy (which changes them by signal).
+ */
+
+export const ADJUSTMENT_TYPES = [
+  'change_in_capacity',
+  'exact_capacity',
+  'percent_change_in_capacity',
+] as const;
+export type AdjustmentType = (typeof ADJUSTMENT_TYPES)[number];
+
+/** Row data keys of a group: the capacity scaling set, and the desired_capacity it last followed. */
+export const CAPACITY_KEY = 'capacity';
+export const DESIRED_SEEN_KEY = 'desired_capacity_seen';
+
+/**
+ * The new capacity after an adjustment, kept within [minimum, maximum] (Heat's
+ * scalingutil.calculate_new_capacity): a percentage rounds away from zero below one member and
+ * towards zero above, then is raised to `minStep` members if it moves fewer.
+ */
+export function newCapacity(
+  current: number,
+  adjustment: number,
+  type: AdjustmentType,
+  minStep: number | undefined,
+  minimum: number,
+  maximum: number,
+): number {
+  let capacity: number;
+  if (type === 'change_in_capacity') capacity = current + adjustment;
+  else if (type === 'exact_capacity') capacity = adjustment;
+  else {
+    const delta = (current * adjustment) / 100;
+    let rounded =
+      Math.abs(delta) < 1 ? (delta > 0 ? Math.ceil(delta) : Math.floor(delta)) : Math.trunc(delta);
+    if (minStep && minStep > Math.abs(rounded)) rounded = rounded > 0 ? minStep : -minStep;
+    capacity = current + rounded;
+  }
+  return Math.min(maximum, Math.max(minimum, capacity));
+}
+
+function int(value: Value | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : undefined;
+}
+
+export function bounds(properties: Readonly<Record<string, Value>>): { min: number; max: number } {
+  const min = int(properties.min_size) ?? 0;
+  return { min, max: Math.max(min, int(properties.max_size) ?? min) };
+}
+
+/**
+ * The size a group converges to: what scaling last set, unless the template's desired_capacity
+ * changed since the group last followed it (a user's new desired state wins; an update that leaves
+ * it as it was keeps the scaled size), within [min_size, max_size].
+ */
+export function groupCapacity(
+  properties: Readonly<Record<string, Value>>,
+  data: Readonly<JsonObject>,
+): number {
+  const { min, max } = bounds(properties);
+  const desired = int(properties.desired_capacity);
+  const scaled = int(data[CAPACITY_KEY] as Value);
+  const followed = data[DESIRED_SEEN_KEY] ?? null;
+  let capacity = scaled ?? desired ?? min;
+  if (desired !== undefined && followed !== desired) capacity = desired;
+  return Math.min(max, Math.max(min, capacity));
+}

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findStack } from '../../src/engine/operations.js';
+import { signalResource } from '../../src/engine/signal.js';
+import { newCapacity } from '../../src/resources/heat/scaling.js';
+import type { ResourceRecord } from '../../src/store/contract.js';
+import { Harness } from './harness.js';
+
+// OS::Heat::AutoScalingGroup and OS::Heat::ScalingPolicy: sizes within [min, max], Heat's capacity
+// arithmetic, and scaling signals as desired-state changes that supersede a running update.
+
+const T = 'OS::Heat::TestResource';
+
+function template(
+  opts: { desired?: number; min?: number; max?: number; extra?: string; cooldown?: number } = {},
+) {
+  const desired = opts.desired === undefined ? '' : `\n      desired_capacity: ${opts.desired}`;
+  return `heat_template_version: 2018-08-31
+resources:
+  asg:
+    type: OS::Heat::AutoScalingGroup
+    properties:
+      min_size: ${opts.min ?? 1}
+      max_size: ${opts.max ?? 5}${desired}
+      resource: {type: ${T}, properties: {value: member}}
+  up:
+    type: OS::Heat::ScalingPolicy
+    properties: {auto_scaling_group_id: {get_resource: asg}, adjustment_type: change_in_capacity, scaling_adjustment: 1, cooldown: ${opts.cooldown ?? 0}}
+  down:
+    type: OS::Heat::ScalingPolicy
+    properties: {auto_scaling_group_id: {get_resource: asg}, adjustment_type: percent_change_in_capacity, scaling_adjustment: -50}
+  exact:
+    type: OS::Heat::ScalingPolicy
+    properties: {auto_scaling_group_id: {get_resource: asg}, adjustment_type: exact_capacity, scaling_adjustment: 10}${opts.extra ?? ''}
+outputs:
+  size: {value: {get_attr: [asg, current_size]}}
+  values: {value: {get_attr: [asg, outputs_list, output]}}
+  by_name: {value: {get_attr: [asg, outputs, output]}}
+`;
+}
+
+async function members(h: Harness): Promise<ResourceRecord[]> {
+  const top = await h.stack('s');
+  const [child] = await h.deps.store.tx((tx) => tx.stacks.list({ parentId: top.id }));
+  return h.deps.store.tx((tx) => tx.resources.listActive(child!.id));
+}
+
+async function signal(h: Harness, policy: string): Promise<void> {
+  const stack = await findStack(h.deps, 'p', 's');
+  await signalResource(h.deps, stack.id, policy, null);
+  await h.settle();
+}
+
+describe('capacity arithmetic (Heat scalingutil)', () => {
+  it('adjusts by change, exact value or percentage, with the minimum step, within bounds', () => {
+    assert.equal(newCapacity(2, 1, 'change_in_capacity', undefined, 1, 5), 3);
+    assert.equal(newCapacity(5, 1, 'change_in_capacity', undefined, 1, 5), 5);
+    assert.equal(newCapacity(2, 10, 'exact_capacity', undefined, 1, 5), 5);
+    assert.equal(newCapacity(2, -3, 'change_in_capacity', undefined, 1, 5), 1);
+    // Below one member a percentage rounds away from zero, above towards zero.
+    assert.equal(newCapacity(4, 10, 'percent_change_in_capacity', undefined, 0, 100), 5);
+    assert.equal(newCapacity(4, -10, 'percent_change_in_capacity', undefined, 0, 100), 3);
+    assert.equal(newCapacity(10, 33, 'percent_change_in_capacity', undefined, 0, 100), 13);
+    assert.equal(newCapacity(10, -33, 'percent_change_in_capacity', undefined, 0, 100), 7);
+    assert.equal(newCapacity(10, 10, 'percent_change_in_capacity', 3, 0, 100), 13);
+  });
+});
+
+describe('OS::Heat::AutoScalingGroup', () => {
+  it('starts at desired_capacity, follows a changed one, removes the oldest members first', async () => {
+    const h = await Harness.create();
+    await h.create('s', template({ desired: 2 }));
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    const first = (await members(h)).map((r) => r.name);
+    assert.equal(first.length, 2);
+    const out = await h.outputs('s');
+    assert.equal(out.size, 2);
+    assert.deepEqual(out.values, ['member', 'member']);
+    assert.deepEqual(Object.keys(out.by_name as object).sort(), [...first].sort());
+
+    await h.update('s', template({ desired: 4 }));
+    await h.settle();
+    const grown = (await members(h)).map((r) => r.name);
+    assert.equal(grown.length, 4);
+    for (const name of first) assert.ok(grown.includes(name), 'existing members stay');
+
+    await h.update('s', template({ desired: 1 }));
+    await h.settle();
+    const shrunk = (await members(h)).map((r) => r.name);
+    assert.equal(shrunk.length, 1);
+    assert.ok(!first.includes(shrunk[0]!), 'the newest member is kept');
+  });
+
+  it('refuses min_size above max_size and a desired_capacity outside them', async () => {
+    const h = await Harness.create();
+    await assert.rejects(
+      h.create('a', template({ min: 3, max: 2 })),
+      /min_size can not be greater than max_size/,
+    );
+    await assert.rejects(h.create('b', template({ desired: 9 })), /desired_capacity must be between 1 and 5/);
+  });
+});
+
+describe('OS::Heat::ScalingPolicy', () => {
+  it('scales its group by signal, within [min, max]; an update keeping desired_capacity keeps the size', async () => {
+    const h = await Harness.create();
+    await h.create('s', template());
+    await h.settle();
+    assert.equal((await members(h)).length, 1, 'min_size without desired_capacity');
+
+    await signal(h, 'up');
+    assert.equal((await members(h)).length, 2);
+    assert.equal((await h.outputs('s')).size, 2);
+    await signal(h, 'exact');
+    assert.equal((await members(h)).length, 5, 'exact_capacity 10 stops at max_size');
+    await signal(h, 'down');
+    assert.equal((await members(h)).length, 3, '-50% of 5 rounds towards zero: 3');
+
+    await h.update('s', template({ extra: '\n  more: {type: OS::Heat::None}' }));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.equal((await members(h)).length, 3, 'the scaled size stays');
+  });
+
+  it('ignores a signal within its cooldown, and an alarm that is not alarming', async () => {
+    const h = await Harness.create();
+    await h.create('s', template({ cooldown: 60 }));
+    await h.settle();
+    await signal(h, 'up');
+    await signal(h, 'up');
+    assert.equal((await members(h)).length, 2, 'the second signal came within the cooldown');
+    h.clock.t += 61_000;
+    const stack = await findStack(h.deps, 'p', 's');
+    await signalResource(h.deps, stack.id, 'up', { current: 'ok', previous: 'alarm', reason: 'calm' });
+    await h.settle();
+    assert.equal((await members(h)).length, 2, 'an ok alarm asks for nothing');
+    await signal(h, 'up');
+    assert.equal((await members(h)).length, 3);
+  });
+
+  it('a signal during a running update supersedes it: both the update and the new size land', async () => {
+    const h = await Harness.create();
+    await h.create('s', template());
+    await h.settle();
+    const slow = `\n  slow: {type: ${T}, properties: {value: v2, action_wait_secs: {create: 20}}}`;
+    await h.update('s', template({ extra: slow }));
+    await h.rounds(3);
+    assert.equal(await h.status('s'), 'UPDATE_IN_PROGRESS');
+    const stack = await findStack(h.deps, 'p', 's');
+    for (let i = 0; i < 3; i++) await signalResource(h.deps, stack.id, 'up', null);
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.equal((await members(h)).length, 4, 'every signal applied');
+    assert.ok(
+      (await h.rows('s')).some((r) => r.name === 'slow' && r.status === 'COMPLETE'),
+      'the update landed',
+    );
+  });
+});
