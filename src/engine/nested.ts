@@ -86,7 +86,11 @@ export async function runNestedUpdate(
         string,
         Value
       >;
-      const child = nestedPlugin.nested.child(properties, row.data);
+      const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
+      const child = nestedPlugin.nested.child(properties, row.data, {
+        updatePolicy,
+        creating: childStackOf(row) === undefined,
+      });
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }
   } catch (err) {

@@ -13,9 +13,15 @@ export interface NestedStackType {
    * The child from the properties (converted by the schema, defaults applied) and the row's data:
    * its template text (HOT, JSON or YAML), its parameters, and data to keep on the row.
    */
-  child(properties: Record<string, Value>, data: Readonly<JsonObject>): NestedChild;
+  child(properties: Record<string, Value>, data: Readonly<JsonObject>, options?: ChildOptions): NestedChild;
   /** The resource's attributes once the child is done (computed once, from the child's rows). */
   attributes(view: NestedView): Record<string, Json>;
+}
+
+/** What else shapes the child: the resource's update_policy, and whether the child is being created. */
+export interface ChildOptions {
+  updatePolicy?: Value;
+  creating?: boolean;
 }
 
 export interface NestedChild {

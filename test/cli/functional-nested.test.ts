@@ -184,6 +184,46 @@ describe('nested stacks through the CLI (Heat functional tests)', { concurrency:
     }
   });
 
+  it('resource groups: rolling_update updates members one batch at a time, with the pause between', async () => {
+    const group = (value: string) => `${HOT}
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    update_policy: {rolling_update: {max_batch_size: 2, min_in_service: 1, pause_time: 1}}
+    properties:
+      count: 3
+      resource_def: {type: ${T}, properties: {value: '${value}'}}
+`;
+    const w = new Workdir({ 'a.yaml': group('a'), 'b.yaml': group('b') });
+    await w.ok(['stack', 'create', 's', '-t', 'a.yaml', '--wait']);
+    await w.ok(['stack', 'update', 's', '-t', 'b.yaml', '--wait']);
+    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    const childId = (await w.resources('s')).find((r) => r.resource_name === 'group')!.physical_resource_id;
+    const events = await w.events(childId);
+    const at = (name: string, status: string) =>
+      events.findIndex((e) => e.resource_name === name && e.resource_status === status);
+    // Batches of two (3 members, one kept in service): 0 and 1, a pause, then 2.
+    assert.ok(at('2', 'UPDATE_IN_PROGRESS') > at('0', 'UPDATE_COMPLETE'));
+    assert.ok(at('2', 'UPDATE_IN_PROGRESS') > at('1', 'UPDATE_COMPLETE'));
+    assert.ok(
+      at('1', 'UPDATE_IN_PROGRESS') < at('0', 'UPDATE_COMPLETE') ||
+        at('0', 'UPDATE_IN_PROGRESS') < at('1', 'UPDATE_COMPLETE'),
+      'one batch runs together',
+    );
+    const pause = events.find(
+      (e) => e.resource_name.startsWith('batch-pause-') && e.resource_status === 'CREATE_COMPLETE',
+    );
+    assert.ok(
+      pause && events.indexOf(pause) < at('2', 'UPDATE_IN_PROGRESS'),
+      'the pause comes between the batches',
+    );
+    const members = (await w.resources('s', 1)).filter((r) => /^\d+$/.test(r.resource_name));
+    assert.deepEqual(
+      members.map((r) => r.resource_status),
+      ['UPDATE_COMPLETE', 'UPDATE_COMPLETE', 'UPDATE_COMPLETE'],
+    );
+  });
+
   it('resource groups scale up and down: survivors keep their names and ids; removal_policies', async () => {
     const w = new Workdir({
       'group.yaml': `${HOT}

@@ -184,3 +184,75 @@ describe('OS::Heat::ResourceGroup', () => {
     );
   });
 });
+
+describe('ResourceGroup update_policy', () => {
+  const policyGroup = (value: string, policy: string) => `heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    update_policy: ${policy}
+    properties:
+      count: 4
+      resource_def: {type: ${T}, properties: {value: '${value}-%index%'}}
+outputs:
+  refs: {value: {get_attr: [group, refs]}}
+`;
+
+  /** The child's events of one status, as [member, time] in order. */
+  async function childEvents(h: Harness, status: string): Promise<[string, number][]> {
+    const c = await child(h);
+    const events = await h.deps.store.tx((tx) => tx.events.list(c.id));
+    return events
+      .filter((e) => `${e.action}_${e.status}` === status)
+      .map((e) => [e.resourceName, Date.parse(e.createdAt)] as [string, number]);
+  }
+
+  it('batch_create creates members in batches with a pause between them, hidden from the attributes', async () => {
+    const h = await Harness.create();
+    await h.create('s', policyGroup('a', '{batch_create: {max_batch_size: 2, pause_time: 30}}'));
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    const at = Object.fromEntries(await childEvents(h, 'CREATE_COMPLETE'));
+    const started = Object.fromEntries(await childEvents(h, 'CREATE_IN_PROGRESS'));
+    for (const second of ['2', '3'])
+      for (const first of ['0', '1']) {
+        assert.ok(
+          started[second]! >= at[first]! + 30_000,
+          `member ${second} waited for ${first} and the pause`,
+        );
+      }
+    assert.equal(((await h.outputs('s')).refs as unknown[]).length, 4, 'the pauses are not members');
+  });
+
+  it('rolling_update updates at most max_batch_size members at a time, keeping min_in_service', async () => {
+    const h = await Harness.create();
+    const policy = '{rolling_update: {max_batch_size: 3, min_in_service: 3}}';
+    await h.create('s', policyGroup('a', policy));
+    await h.settle();
+    const ids = (await members(h)).map((r) => r.physicalId);
+    await h.update('s', policyGroup('b', policy));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    // count 4 - min_in_service 3: one member at a time, each after the one before it.
+    const childId = (await child(h)).id;
+    const events = await h.deps.store.tx((tx) => tx.events.list(childId));
+    const seq = events
+      .filter((e) => e.action === 'UPDATE' && /^\d+$/.test(e.resourceName))
+      .map((e) => `${e.resourceName}:${e.status}`);
+    assert.deepEqual(seq, [
+      '0:IN_PROGRESS',
+      '0:COMPLETE',
+      '1:IN_PROGRESS',
+      '1:COMPLETE',
+      '2:IN_PROGRESS',
+      '2:COMPLETE',
+      '3:IN_PROGRESS',
+      '3:COMPLETE',
+    ]);
+    assert.deepEqual(
+      (await members(h)).map((r) => r.physicalId),
+      ids,
+      'updated in place',
+    );
+  });
+});

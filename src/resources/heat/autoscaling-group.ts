@@ -6,6 +6,7 @@ import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { addBatches, batching, isPause } from './batches.js';
 import { memberAttributes } from './member-attributes.js';
 import { bounds, CAPACITY_KEY, DESIRED_SEEN_KEY, groupCapacity } from './scaling.js';
 
@@ -117,7 +118,7 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
   },
 
   nested: {
-    child(properties, data) {
+    child(properties, data, options = {}) {
       const capacity = groupCapacity(properties, data);
       let next = typeof data[NEXT_KEY] === 'number' ? data[NEXT_KEY] : 0;
       let kept = names(data);
@@ -133,6 +134,13 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
         }
         setOwn(resources, name, member);
       }
+      // rolling_updates: members are updated in batches (created all at once, as in Heat).
+      const batches = batching(
+        { rolling_update: properties.rolling_updates ?? null },
+        options.creating ?? false,
+        kept.length,
+      );
+      if (batches) addBatches(resources, kept, batches, def as Json);
       const template = { heat_template_version: '2015-04-30', resources };
       const desired = typeof properties.desired_capacity === 'number' ? properties.desired_capacity : null;
       return {
@@ -146,6 +154,9 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
         },
       };
     },
-    attributes: (view) => members.cache(view, { current_size: view.members.length }),
+    attributes: (view) => {
+      const kept = view.members.filter((m) => !isPause(m.name));
+      return members.cache({ ...view, members: kept }, { current_size: kept.length });
+    },
   },
 };

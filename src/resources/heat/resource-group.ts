@@ -7,6 +7,7 @@ import type { TypeCatalog } from '../../template/types.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { addBatches, batching, isPause } from './batches.js';
 import { byIndex, memberAttributes } from './member-attributes.js';
 
 const TYPE = 'OS::Heat::ResourceGroup';
@@ -146,7 +147,7 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
   },
 
   nested: {
-    child(properties, data) {
+    child(properties, data, options = {}) {
       const count = typeof properties.count === 'number' ? properties.count : 1;
       const indexVar = typeof properties.index_var === 'string' ? properties.index_var : '%index%';
       const def = isPlainObject(properties.resource_def) ? properties.resource_def : {};
@@ -154,7 +155,8 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
       const kept = properties.removal_policies_mode === 'update' ? [] : removedOf(data);
       const removed = [...new Set([...kept, ...asked])].sort(byIndex);
       const resources: JsonObject = {};
-      for (const name of memberNames(count, new Set(removed))) {
+      const names = memberNames(count, new Set(removed));
+      for (const name of names) {
         const member: JsonObject = { type: def.type as Json };
         for (const key of ['properties', 'metadata'] as const) {
           const v = def[key];
@@ -162,9 +164,15 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
         }
         setOwn(resources, name, member);
       }
+      const batches = batching(options.updatePolicy, options.creating ?? false, names.length);
+      if (batches) addBatches(resources, names, batches, def as Json);
       const template = { heat_template_version: '2015-04-30', resources };
       return { template: JSON.stringify(template), parameters: {}, data: { [REMOVED_KEY]: removed } };
     },
-    attributes: (view) => members.cache(view, { removed_rsrc_list: removedOf(view.data).sort(byIndex) }),
+    attributes: (view) =>
+      members.cache(
+        { ...view, members: view.members.filter((m) => !isPause(m.name)) },
+        { removed_rsrc_list: removedOf(view.data).sort(byIndex) },
+      ),
   },
 };
