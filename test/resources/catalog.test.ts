@@ -29,6 +29,7 @@ const SAMPLE = readFileSync('/work/shared/heat-api-samples/sample-template.yaml'
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'OS::Heat::AutoScalingGroup',
       'OS::Heat::CloudConfig',
       'OS::Heat::Delay',
       'OS::Heat::MultipartMime',
@@ -36,6 +37,7 @@ describe('plugin catalog', () => {
       'OS::Heat::RandomString',
       'OS::Heat::ResourceChain',
       'OS::Heat::ResourceGroup',
+      'OS::Heat::ScalingPolicy',
       'OS::Heat::SoftwareConfig',
       'OS::Heat::Stack',
       'OS::Heat::StructuredConfig',
