@@ -27,6 +27,9 @@ export const SIGNAL = 'signal';
 /** Resource actions during which Heat refuses signals (its no_signal_actions). */
 const NO_SIGNAL_ACTIONS: ReadonlySet<string> = new Set(['SUSPEND', 'DELETE']);
 
+/** How soon a signal waiting for an earlier one of its resource looks again. */
+const SIGNAL_TURN_MS = 20;
+
 /** Lost compare-and-swaps in a row before the unit steps back and runs again a little later. */
 const CAS_ATTEMPTS = 5;
 
@@ -118,6 +121,13 @@ export async function signalError(
 /** Runs one signal's unit of work: the handler, then its changes, event and completion at once. */
 export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: WorkItem): Promise<void> {
   const payload = item.payload as SignalPayload;
+  // A resource's signals are handled in the order they were accepted: a later one waits its turn.
+  if (await deps.store.tx((tx) => tx.work.signalQueuedBefore(item.node, item.id))) {
+    await deps.store.tx((tx) =>
+      tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + SIGNAL_TURN_MS, item.payload),
+    );
+    return;
+  }
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     const { stack, row } = await deps.store.tx(async (tx) => ({
       stack: await tx.stacks.get(item.stackId),

@@ -374,6 +374,8 @@ export interface Tx {
     deleteForTraversal(traversalId: string): Promise<void>;
     /** Whether an item still exists (queued or claimed). */
     exists(id: number): Promise<boolean>;
+    /** Whether a signal item for the same node was queued before item `id` and is still there. */
+    signalQueuedBefore(node: string, id: number): Promise<boolean>;
     /** Makes every item claimed by `engineId` claimable now (that engine is known to be dead). */
     releaseClaimsOf(engineId: string, now: number): Promise<number>;
     /** How many items of a stack are queued or running (an operation has settled at 0). */

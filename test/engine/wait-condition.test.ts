@@ -159,10 +159,10 @@ describe('OS::Heat::WaitCondition and WaitConditionHandle', () => {
     );
   });
 
-  it('signals handled concurrently get distinct sequence numbers', async () => {
+  it('signals sent together are handled in turn, with distinct sequence numbers in order', async () => {
     const { h, stackId } = await setup({ count: 3 });
     for (let i = 0; i < 3; i++) await signalResource(h.deps, stackId, 'handle', null);
-    await runDueNow(h);
+    await h.settle();
     assert.equal(await h.status('s'), 'CREATE_COMPLETE');
     assert.equal((await h.outputs('s')).data, '{"1": null, "2": null, "3": null}');
   });

@@ -249,6 +249,27 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.equal(await store.nextWorkTime(), 1100);
       }));
 
+    it('signalQueuedBefore: an earlier signal item of the same node, and only signal items', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('sig-1', 's1', 'signal:7', { kind: 'signal' }),
+            work('t1', 's1', 'signal:8'),
+            work('sig-2', 's1', 'signal:7', { kind: 'signal' }),
+            work('sig-3', 's1', 'signal:8', { kind: 'signal' }),
+          ]),
+        );
+        const id = async (t: string) => (await store.tx((tx) => tx.work.listForTraversal(t)))[0]!.id;
+        const [first, second, other] = [await id('sig-1'), await id('sig-2'), await id('sig-3')];
+        const before = (node: string, item: number) =>
+          store.tx((tx) => tx.work.signalQueuedBefore(node, item));
+        assert.equal(await before('signal:7', first), false);
+        assert.equal(await before('signal:7', second), true);
+        assert.equal(await before('signal:8', other), false, 'a non-signal item of that node does not count');
+        await store.tx((tx) => tx.work.deleteForTraversal('sig-1'));
+        assert.equal(await before('signal:7', second), false, 'its turn once the earlier one is done');
+      }));
+
     it('counts a stack’s items and deletes a traversal’s', () =>
       withStore(open, async (store) => {
         await store.tx((tx) =>

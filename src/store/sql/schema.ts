@@ -183,4 +183,9 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'resources: find a resource by its physical id (a software config read by its id)',
     statements: () => ['CREATE INDEX resources_by_physical_id ON resources (physical_id)'],
   },
+  {
+    version: 7,
+    description: "work: a resource's queued signals in order (only signal items are indexed)",
+    statements: () => ["CREATE INDEX work_signals ON work (node, id) WHERE kind = 'signal'"],
+  },
 ];

@@ -66,6 +66,14 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       await db.run('DELETE FROM work WHERE traversal_id = $1', [traversalId]);
     },
 
+    async signalQueuedBefore(node, id) {
+      const rows = await db.all(
+        "SELECT 1 AS one FROM work WHERE kind = 'signal' AND node = $1 AND id < $2 LIMIT 1",
+        [node, id],
+      );
+      return rows.length > 0;
+    },
+
     async exists(id) {
       return (await db.all('SELECT 1 AS one FROM work WHERE id = $1', [id])).length > 0;
     },
