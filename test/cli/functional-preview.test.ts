@@ -156,6 +156,9 @@ describe('stack update --dry-run --show-nested (test_preview_update nested)', { 
       { updated: ['nested1'] },
       'without --show-nested',
     );
+    const misused = await w.run(['stack', 'update', 's', '-t', 'parent.yaml', '--show-nested']);
+    assert.notEqual(misused.code, 0);
+    assert.match(misused.stderr, /--show-nested goes with --dry-run/);
   });
 
   it('test_nested_resources_add: a resource added deep down', async () => {

@@ -234,6 +234,7 @@ export function registerStackCommands(program: Command, print: Print): void {
         },
     ) => {
       if (!opts.template && !opts.existing) throw new Error('stack update needs -t/--template or --existing');
+      if (opts.showNested && !opts.dryRun) throw new Error('--show-nested goes with --dry-run');
       await withEngine(program, async (engine) => {
         const found = await findStack(engine.deps, localProject(), name);
         const request = {
