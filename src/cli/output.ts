@@ -78,3 +78,9 @@ function checkFormat(format: string): Format | 'value' {
   }
   return format as Format | 'value';
 }
+
+/** Whether a format prints rows (table, value) rather than a document (json, yaml). */
+export function tabular(format: string): boolean {
+  const fmt = checkFormat(format);
+  return fmt === 'table' || fmt === 'value';
+}

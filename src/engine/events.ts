@@ -40,7 +40,7 @@ export function stackEvent(
 }
 
 export function resourceEvent(
-  row: ResourceRecord,
+  row: Pick<ResourceRecord, 'stackId' | 'name' | 'type' | 'physicalId'>,
   action: string,
   status: string,
   reason: string,

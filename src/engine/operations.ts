@@ -12,6 +12,7 @@ import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
 import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
 import { beginVisit } from './suspend-node.js';
+import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
@@ -53,21 +54,32 @@ export class OperationError extends Error {
 
 const STACK_NAME = /^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$/;
 
-export async function createStack(
+/** Validates a create request (name, template) without writing anything. */
+export function prepareCreate(
   deps: EngineDeps,
   cache: TemplateCache,
   req: CreateRequest,
-): Promise<StackRecord> {
+  id: string,
+): { record: TemplateRecord; definition: StackDefinition } {
   if (!STACK_NAME.test(req.name)) {
     throw new OperationError(
       `invalid stack name "${req.name}": it must start with a letter and contain only letters, digits, _, - and .`,
       'invalid',
     );
   }
+  const record = templateRecord(req.template, deps.clock.now());
+  const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId });
+  return { record, definition };
+}
+
+export async function createStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  req: CreateRequest,
+): Promise<StackRecord> {
   const now = deps.clock.now();
   const id = randomUUID();
-  const record = templateRecord(req.template, now);
-  const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId });
+  const { record, definition } = prepareCreate(deps, cache, req, id);
   const stack: StackRecord = {
     id,
     name: req.name,
@@ -106,13 +118,21 @@ export async function createStack(
   return (await getStack(deps, id))!;
 }
 
-export async function updateStack(
+/** What an update converges to, validated (shared by the update and its preview). */
+export interface PreparedUpdate {
+  stack: StackRecord;
+  record: TemplateRecord;
+  environment: Environment;
+  definition: StackDefinition;
+}
+
+/** Validates an update request against the stack without writing anything. */
+export async function prepareUpdate(
   deps: EngineDeps,
   cache: TemplateCache,
   stackId: string,
   req: UpdateRequest,
-): Promise<StackRecord> {
-  const now = deps.clock.now();
+): Promise<PreparedUpdate> {
   const stack = await requireStack(deps, stackId);
   if (stack.action === 'DELETE' && stack.status !== 'FAILED') {
     throw new OperationError(`stack "${stack.name}" is being deleted; it cannot be updated`, 'conflict');
@@ -121,13 +141,27 @@ export async function updateStack(
   const environment = req.parameters
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
     : input.environment;
-  const record = templateRecord({ ...input, environment }, now);
+  const record = templateRecord({ ...input, environment }, deps.clock.now());
   const definition = bind(deps, cache, record, {
     id: stack.id,
     name: stack.name,
     projectId: stack.projectId,
   });
   await refuseImmutableChanges(deps, cache, stack, definition);
+  return { stack, record, environment, definition };
+}
+
+export async function updateStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+  req: UpdateRequest,
+): Promise<StackRecord> {
+  const now = deps.clock.now();
+  const prepared = await prepareUpdate(deps, cache, stackId, req);
+  const { stack, record, definition } = prepared;
+  const refused = await refuseRestrictedActions(deps, prepared, req.disableRollback ?? stack.disableRollback);
+  if (refused) return refused;
   const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record);

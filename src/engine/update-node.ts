@@ -136,9 +136,10 @@ async function followReplacements(scope: NodeScope, rowId: number): Promise<Reso
 
 export type Decision = 'none' | 'create' | 'update' | 'replace';
 
+/** What a row would need to become `properties` of `type` (shared with the update preview, preview.ts). */
 export function decide(
   plugin: ResourcePlugin,
-  row: ResourceRecord,
+  row: Pick<ResourceRecord, 'action' | 'status' | 'unhealthy' | 'type' | 'physicalId' | 'properties'>,
   type: string,
   properties: Record<string, Value>,
 ): Decision {
@@ -147,9 +148,11 @@ export function decide(
   if (row.action === 'DELETE') return 'replace';
   if (row.status === 'FAILED' || row.unhealthy || row.type !== type || row.physicalId === null)
     return 'replace';
-  const diff = diffProperties(plugin.properties, row.properties ?? {}, properties);
+  const previous = (row.properties ?? {}) as Record<string, Value>;
+  const diff = diffProperties(plugin.properties, previous, properties);
   if (diff.changed.length === 0) return 'none';
-  return diff.requiresReplacement.length > 0 ? 'replace' : 'update';
+  if (diff.requiresReplacement.length > 0) return 'replace';
+  return plugin.needsReplace?.(properties, previous, diff.changed) ? 'replace' : 'update';
 }
 
 /**
@@ -451,7 +454,7 @@ async function replace(
 }
 
 /**
- * Inserts the replacement row of `row` (INIT) and links the two; undefined if `row` changed
+ * Inserts the replacement row of `row` (INIT, of `type`) and links the two; undefined if `row` changed
  * meanwhile. The update node's key stays the old row's (see nodes.ts).
  */
 export async function makeReplacement(
@@ -462,6 +465,7 @@ export async function makeReplacement(
   const now = scope.deps.clock.now();
   return scope.deps.store
     .tx(async (tx) => {
+      // A type change replaces: the new row has the new type, so the next update finds it settled.
       const [fresh] = await tx.resources.insert([initRow({ ...row, type }, now, row.id)]);
       const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
         replacedBy: fresh!.id,

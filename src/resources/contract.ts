@@ -205,6 +205,18 @@ export interface ResourcePlugin {
   ): Promise<ActionResult>;
   checkUpdateComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
 
+  /**
+   * Whether a change the schema would allow in place still needs a new resource (Heat's
+   * needs_replace_with_prop_diff). Decided before anything runs, so an update preview and the
+   * environment's `restricted_actions` see the replacement too (unlike an UpdateReplace thrown by
+   * `update`). `changed` names the properties that differ.
+   */
+  needsReplace?(
+    properties: Record<string, Value>,
+    previous: Record<string, Value>,
+    changed: readonly string[],
+  ): boolean;
+
   /** Deletes the physical resource; a resource that is already gone is success. */
   delete(ctx: PluginContext): Promise<ActionResult>;
   checkDeleteComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

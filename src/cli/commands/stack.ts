@@ -14,12 +14,14 @@ import {
   updateStack,
 } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
+import { previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
 import type { EventRecord, ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import { loadStackInput } from '../../template/loader.js';
 import { localProject, withEngine } from '../embedded.js';
-import { show } from '../output.js';
+import { show, tabular } from '../output.js';
 import { waitAndReport } from '../progress.js';
 import { registerHookCommands } from './hook.js';
+import { createPreviewView, updatePreviewView } from './preview.js';
 import { registerSignalCommand } from './signal.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
@@ -130,22 +132,34 @@ export function registerStackCommands(program: Command, print: Print): void {
     environmentOptions(create)
       .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
       .option('--enable-rollback', 'roll back when the create fails')
-      .option('--tags <tags>', 'comma-separated tags'),
+      .option('--tags <tags>', 'comma-separated tags')
+      .option('--dry-run', 'show the resources the create would make, and create nothing'),
   ).action(
     async (
       name: string,
       opts: TemplateOptions &
-        FormatOptions & { timeout?: number; enableRollback?: boolean; tags?: string; wait?: boolean },
+        FormatOptions & {
+          timeout?: number;
+          enableRollback?: boolean;
+          tags?: string;
+          wait?: boolean;
+          dryRun?: boolean;
+        },
     ) => {
       await withEngine(program, async (engine) => {
-        const created = await createStack(engine.deps, engine.cache, {
+        const request = {
           name,
           projectId: localProject(),
           template: templateInput(opts),
           timeoutMins: opts.timeout ?? null,
           disableRollback: !opts.enableRollback,
           tags: opts.tags ? opts.tags.split(',') : [],
-        });
+        };
+        if (opts.dryRun) {
+          const resources = previewStackCreate(engine.deps, engine.cache, request);
+          return show(print, opts.format, createPreviewView(name, resources, tabular(opts.format)));
+        }
+        const created = await createStack(engine.deps, engine.cache, request);
         await reportOperation(engine, created, opts, print);
       });
     },
@@ -159,22 +173,38 @@ export function registerStackCommands(program: Command, print: Print): void {
     environmentOptions(update)
       .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
       .option('--rollback <mode>', 'enabled or disabled')
-      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v)),
+      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--dry-run', 'show what the update would do to each resource, and change nothing')
+      .option('--show-nested', 'with --dry-run: the resources of nested stacks too'),
   ).action(
     async (
       name: string,
       opts: TemplateOptions &
-        FormatOptions & { existing?: boolean; rollback?: string; timeout?: number; wait?: boolean },
+        FormatOptions & {
+          existing?: boolean;
+          rollback?: string;
+          timeout?: number;
+          wait?: boolean;
+          dryRun?: boolean;
+          showNested?: boolean;
+        },
     ) => {
       if (!opts.template && !opts.existing) throw new Error('stack update needs -t/--template or --existing');
+      if (opts.showNested && !opts.dryRun) throw new Error('--show-nested goes with --dry-run');
       await withEngine(program, async (engine) => {
         const found = await findStack(engine.deps, localProject(), name);
-        const updated = await updateStack(engine.deps, engine.cache, found.id, {
+        const request = {
           ...(opts.template ? { template: templateInput(opts) } : {}),
           ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
           ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
           ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
-        });
+        };
+        if (opts.dryRun) {
+          const nested = opts.showNested ?? false;
+          const changes = await previewStackUpdate(engine.deps, engine.cache, found.id, request, nested);
+          return show(print, opts.format, updatePreviewView(changes, tabular(opts.format)));
+        }
+        const updated = await updateStack(engine.deps, engine.cache, found.id, request);
         await reportOperation(engine, updated, opts, print);
       });
     },

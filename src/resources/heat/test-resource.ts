@@ -216,6 +216,12 @@ export const testResourcePlugin: CatalogPlugin = {
   },
   checkCreateComplete: checkComplete,
 
+  // A new value with update_replace set makes a new resource (decided up front, as Heat's
+  // needs_replace_with_prop_diff, so previews and restricted_actions see it).
+  needsReplace(properties, _previous, changed): boolean {
+    return changed.includes('value') && properties.update_replace === true;
+  },
+
   async update(ctx, properties, _previous, changed): Promise<ActionResult> {
     const valueChanged = changed.includes('value');
     if (valueChanged && properties.update_replace === true) {

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import type { CatalogPlugin } from '../resources/catalog.js';
+import type { ResourcePlugin } from '../resources/contract.js';
+import { isNestedPlugin } from '../resources/nested-type.js';
+import type { ResourceState, Tx } from '../store/contract.js';
+import { type DocPath, isTemplateError } from '../template/errors.js';
+import { UNKNOWN, type Value } from '../template/functions/types.js';
+import { validateProperties } from '../template/properties/index.js';
+import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
+import { CHILD_KEY } from './child-stack.js';
+import type { EngineDeps } from './deps.js';
+import type { NodeOutput } from './nodes.js';
+import type { TemplateCache } from './templates.js';
+import {
+  type CreateRequest,
+  desiredOf,
+  prepareCreate,
+  prepareUpdate,
+  type UpdateRequest,
+} from './operations.js';
+import { chooseRows } from './plan.js';
+import { NodeResolveContext } from './resolver.js';
+import { unchangedResources } from './unchanged.js';
+import { decide } from './update-node.js';
+
+/**
+ * Previews (Heat's stack preview and update preview): what a create or an update would do to
+ * each resource, computed from the stored rows without writing anything. The update preview
+ * asks the engine's own deciders — `chooseRows` (which row carries a resource), `unchanged.ts`
+ * (resources an update leaves alone) and update-node's `decide` (create, update in place,
+ * replace or nothing) — so it cannot disagree with what an update does, except where a value
+ * only the update will produce is involved: a property that uses an attribute or reference of a
+ * resource that is itself changing is unknown, and counts as changed (as the engine runs such
+ * a resource's node, and the node may find nothing to do).
+ */
+
+export const CHANGES = ['unchanged', 'updated', 'replaced', 'added', 'deleted'] as const;
+export type Change = (typeof CHANGES)[number];
+
+export interface PreviewedChange {
+  name: string;
+  type: string;
+  change: Change;
+  /** The stack the resource is in (a nested stack for a child; none for one a create would add). */
+  stackId: string | null;
+  /** The template resources leading from the stack updated to this resource's stack. */
+  path: string[];
+  /** Its row now (none for an added resource). */
+  row?: ResourceState;
+}
+
+/** `stack update --dry-run`: the request validated as an update would be, then classified. */
+export async function previewStackUpdate(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+  req: UpdateRequest,
+  nested: boolean,
+): Promise<PreviewedChange[]> {
+  const { stack, definition } = await prepareUpdate(deps, cache, stackId, req);
+  return previewUpdate(deps, stack.id, definition, nested);
+}
+
+/** `stack create --dry-run`: the request validated as a create would be, nothing stored. */
+export function previewStackCreate(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  req: CreateRequest,
+): PreviewedResource[] {
+  const { definition } = prepareCreate(deps, cache, req, randomUUID());
+  return previewCreate(deps, definition);
+}
+
+/** Resolves snippets with only `known` resources' outputs: every other reference is UNKNOWN. */
+class PreviewResolveContext extends NodeResolveContext {
+  constructor(
+    definition: StackDefinition,
+    private readonly known: ReadonlyMap<string, NodeOutput>,
+  ) {
+    super(definition, known);
+  }
+
+  override resourceRef(name: string, path: DocPath): Value {
+    return this.known.has(name) ? super.resourceRef(name, path) : UNKNOWN;
+  }
+
+  override resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
+    return this.known.has(name) ? super.resourceAttr(name, attr, path) : UNKNOWN;
+  }
+}
+
+/**
+ * A resource's properties as far as they are known before the operation: converted and
+ * defaulted by its schema, UNKNOWN where they depend on what is not known (UNKNOWN as a whole
+ * when the properties section itself is).
+ */
+export function previewProperties(
+  definition: StackDefinition,
+  resource: DefinedResource,
+  plugin: ResourcePlugin | undefined,
+  known: ReadonlyMap<string, NodeOutput> = new Map(),
+): Value {
+  const raw = new PreviewResolveContext(definition, known).resolve(resource.definition.properties);
+  if (!plugin || (plugin as CatalogPlugin).anyProperties) return raw ?? {};
+  return validateProperties(plugin.properties, raw, [...resource.definition.path, 'properties']);
+}
+
+/**
+ * What updating stack `stackId` (rows as stored) to `definition` would do to each resource;
+ * `nested`: also to the resources of the nested stacks of template resources, with the same
+ * classification (Heat's --show-nested), their `path` naming the template resources.
+ */
+export async function previewUpdate(
+  deps: EngineDeps,
+  stackId: string,
+  definition: StackDefinition,
+  nested: boolean,
+): Promise<PreviewedChange[]> {
+  return deps.store.tx(async (tx) => {
+    const rows = await tx.resources.listStates(stackId);
+    const out: PreviewedChange[] = [];
+    await classifyStack({ deps, tx, nested, out }, stackId, definition, rows, []);
+    return out;
+  });
+}
+
+interface Walk {
+  deps: EngineDeps;
+  tx: Tx;
+  nested: boolean;
+  out: PreviewedChange[];
+}
+
+async function classifyStack(
+  walk: Walk,
+  stackId: string,
+  definition: StackDefinition,
+  rows: readonly ResourceState[],
+  path: string[],
+): Promise<void> {
+  const { deps, out } = walk;
+  const desired = desiredOf(definition);
+  const { chosen, obsolete } = chooseRows(desired, rows);
+  const unchanged = unchangedResources(deps, definition, desired, chosen, stackId);
+  for (const want of desired) {
+    const row = chosen.get(want.name);
+    const resource = definition.resources.get(want.name)!;
+    const change = unchanged.has(want.name)
+      ? 'unchanged'
+      : row
+        ? classify(deps, definition, resource, row, unchanged)
+        : 'added';
+    out.push({ name: want.name, type: want.type, change, stackId, path, ...(row ? { row } : {}) });
+    if (walk.nested && resource.implementation.kind === 'template') {
+      await classifyChildren(walk, resource.implementation.stack, change, row, [...path, want.name]);
+    }
+  }
+  const wanted = new Set(desired.map((d) => d.name));
+  const deleted = new Map<string, ResourceState>();
+  // The newest row of each name that goes (older ones are leftovers of replacements).
+  for (const row of obsolete) if (!wanted.has(row.name)) deleted.set(row.name, row);
+  for (const row of deleted.values()) {
+    out.push({ name: row.name, type: row.type, change: 'deleted', stackId, path, row });
+    if (walk.nested) await deleteChildren(walk, row, [...path, row.name]);
+  }
+}
+
+/** A resource that has a row and is not left alone: what its update node would decide. */
+function classify(
+  deps: EngineDeps,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  row: ResourceState,
+  unchanged: ReadonlyMap<string, NodeOutput>,
+): Change {
+  const impl = resource.implementation;
+  const plugin = deps.plugins.plugin(impl.type);
+  if (impl.kind === 'template' || isNestedPlugin(plugin)) {
+    // As nested.ts: a row that never had a child (it was a plugin resource), or whose child was
+    // being deleted, gets a new row; otherwise the child is updated (Heat always updates a
+    // nested stack and lets its resources decide).
+    if (row.action === 'INIT') return 'added';
+    const hasChild = typeof row.data[CHILD_KEY] === 'string';
+    return (!hasChild && row.physicalId !== null) || row.action === 'DELETE' ? 'replaced' : 'updated';
+  }
+  if (!plugin) return 'updated';
+  let properties: Value;
+  try {
+    properties = previewProperties(definition, resource, plugin, unchanged);
+  } catch (err) {
+    // The update node will fail on it: it is not left alone.
+    if (isTemplateError(err)) return 'updated';
+    throw err;
+  }
+  if (properties === UNKNOWN) return 'updated';
+  const decision = decide(plugin, row, impl.type, properties as Record<string, Value>);
+  if (decision === 'none') return 'unchanged';
+  if (decision === 'create') return 'added';
+  return decision === 'update' ? 'updated' : 'replaced';
+}
+
+/** The children of a template resource, given what happens to the resource itself. */
+async function classifyChildren(
+  walk: Walk,
+  child: StackDefinition,
+  change: Change,
+  row: ResourceState | undefined,
+  path: string[],
+): Promise<void> {
+  const childId =
+    row && typeof row.data[CHILD_KEY] === 'string' ? (row.data[CHILD_KEY] as string) : undefined;
+  if (change === 'updated' && childId) {
+    const rows = await walk.tx.resources.listStates(childId);
+    return classifyStack(walk, childId, child, rows, path);
+  }
+  // A replaced resource's old child goes and a new one is made; an added resource's child is new.
+  if (change === 'replaced' && row) await deleteChildren(walk, row, path);
+  if (change === 'replaced' || change === 'added' || change === 'updated') addAll(walk, child, path);
+}
+
+function addAll(walk: Walk, definition: StackDefinition, path: string[]): void {
+  for (const [name, resource] of definition.resources) {
+    const impl = resource.implementation;
+    walk.out.push({ name, type: impl.type, change: 'added', stackId: null, path });
+    if (impl.kind === 'template') addAll(walk, impl.stack, [...path, name]);
+  }
+}
+
+/** Everything in the child stack of a row that goes (and in their children), as deleted. */
+async function deleteChildren(walk: Walk, row: ResourceState, path: string[]): Promise<void> {
+  const childId = row.data[CHILD_KEY];
+  if (typeof childId !== 'string') return;
+  const rows = await walk.tx.resources.listStates(childId);
+  const names = new Map<string, ResourceState>();
+  for (const r of rows) if (r.replacedBy === null || !names.has(r.name)) names.set(r.name, r);
+  for (const r of names.values()) {
+    walk.out.push({ name: r.name, type: r.type, change: 'deleted', stackId: childId, path, row: r });
+    await deleteChildren(walk, r, [...path, r.name]);
+  }
+}
+
+export interface PreviewedResource {
+  name: string;
+  type: string;
+  /** Resolved properties; UNKNOWN where they depend on resources not created yet. */
+  properties: Value;
+  /** The resources of the same stack that depend on this one. */
+  requiredBy: string[];
+  /** The template resources leading to this resource's nested stack (empty at the top). */
+  path: string[];
+}
+
+/**
+ * What creating a stack from `definition` would make (Heat's stack preview): every resource,
+ * nested stacks' too, with its properties as far as they are known before anything exists.
+ */
+export function previewCreate(
+  deps: EngineDeps,
+  definition: StackDefinition,
+  path: string[] = [],
+): PreviewedResource[] {
+  const requiredBy = new Map<string, string[]>();
+  for (const [name, resource] of definition.resources) {
+    for (const dep of new Set(resource.requires)) requiredBy.set(dep, [...(requiredBy.get(dep) ?? []), name]);
+  }
+  const out: PreviewedResource[] = [];
+  for (const [name, resource] of definition.resources) {
+    const impl = resource.implementation;
+    const plugin = impl.kind === 'plugin' ? deps.plugins.plugin(impl.type) : undefined;
+    const properties = previewProperties(definition, resource, plugin);
+    out.push({ name, type: impl.type, properties, requiredBy: requiredBy.get(name) ?? [], path });
+    if (impl.kind === 'template') out.push(...previewCreate(deps, impl.stack, [...path, name]));
+  }
+  return out;
+}
