@@ -78,7 +78,8 @@ export function pluginContext(
     data: { ...row.data, ...extra.data },
     storedProperties: row.properties as Record<string, Value> | null,
     reality: deps.reality,
-    softwareConfig: (id) => findSoftwareConfig(deps, stack.projectId, id),
+    softwareConfig: (id) =>
+      findSoftwareConfig(deps, { projectId: stack.projectId, stackId: stack.id, point: scope.point }, id),
     now: () => deps.clock.now(),
     random: deps.random,
     readResource: peerReader(deps, stack.id, scope.point),

@@ -35,7 +35,7 @@ export function peerReader(
   };
 }
 
-function dependencyByRef(point: SyncPointRecord | undefined, ref: string): NodeOutput | undefined {
+export function dependencyByRef(point: SyncPointRecord | undefined, ref: string): NodeOutput | undefined {
   for (const input of Object.values(point?.inputs ?? {})) {
     const output = input as unknown as NodeOutput | null;
     if (output && typeof output === 'object' && output.refId === ref) return output;

@@ -233,8 +233,11 @@ async function applyAdjustment(
   row: ResourceRecord,
   adjust: Adjustment,
 ): Promise<string | 'lost' | undefined> {
-  const byId = (await tx.resources.findByPhysicalId(adjust.ref)).filter((r) => r.stackId === row.stackId);
-  const peer = currentRow(byId.length > 0 ? byId : await tx.resources.findByName(row.stackId, adjust.ref));
+  // The adjusted resource is one the signalled one depends on (get_resource): among its requires.
+  const required = (await tx.resources.getMany(row.requires)).filter((r) => r.physicalId === adjust.ref);
+  const peer = currentRow(
+    required.length > 0 ? required : await tx.resources.findByName(row.stackId, adjust.ref),
+  );
   if (!peer) return `no resource "${adjust.ref}" in the stack`;
   const changes = adjust.change({
     name: peer.name,

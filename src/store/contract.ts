@@ -273,8 +273,9 @@ export interface Tx {
      */
     findByName(stackId: string, name: string): Promise<ResourceRecord[]>;
     /**
-     * The rows whose physical id is `physicalId` and that are not DELETE_COMPLETE, by id, through
-     * an index (e.g. a software config found by its id, from any stack).
+     * The rows whose physical id is `physicalId` and that are not DELETE_COMPLETE, by id, from any
+     * stack. No index serves it (one on every row's physical id would slow every create): for rare
+     * lookups only (a software config referenced from another stack).
      */
     findByPhysicalId(physicalId: string): Promise<ResourceRecord[]>;
     /**

@@ -107,9 +107,12 @@ describe('OS::Heat::MultipartMime', () => {
     const row = (await h.rows('s')).find((r) => r.name === 'mime')!;
     assert.equal(out.mime_id, row.physicalId);
     const { findSoftwareConfig } = await import('../../src/engine/software-configs.js');
-    const found = await findSoftwareConfig(h.deps, 'p', row.physicalId!);
+    const found = await findSoftwareConfig(h.deps, { projectId: 'p', stackId: row.stackId }, row.physicalId!);
     assert.deepEqual(found, { id: row.physicalId, group: 'Heat::Ungrouped', config: out.mime });
-    assert.equal(await findSoftwareConfig(h.deps, 'other-project', row.physicalId!), undefined);
+    assert.equal(
+      await findSoftwareConfig(h.deps, { projectId: 'other-project', stackId: row.stackId }, row.physicalId!),
+      undefined,
+    );
   });
 
   it('a create run again writes the same message (the boundary is derived, not random)', async () => {

@@ -60,7 +60,6 @@ async function exercise(store: Store): Promise<void> {
     await tx.resources.listActive(s.id);
     await tx.resources.listAll(s.id);
     await tx.resources.findByName(s.id, 'a');
-    await tx.resources.findByPhysicalId('phys-a');
     await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
     await tx.resources.setTemplate([a!.id, b!.id], 'tpl');
     await tx.resources.updateMany([

@@ -188,4 +188,10 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "work: a resource's queued signals in order (only signal items are indexed)",
     statements: () => ["CREATE INDEX work_signals ON work (node, id) WHERE kind = 'signal'"],
   },
+  {
+    version: 8,
+    description:
+      'resources: no index on every physical id (it slowed every create); configs are found among dependencies',
+    statements: () => ['DROP INDEX resources_by_physical_id'],
+  },
 ];
