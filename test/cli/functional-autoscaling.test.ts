@@ -51,6 +51,22 @@ describe('functional: autoscaling', () => {
     assert.equal(members.filter((r) => r.stack_name !== 's').length, 1);
   });
 
+  it('test_heat_autoscaling cooldown: a second signal within the cooldown does nothing', async () => {
+    const w = new Workdir({
+      't.yaml': template('a', 1).replace('scaling_adjustment: 1}', 'scaling_adjustment: 1, cooldown: 600}'),
+    });
+    await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
+    await w.ok(['stack', 'resource', 'signal', 's', 'up']);
+    await w.ok(['stack', 'run', 's']);
+    assert.equal(await size(w), 2);
+    await w.ok(['stack', 'resource', 'signal', 's', 'up']);
+    await w.ok(['stack', 'run', 's']);
+    assert.equal(await size(w), 2, 'within the cooldown: no change');
+    await w.ok(['stack', 'resource', 'signal', 's', 'down']);
+    await w.ok(['stack', 'run', 's']);
+    assert.equal(await size(w), 1, 'another policy has its own cooldown');
+  });
+
   it('20 scaling signals during an update of a 200-resource stack: all applied, and the update completes', async () => {
     const w = new Workdir({ 't.yaml': template('a', 200), 't2.yaml': template('b', 200, 1) });
     await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
