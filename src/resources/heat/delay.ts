@@ -36,6 +36,11 @@ function begin(ctx: PluginContext, ms: number, result: ActionResult = {}): Actio
   return { ...result, progress: wait as unknown as Json, pollAfterMs: ms };
 }
 
+/** The wait of an action after the create; a delay that was never created has nothing to wait for. */
+function waitAfterCreate(ctx: PluginContext, action: string): ActionResult {
+  return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, action)) : {};
+}
+
 function check(ctx: PluginContext, progress: Json): PollResult {
   const deadline = (progress as Partial<Wait> | null)?.deadline;
   if (typeof deadline !== 'number') return { done: true };
@@ -94,30 +99,12 @@ export const delayPlugin: CatalogPlugin = {
     return check(ctx, progress);
   },
 
-  async delete(ctx) {
-    // A delay that was never created has nothing to wait for.
-    return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, 'DELETE')) : {};
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return check(ctx, progress);
-  },
-
-  async suspend(ctx) {
-    return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, 'SUSPEND')) : {};
-  },
-
-  async checkSuspendComplete(ctx, progress) {
-    return check(ctx, progress);
-  },
-
-  async resume(ctx) {
-    return ctx.storedProperties ? begin(ctx, waitMs(ctx, ctx.storedProperties, 'RESUME')) : {};
-  },
-
-  async checkResumeComplete(ctx, progress) {
-    return check(ctx, progress);
-  },
+  delete: async (ctx) => waitAfterCreate(ctx, 'DELETE'),
+  checkDeleteComplete: async (ctx, progress) => check(ctx, progress),
+  suspend: async (ctx) => waitAfterCreate(ctx, 'SUSPEND'),
+  checkSuspendComplete: async (ctx, progress) => check(ctx, progress),
+  resume: async (ctx) => waitAfterCreate(ctx, 'RESUME'),
+  checkResumeComplete: async (ctx, progress) => check(ctx, progress),
 
   getReality: rowReality,
 
