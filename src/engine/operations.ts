@@ -392,7 +392,6 @@ function bind(
   return definition;
 }
 
-/** The hook by which a traversal leaves unchanged resources alone (see unchanged.ts). */
 /**
  * Starts an UPDATE traversal of a stack to the template it has, in the caller's transaction: what a
  * change of desired state made outside the template needs (a scaling signal's new capacity). Like
@@ -426,6 +425,7 @@ export async function reconvergeStack(
   });
 }
 
+/** The hook by which a traversal leaves unchanged resources alone (see unchanged.ts). */
 export function unchangedFor(
   deps: EngineDeps,
   definition: StackDefinition,

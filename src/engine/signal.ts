@@ -122,12 +122,12 @@ export async function signalError(
 export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: WorkItem): Promise<void> {
   const payload = item.payload as SignalPayload;
   // A resource's signals are handled in the order they were accepted: a later one waits its turn.
-  if (await deps.store.tx((tx) => tx.work.signalQueuedBefore(item.node, item.id))) {
-    await deps.store.tx((tx) =>
-      tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + SIGNAL_TURN_MS, item.payload),
-    );
-    return;
-  }
+  const waiting = await deps.store.tx(async (tx) => {
+    if (!(await tx.work.signalQueuedBefore(item.node, item.id))) return false;
+    await tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + SIGNAL_TURN_MS, item.payload);
+    return true;
+  });
+  if (waiting) return;
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     const { stack, row } = await deps.store.tx(async (tx) => ({
       stack: await tx.stacks.get(item.stackId),

@@ -7,15 +7,13 @@ import { failIfTimedOut, ROLLBACK } from './failure.js';
 import { errorMessage, type NodeScope, payloadOf } from './node-work.js';
 import { holderOf } from './locks.js';
 import { resumeNested } from './nested.js';
-import { CHECK_NODE, parseNodeKey } from './nodes.js';
+import { CHECK_NODE, parseNodeKey, VISITS } from './nodes.js';
 import { rollbackStack } from './operations.js';
 import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
 import { runUpdateNode } from './update-node.js';
 import { runSuspendNode } from './suspend-node.js';
-
-const VISIT_NODES: ReadonlySet<string> = new Set(['SUSPEND', 'RESUME']);
 
 /**
  * Claims units of work from the durable queue and runs them. Any engine process can run any
@@ -132,13 +130,13 @@ export class Worker {
     } else if (await failIfTimedOut(scope)) {
       return;
     }
+    const action = scope.traversal?.action ?? '';
     if (payload.phase === 'nested') await resumeNested(scope, payload);
-    else if (parseNodeKey(item.node).kind === 'u' && VISIT_NODES.has(scope.traversal?.action ?? ''))
-      await runSuspendNode(scope, payload);
-    else if (parseNodeKey(item.node).kind === 'u' && scope.traversal?.action === 'CHECK')
-      await runCheckNode(scope, payload);
-    else if (parseNodeKey(item.node).kind === 'u') await runUpdateNode(scope, payload);
-    else await runCleanupNode(scope, payload);
+    else if (parseNodeKey(item.node).kind !== 'u') await runCleanupNode(scope, payload);
+    else if (action === 'CHECK') await runCheckNode(scope, payload);
+    // The other visits: SUSPEND and RESUME.
+    else if (VISITS.has(action)) await runSuspendNode(scope, payload);
+    else await runUpdateNode(scope, payload);
   }
 
   private async runRollback(item: WorkItem): Promise<void> {
