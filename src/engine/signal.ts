@@ -194,20 +194,23 @@ async function record(
   const now = deps.clock.now();
   return deps.store
     .tx(async (tx) => {
+      // Another resource's desired state first: a handler whose change cannot be made records
+      // nothing of its own (a policy's cooldown does not start).
+      if (row && outcome.kind === 'handled' && outcome.adjust) {
+        const failure = await applyAdjustment(tx, row, outcome.adjust);
+        if (failure === 'lost') throw new LostRace();
+        if (failure) outcome = { kind: 'failed', reason: `Signal failed: ${failure}` };
+        else await reconvergeStack(tx, deps, cache, row.stackId, now);
+      }
       if (row && outcome.kind === 'handled' && outcome.data) {
         // The expected engine is whoever holds the lock now: it stays theirs.
         const written = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
           data: { ...row.data, ...outcome.data },
         });
-        if (!written) return false;
+        // Thrown, not returned: what this transaction wrote already is rolled back with it.
+        if (!written) throw new LostRace();
         // A poll waiting for this resource's signals (a wait condition's) looks again now.
         await tx.work.wakeWaiting(signalWaitKey(row.stackId, row.name), now);
-      }
-      if (row && outcome.kind === 'handled' && outcome.adjust) {
-        const failure = await applyAdjustment(tx, row, outcome.adjust);
-        if (failure === 'lost') return false;
-        if (failure) outcome = { kind: 'failed', reason: `Signal failed: ${failure}` };
-        else await reconvergeStack(tx, deps, cache, row.stackId, now);
       }
       const event = row && eventOf(row, outcome, now);
       if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);
@@ -216,13 +219,16 @@ async function record(
     })
     .catch((err: unknown) => {
       if (err instanceof LostClaim) return true;
-      // The stack's traversal changed under the new one (another update started): run again.
-      if (err instanceof ConflictError) return false;
+      // A row changed meanwhile, or the stack's traversal did (another update started): run again.
+      if (err instanceof LostRace || err instanceof ConflictError) return false;
       throw err;
     });
 }
 
 class LostClaim extends Error {}
+
+/** A compare-and-swap lost inside the recording transaction: it rolls back, the signal runs again. */
+class LostRace extends Error {}
 
 /**
  * Writes a handler's change of another resource's desired state (compare-and-swap: 'lost' when

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findStack } from '../../src/engine/operations.js';
-import { signalResource } from '../../src/engine/signal.js';
+import { signalError, signalResource } from '../../src/engine/signal.js';
+import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { newCapacity } from '../../src/resources/heat/scaling.js';
 import type { ResourceRecord } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
@@ -156,5 +157,53 @@ describe('OS::Heat::ScalingPolicy', () => {
       (await h.rows('s')).some((r) => r.name === 'slow' && r.status === 'COMPLETE'),
       'the update landed',
     );
+  });
+});
+
+describe('SignalContext.adjustResource', () => {
+  it('a change whose resource does not exist fails the signal and records nothing of the handler', async () => {
+    const adjuster: ResourcePlugin = {
+      type: 'Test::Adjuster',
+      description: 'Adjusts the resource its signal names (tests only).',
+      properties: {},
+      attributes: {},
+      create: async (ctx) => ({ physicalId: `adjuster-${ctx.idempotencyKey}` }),
+      delete: async () => ({}),
+      getReality: async () => ({ state: 'gone' }),
+      attribute: async () => null,
+      handleSignal: async (ctx, details) => {
+        // Like a policy's cooldown mark: it must not stay when the adjustment did not happen.
+        ctx.setData({ adjusted_at: ctx.now() });
+        ctx.adjustResource(String(details?.target), (peer) => ({ n: Number(peer.data.n ?? 0) + 1 }));
+      },
+    };
+    const h = await Harness.create({ plugins: [adjuster] });
+    await h.create(
+      's',
+      `heat_template_version: 2018-08-31
+resources:
+  target: {type: OS::Heat::None}
+  adjuster: {type: Test::Adjuster, depends_on: target}
+`,
+    );
+    await h.settle();
+    const stackId = (await findStack(h.deps, 'p', 's')).id;
+    const missing = await signalResource(h.deps, stackId, 'adjuster', { target: 'nowhere' });
+    await h.settle();
+    assert.equal(
+      await signalError(h.deps, stackId, 'adjuster', missing),
+      'Signal failed: no resource "nowhere" in the stack',
+    );
+    const row = (name: string) => h.rows('s').then((rows) => rows.find((r) => r.name === name)!);
+    assert.equal(
+      (await row('adjuster')).data.adjusted_at,
+      undefined,
+      'nothing of the failed signal was kept',
+    );
+
+    await signalResource(h.deps, stackId, 'adjuster', { target: 'target' });
+    await h.settle();
+    assert.equal((await row('target')).data.n, 1);
+    assert.equal(typeof (await row('adjuster')).data.adjusted_at, 'number');
   });
 });
