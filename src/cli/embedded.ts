@@ -36,7 +36,11 @@ export function localProject(): string {
  * safely with any other `hearth` process using the same file).
  */
 export async function openEmbedded(opts: GlobalOptions): Promise<Engine> {
-  const config = cliConfig(opts);
+  return openEngine(cliConfig(opts), opts);
+}
+
+/** An engine on the configured store (HEARTH_DB, unless --db is given, names the SQLite file). */
+export async function openEngine(config: Config, opts: GlobalOptions = {}): Promise<Engine> {
   const database = expandHome(process.env.HEARTH_DB && !opts.db ? process.env.HEARTH_DB : config.database);
   if (database !== ':memory:' && !database.includes('://')) mkdirSync(dirname(database), { recursive: true });
   const store = await openStore(database);

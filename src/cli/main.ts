@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { TypeCatalog } from '../template/types.js';
 import { registerEngineCommand } from './commands/engine.js';
+import { registerManageCommands } from './commands/manage.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { describeError, EXIT_INVALID, EXIT_USAGE } from './errors.js';
@@ -31,6 +33,8 @@ export function buildProgram(
   registerTemplateCommands(program, types, io.out);
   registerStackCommands(program, io.out);
   registerEngineCommand(program, io.out);
+  registerServeCommand(program, io.out);
+  registerManageCommands(program, io.out);
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
     cmd.commands.forEach(configure);

@@ -58,7 +58,16 @@ export interface Config {
   readonly bind_host: string;
   /** Port the API server listens on; 0 picks a free port. */
   readonly bind_port: number;
+  /** How the API authenticates requests: its own tokens, Keystone's, or not at all (loopback only). */
+  readonly auth_mode: AuthMode;
+  /** Keystone v3 endpoint that validates tokens when auth_mode is keystone. */
+  readonly keystone_url: string;
+  /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
+  readonly max_stacks_per_tenant: number;
 }
+
+export const AUTH_MODES = ['standalone', 'keystone', 'noauth'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export type OptionName = keyof Config;
 
@@ -338,6 +347,29 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     max: 65535,
     help: 'Port the API server listens on (8004 is Heat’s orchestration API port); 0 picks a free port.',
     heat: { name: '[heat_api] bind_port', default: '8004', note: 'Gone from current Heat, as bind_host.' },
+  },
+  auth_mode: {
+    type: 'enum',
+    choices: AUTH_MODES,
+    default: 'standalone',
+    help: 'How the API authenticates requests: standalone (tokens kept in the store), keystone or noauth.',
+    heat: {
+      name: '[paste_deploy] flavor',
+      note: 'Heat picks keystone or noauth by paste flavor; standalone tokens are Hearth’s own. noauth serves loopback addresses only.',
+    },
+  },
+  keystone_url: {
+    type: 'string',
+    default: 'http://127.0.0.1:5000/v3',
+    help: 'Keystone v3 endpoint that validates tokens when auth_mode is keystone.',
+    heat: { name: '[keystone_authtoken] www_authenticate_uri' },
+  },
+  max_stacks_per_tenant: {
+    type: 'int',
+    default: 512,
+    min: -1,
+    help: 'Most stacks one project may have, nested stacks included; -1 means unlimited.',
+    heat: { name: 'max_stacks_per_tenant', default: '512' },
   },
 };
 

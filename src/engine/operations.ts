@@ -39,6 +39,8 @@ export interface UpdateRequest {
   parameters?: Record<string, Json>;
   disableRollback?: boolean;
   timeoutMins?: number | null;
+  /** New tags for the stack; absent, they stay. */
+  tags?: string[];
 }
 
 /** The operation cannot start: bad input or a state that forbids it. */
@@ -175,6 +177,7 @@ export async function updateStack(
       stackChanges: {
         ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
         ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
+        ...(req.tags !== undefined ? { tags: req.tags } : {}),
       },
     });
   });
@@ -319,7 +322,8 @@ async function requireStack(deps: EngineDeps, stackId: string): Promise<StackRec
   return stack;
 }
 
-async function storedInput(deps: EngineDeps, stack: StackRecord): Promise<TemplateInput> {
+/** The template, files and environment a stack was last given (what an `existing` update reuses). */
+export async function storedInput(deps: EngineDeps, stack: StackRecord): Promise<TemplateInput> {
   const record = stack.templateId
     ? await deps.store.tx((tx: Tx) => tx.templates.get(stack.templateId!))
     : undefined;

@@ -229,6 +229,52 @@ export interface StackFilter {
   includeDeleted?: boolean;
 }
 
+/** The columns a stack list can be sorted by (Heat's sort keys map onto them). */
+export type StackSortKey = 'name' | 'status' | 'createdAt' | 'updatedAt';
+
+/** A page of a stack list, filtered as Heat's API filters (each list: any of its values). */
+export interface StackQuery extends StackFilter {
+  ids?: string[];
+  names?: string[];
+  /** `COMPLETE` matches the status; `CREATE_COMPLETE` the action and status together. */
+  statuses?: string[];
+  actions?: string[];
+  /** Every one of `tags`, or any of `tagsAny`; none of... as Heat's not_tags/not_tags_any. */
+  tags?: string[];
+  tagsAny?: string[];
+  notTags?: string[];
+  notTagsAny?: string[];
+  sortKey?: StackSortKey;
+  sortDir?: 'asc' | 'desc';
+  /** The id of the last stack of the previous page: the page starts after it. */
+  marker?: string;
+  limit?: number;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  projectId: string;
+  roles: string[];
+  createdAt: string;
+}
+
+/** An API token: only its hash is stored, so a copy of the database grants nothing. */
+export interface TokenRecord {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  /** ms since the epoch; null never expires. */
+  expiresAt: number | null;
+  createdAt: string;
+}
+
 /** Repositories available inside a transaction. Every method runs in the transaction it belongs to. */
 export interface Tx {
   stacks: {
@@ -236,6 +282,8 @@ export interface Tx {
     get(id: string): Promise<StackRecord | undefined>;
     findByName(projectId: string, name: string): Promise<StackRecord | undefined>;
     list(filter: StackFilter): Promise<StackRecord[]>;
+    /** A page of stacks in the query's order (default newest first, as Heat lists them). */
+    query(query: StackQuery): Promise<StackRecord[]>;
     /**
      * Compare-and-swap on the traversal: writes `changes` only if the stored traversal is still
      * `expectedTraversal`. Returns false when another operation got there first.
@@ -396,6 +444,16 @@ export interface Tx {
      * started what it waits for). Returns the number of items parked on the key.
      */
     wakeWaiting(key: string, now: number): Promise<number>;
+  };
+  auth: {
+    insertProject(project: ProjectRecord): Promise<void>;
+    /** A project by id, or else by name. */
+    findProject(idOrName: string): Promise<ProjectRecord | undefined>;
+    insertUser(user: UserRecord): Promise<void>;
+    findUser(projectId: string, idOrName: string): Promise<UserRecord | undefined>;
+    insertToken(token: TokenRecord): Promise<void>;
+    /** The token with this hash and its user, if both exist (expiry is the caller's to judge). */
+    findToken(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | undefined>;
   };
   services: {
     heartbeat(service: ServiceRecord): Promise<void>;

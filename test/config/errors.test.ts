@@ -100,8 +100,8 @@ describe('config errors: unknown options', () => {
   });
 
   it('a Heat option Hearth does not have, in an INI file', () => {
-    const { file, message } = iniIssue('[DEFAULT]\nmax_stacks_per_tenant = 10\n');
-    assert.equal(message, `${file}:2:1: unknown option "max_stacks_per_tenant"`);
+    const { file, message } = iniIssue('[DEFAULT]\nmax_server_name_length = 10\n');
+    assert.equal(message, `${file}:2:1: unknown option "max_server_name_length"`);
   });
 
   it('an environment variable, with the nearest variable', () => {

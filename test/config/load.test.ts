@@ -42,6 +42,9 @@ const DEFAULTS: Config = {
   max_document_aliases: 1000,
   bind_host: '127.0.0.1',
   bind_port: 8004,
+  auth_mode: 'standalone',
+  keystone_url: 'http://127.0.0.1:5000/v3',
+  max_stacks_per_tenant: 512,
 };
 
 describe('loadConfig: defaults', () => {

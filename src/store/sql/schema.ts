@@ -194,4 +194,32 @@ export const MIGRATIONS: readonly Migration[] = [
       'resources: no index on every physical id (it slowed every create); configs are found among dependencies',
     statements: () => ['DROP INDEX resources_by_physical_id'],
   },
+  {
+    version: 9,
+    description: 'projects, users and API tokens (standalone auth); tokens are stored as hashes only',
+    statements: () => [
+      `CREATE TABLE projects (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE UNIQUE INDEX projects_by_name ON projects (name)',
+      `CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        roles TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE UNIQUE INDEX users_by_project_name ON users (project_id, name)',
+      `CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        expires_at BIGINT,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE UNIQUE INDEX api_tokens_by_hash ON api_tokens (token_hash)',
+    ],
+  },
 ];

@@ -1,6 +1,7 @@
 import type { StackFilter, StackRecord, TemplateRecord, Tx } from '../contract.js';
 import type { SqlExecutor, SqlValue } from './driver.js';
 import { insertSql } from './columns.js';
+import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
@@ -54,6 +55,11 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
       if (!filter.includeDeleted) where.push('deleted_at IS NULL');
       const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       return many(`SELECT * FROM stacks ${condition} ORDER BY created_at, id`, params);
+    },
+
+    async query(query) {
+      const { sql, params } = stackQuerySql(query);
+      return many(`SELECT * FROM stacks ${sql}`, params);
     },
 
     async update(id, expectedTraversal, changes: Partial<StackRecord>) {

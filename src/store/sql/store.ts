@@ -1,5 +1,6 @@
 import type { Store, Tx, WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
+import { authRepository } from './auth.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate } from './migrate.js';
 import { resourcesRepository } from './resources.js';
@@ -41,6 +42,7 @@ function repositories(db: SqlExecutor, dialect: Dialect): Tx {
     sync: syncRepository(db, dialect),
     events: eventsRepository(db, dialect),
     work: workRepository(db, dialect),
+    auth: authRepository(db),
     services: servicesRepository(db),
   };
 }

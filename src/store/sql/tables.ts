@@ -1,10 +1,13 @@
 import type {
   EventRecord,
+  ProjectRecord,
   ResourceRecord,
   ServiceRecord,
   StackRecord,
   TemplateRecord,
+  TokenRecord,
   TraversalRecord,
+  UserRecord,
   WorkItem,
 } from '../contract.js';
 import { type ColumnKind, TableSpec } from './columns.js';
@@ -120,4 +123,26 @@ export const SERVICES = spec<ServiceRecord>('services', [
   ['pid', 'pid', 'int'],
   ['startedAt', 'started_at', 'int'],
   ['heartbeatAt', 'heartbeat_at', 'int'],
+]);
+
+export const PROJECTS = spec<ProjectRecord>('projects', [
+  ['id', 'id', 'text'],
+  ['name', 'name', 'text'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const USERS = spec<UserRecord>('users', [
+  ['id', 'id', 'text'],
+  ['name', 'name', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['roles', 'roles', 'json'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const TOKENS = spec<TokenRecord>('api_tokens', [
+  ['id', 'id', 'text'],
+  ['tokenHash', 'token_hash', 'text'],
+  ['userId', 'user_id', 'text'],
+  ['expiresAt', 'expires_at', 'int'],
+  ['createdAt', 'created_at', 'time'],
 ]);

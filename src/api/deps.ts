@@ -1,0 +1,13 @@
+import type { Config } from '../config/options.js';
+import type { Engine } from '../engine/engine.js';
+import type { Authenticator } from './authenticator.js';
+
+/** The API's limits, from the configuration (Heat's option names). */
+export type ApiLimits = Pick<Config, 'max_json_body_size' | 'max_stacks_per_tenant'>;
+
+/** What the routes work with: the engine (its store, plugins and template cache) and the authenticator. */
+export interface ApiDeps {
+  readonly engine: Engine;
+  readonly authenticator: Authenticator;
+  readonly limits: ApiLimits;
+}

@@ -1,0 +1,276 @@
+import { Type } from '@sinclair/typebox';
+import { isAdmin } from '../../auth/identity.js';
+import { abandonStack } from '../../engine/abandon.js';
+import {
+  createStack,
+  deleteStack,
+  storedInput,
+  updateStack,
+  type UpdateRequest,
+} from '../../engine/operations.js';
+import { stackOutputs } from '../../engine/outputs.js';
+import type { StackQuery, StackSortKey } from '../../store/contract.js';
+import { mergeEnvironments } from '../../template/environment/index.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, HttpError } from '../errors.js';
+import { type TemplateFields, requestEnvironment, templateInput } from '../request/template-input.js';
+import { type Api, baseOf } from '../server.js';
+import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
+import { stackDetail, stackListItem } from '../views/stack.js';
+import { stackPath } from '../views/common.js';
+
+const StackParams = Type.Object({
+  project_id: Type.String(),
+  stack_name: Type.String(),
+  stack_id: Type.String(),
+});
+const NameParams = Type.Object({ project_id: Type.String(), stack_name: Type.String() });
+const Strings = Type.Array(Type.String());
+
+const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 0 })),
+    marker: Type.Optional(Type.String()),
+    sort_keys: Type.Optional(Strings),
+    sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    id: Type.Optional(Strings),
+    name: Type.Optional(Strings),
+    status: Type.Optional(Strings),
+    action: Type.Optional(Strings),
+    tags: Type.Optional(Type.String()),
+    tags_any: Type.Optional(Type.String()),
+    not_tags: Type.Optional(Type.String()),
+    not_tags_any: Type.Optional(Type.String()),
+    show_deleted: Type.Optional(Type.Boolean()),
+    show_nested: Type.Optional(Type.Boolean()),
+    global_tenant: Type.Optional(Type.Boolean()),
+    with_count: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+/** The template fields every stack-changing body may carry (loosely typed: checked when read). */
+const templateFields = {
+  template: Type.Optional(Type.Unknown()),
+  template_url: Type.Optional(Type.String()),
+  files: Type.Optional(Type.Record(Type.String(), Type.String())),
+  environment: Type.Optional(Type.Unknown()),
+  environment_files: Type.Optional(Strings),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+const stackFields = {
+  timeout_mins: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  disable_rollback: Type.Optional(Type.Boolean()),
+  tags: Type.Optional(Type.Union([Type.String(), Strings])),
+};
+
+const CreateBody = Type.Object(
+  { stack_name: Type.Optional(Type.String()), ...templateFields, ...stackFields },
+  { additionalProperties: true },
+);
+const UpdateBody = Type.Object(
+  {
+    ...templateFields,
+    ...stackFields,
+    clear_parameters: Type.Optional(Strings),
+    existing: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+const SORT_KEYS: Record<string, StackSortKey> = {
+  stack_name: 'name',
+  name: 'name',
+  stack_status: 'status',
+  status: 'status',
+  creation_time: 'createdAt',
+  created_at: 'createdAt',
+  updated_time: 'updatedAt',
+  updated_at: 'updatedAt',
+};
+
+/** Heat's tag lists are comma-separated strings (or, from some clients, lists). */
+function tagList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value : value.split(',');
+  return items.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+export function registerStackRoutes(app: Api, deps: ApiDeps): void {
+  const { engine } = deps;
+
+  for (const path of ['/stacks', '/stacks/detail']) {
+    app.get(path, { schema: { querystring: ListQuery, tags: ['stacks'] } }, async (request) => {
+      const q = request.query;
+      if (q.global_tenant && !isAdmin(request.identity)) {
+        throw new HttpError(403, 'Forbidden', 'Listing the stacks of every project needs the admin role');
+      }
+      const sortKey = q.sort_keys?.[0];
+      if (sortKey !== undefined && !(sortKey in SORT_KEYS)) {
+        throw badRequest(`sort key "${sortKey}" is not one of ${Object.keys(SORT_KEYS).join(', ')}`);
+      }
+      const query: StackQuery = {
+        ...(q.global_tenant ? {} : { projectId: request.identity.projectId }),
+        ...(q.show_nested ? {} : { parentId: null }),
+        ...(q.show_deleted ? { includeDeleted: true } : {}),
+        ...(q.id ? { ids: q.id } : {}),
+        ...(q.name ? { names: q.name } : {}),
+        ...(q.status ? { statuses: q.status } : {}),
+        ...(q.action ? { actions: q.action } : {}),
+        ...(q.tags ? { tags: tagList(q.tags)! } : {}),
+        ...(q.tags_any ? { tagsAny: tagList(q.tags_any)! } : {}),
+        ...(q.not_tags ? { notTags: tagList(q.not_tags)! } : {}),
+        ...(q.not_tags_any ? { notTagsAny: tagList(q.not_tags_any)! } : {}),
+        ...(sortKey ? { sortKey: SORT_KEYS[sortKey]! } : {}),
+        ...(q.sort_dir ? { sortDir: q.sort_dir } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+      };
+      if (q.marker !== undefined) {
+        const marker = await engine.deps.store.tx((tx) => tx.stacks.get(q.marker!));
+        if (!marker || (!q.global_tenant && marker.projectId !== request.identity.projectId)) {
+          throw badRequest(`marker "${q.marker}" is not a stack of this project`, 'InvalidMarker');
+        }
+        query.marker = q.marker;
+      }
+      const stacks = await engine.deps.store.tx((tx) => tx.stacks.query(query));
+      const base = baseOf(request);
+      const body: Record<string, unknown> = {
+        stacks: stacks.map((s) => stackListItem(base, s, path === '/stacks')),
+      };
+      if (q.with_count) {
+        const { limit: _limit, marker: _marker, ...all } = query;
+        body.count = (await engine.deps.store.tx((tx) => tx.stacks.query(all))).length;
+      }
+      return body;
+    });
+  }
+
+  app.post('/stacks', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request, reply) => {
+    const body = request.body;
+    if (!body.stack_name) throw badRequest('No stack name specified');
+    const limit = deps.limits.max_stacks_per_tenant;
+    if (limit >= 0) {
+      const count = (
+        await engine.deps.store.tx((tx) => tx.stacks.list({ projectId: request.identity.projectId }))
+      ).length;
+      if (count >= limit) {
+        throw badRequest(
+          `You have reached the maximum stacks per tenant, ${limit}. Please delete some stacks.`,
+          'RequestLimitExceeded',
+        );
+      }
+    }
+    const existing = await engine.deps.store.tx((tx) =>
+      tx.stacks.findByName(request.identity.projectId, body.stack_name!),
+    );
+    if (existing) throw new HttpError(409, 'StackExists', `The Stack (${body.stack_name}) already exists.`);
+    const stack = await createStack(engine.deps, engine.cache, {
+      name: body.stack_name,
+      projectId: request.identity.projectId,
+      template: templateInput(body as TemplateFields, engine.deps.settings.limits),
+      timeoutMins: body.timeout_mins ?? null,
+      disableRollback: body.disable_rollback ?? true,
+      tags: tagList(body.tags) ?? [],
+    });
+    const base = baseOf(request);
+    return reply
+      .status(201)
+      .send({ stack: { id: stack.id, links: [{ href: stackPath(base, stack), rel: 'self' }] } });
+  });
+
+  // GET /stacks/{name}: Heat's lookup answers with a redirect to the stack's canonical URL.
+  app.get(
+    '/stacks/:stack_name',
+    { schema: { params: NameParams, tags: ['stacks'] } },
+    async (request, reply) => {
+      const stack = await stackByNameOrId(engine, request, request.params.stack_name);
+      return reply.redirect(stackPath(baseOf(request), stack), 302);
+    },
+  );
+
+  // Heat's lookup also redirects /stacks/{name}/{resources|events|...} with the rest of the path.
+  for (const sub of ['resources', 'events', 'template', 'environment', 'files', 'outputs', 'abandon']) {
+    app.route({
+      method: sub === 'abandon' ? 'DELETE' : 'GET',
+      url: `/stacks/:stack_name/${sub}`,
+      schema: { params: NameParams, hide: true },
+      handler: async (request, reply) => {
+        const { stack_name: name } = request.params as { stack_name: string };
+        const stack = await stackByNameOrId(engine, request, name);
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        return reply.redirect(
+          `${stackPath(baseOf(request), stack)}/${sub}${query}`,
+          sub === 'abandon' ? 307 : 302,
+        );
+      },
+    });
+  }
+
+  app.get(
+    '/stacks/:stack_name/:stack_id',
+    { schema: { params: StackParams, tags: ['stacks'] } },
+    async (request) => {
+      const { stack_name: name, stack_id: id } = request.params;
+      const stack = await stackByIdentity(engine, request, name, id);
+      const definition = await stackDefinition(engine, stack);
+      const outputs = definition ? await stackOutputs(engine.deps, engine.cache, stack) : undefined;
+      return { stack: stackDetail(baseOf(request), stack, definition, outputs) };
+    },
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/stacks/:stack_name/:stack_id',
+      schema: { params: StackParams, body: UpdateBody, tags: ['stacks'] },
+      handler: async (request, reply) => {
+        const { stack_name: name, stack_id: id } = request.params as { stack_name: string; stack_id: string };
+        const stack = await stackByIdentity(engine, request, name, id);
+        const body = request.body as typeof UpdateBody.static;
+        const patch = method === 'PATCH' || body.existing === true;
+        const req: UpdateRequest = {
+          ...(body.disable_rollback !== undefined ? { disableRollback: body.disable_rollback } : {}),
+          ...(body.timeout_mins !== undefined ? { timeoutMins: body.timeout_mins } : {}),
+          ...(body.tags !== undefined ? { tags: tagList(body.tags)! } : {}),
+        };
+        const limits = engine.deps.settings.limits;
+        if (!patch) {
+          req.template = templateInput(body as TemplateFields, limits);
+        } else {
+          // PATCH (Heat's `existing`): the stored template unless a new one is sent, the stored
+          // environment with the request's on top, cleared parameters back to their defaults.
+          const stored = await storedInput(engine.deps, stack);
+          const base = body.template !== undefined ? templateInput(body as TemplateFields, limits) : stored;
+          const kept = { ...stored.environment.parameters };
+          for (const cleared of body.clear_parameters ?? []) delete kept[cleared];
+          const given = requestEnvironment(body as TemplateFields, base.files, limits);
+          const environment = mergeEnvironments([{ ...stored.environment, parameters: kept }, given]);
+          req.template = { ...base, files: { ...stored.files, ...base.files }, environment };
+        }
+        await updateStack(engine.deps, engine.cache, stack.id, req);
+        return reply.status(202).send();
+      },
+    });
+  }
+
+  app.delete(
+    '/stacks/:stack_name/:stack_id',
+    { schema: { params: StackParams, tags: ['stacks'] } },
+    async (request, reply) => {
+      const { stack_name: name, stack_id: id } = request.params;
+      const stack = await stackByIdentity(engine, request, name, id);
+      await deleteStack(engine.deps, stack.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete(
+    '/stacks/:stack_name/:stack_id/abandon',
+    { schema: { params: StackParams, tags: ['stacks'] } },
+    async (request) => {
+      const { stack_name: name, stack_id: id } = request.params;
+      const stack = await stackByIdentity(engine, request, name, id);
+      return abandonStack(engine.deps, stack.id);
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { Tx } from '../contract.js';
+import type { SqlExecutor } from './driver.js';
+import { insertSql } from './columns.js';
+import { PROJECTS, TOKENS, USERS } from './tables.js';
+
+const INSERT_PROJECT = insertSql('projects', PROJECTS.columnNames, 1);
+const INSERT_USER = insertSql('users', USERS.columnNames, 1);
+const INSERT_TOKEN = insertSql('api_tokens', TOKENS.columnNames, 1);
+
+export function authRepository(db: SqlExecutor): Tx['auth'] {
+  return {
+    async insertProject(project) {
+      await db.run(INSERT_PROJECT, PROJECTS.encode(project));
+    },
+
+    async findProject(idOrName) {
+      const [row] = await db.all('SELECT * FROM projects WHERE id = $1 OR name = $1 ORDER BY id = $1 DESC', [
+        idOrName,
+      ]);
+      return row && PROJECTS.decode(row);
+    },
+
+    async insertUser(user) {
+      await db.run(INSERT_USER, USERS.encode(user));
+    },
+
+    async findUser(projectId, idOrName) {
+      const [row] = await db.all(
+        'SELECT * FROM users WHERE project_id = $1 AND (id = $2 OR name = $2) ORDER BY id = $2 DESC',
+        [projectId, idOrName],
+      );
+      return row && USERS.decode(row);
+    },
+
+    async insertToken(token) {
+      await db.run(INSERT_TOKEN, TOKENS.encode(token));
+    },
+
+    async findToken(tokenHash) {
+      const [tokenRow] = await db.all('SELECT * FROM api_tokens WHERE token_hash = $1', [tokenHash]);
+      if (!tokenRow) return undefined;
+      const token = TOKENS.decode(tokenRow);
+      const [userRow] = await db.all('SELECT * FROM users WHERE id = $1', [token.userId]);
+      return userRow ? { token, user: USERS.decode(userRow) } : undefined;
+    },
+  };
+}
