@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harness.js';
+
+// The stack routes through the whole HTTP stack (noauth: the project is the URL's).
+describe('API: stacks', () => {
+  let api: TestApi;
+  const P = '/v1/proj';
+  before(async () => {
+    api = await startApi();
+  });
+  after(() => api.close());
+
+  async function create(name: string, extra: Record<string, unknown> = {}) {
+    const res = await api.call('POST', `${P}/stacks`, {
+      body: { stack_name: name, template: SAMPLE_TEMPLATE, ...extra },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const { stack } = res.json() as { stack: { id: string; links: { href: string; rel: string }[] } };
+    await api.settle(stack.id);
+    return stack;
+  }
+
+  it('creates a stack: 201 with its id and self link, then shows it with masked parameters and outputs', async () => {
+    const stack = await create('one');
+    assert.match(stack.links[0]!.href, new RegExp(`/v1/proj/stacks/one/${stack.id}$`));
+    const res = await api.call('GET', `${P}/stacks/one/${stack.id}`);
+    assert.equal(res.statusCode, 200);
+    const shown = (res.json() as { stack: Record<string, unknown> }).stack;
+    assert.equal(shown.stack_status, 'CREATE_COMPLETE');
+    assert.equal(shown.description, 'a sample');
+    assert.deepEqual(shown.parameters, {
+      'OS::stack_id': stack.id,
+      'OS::project_id': 'proj',
+      'OS::stack_name': 'one',
+      v: 'one',
+      secret: '******',
+    });
+    assert.deepEqual(shown.outputs, [{ output_key: 'out', description: 'r2 output', output_value: 'one' }]);
+    assert.equal(shown.updated_time, null);
+    assert.match(shown.creation_time as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it('redirects a lookup by name (and by name with a sub-path) to the canonical URL', async () => {
+    const stack = await create('two');
+    const res = await api.call('GET', `${P}/stacks/two`);
+    assert.equal(res.statusCode, 302);
+    assert.match(res.headers.location as string, new RegExp(`/v1/proj/stacks/two/${stack.id}$`));
+    const sub = await api.call('GET', `${P}/stacks/two/resources?nested_depth=1`);
+    assert.equal(sub.statusCode, 302);
+    assert.match(
+      sub.headers.location as string,
+      new RegExp(`/stacks/two/${stack.id}/resources\\?nested_depth=1$`),
+    );
+  });
+
+  it('answers an unknown stack with 404 and Heat’s error body', async () => {
+    const res = await api.call('GET', `${P}/stacks/nope`);
+    assert.equal(res.statusCode, 404);
+    const body = res.json() as HeatError;
+    assert.equal(body.code, 404);
+    assert.equal(body.title, 'Not Found');
+    assert.equal(body.error.type, 'EntityNotFound');
+    assert.equal(body.error.traceback, null);
+    assert.match(body.error.message, /nope/);
+  });
+
+  it('refuses a create without a name, with bad JSON, or with a name taken', async () => {
+    const missing = await api.call('POST', `${P}/stacks`, { body: { template: SAMPLE_TEMPLATE } });
+    assert.equal(missing.statusCode, 400);
+    assert.equal((missing.json() as HeatError).error.message, 'No stack name specified');
+    const bad = await api.call('POST', `${P}/stacks`, { body: '{"stack_name": ' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal((bad.json() as HeatError).error.type, 'HTTPBadRequest');
+    await create('taken');
+    const taken = await api.call('POST', `${P}/stacks`, {
+      body: { stack_name: 'taken', template: SAMPLE_TEMPLATE },
+    });
+    assert.equal(taken.statusCode, 409);
+    assert.equal((taken.json() as HeatError).error.type, 'StackExists');
+  });
+
+  it('lists newest first, filters by status and name, pages with limit and marker', async () => {
+    const res = await api.call('GET', `${P}/stacks`);
+    const names = (res.json() as { stacks: { stack_name: string }[] }).stacks.map((s) => s.stack_name);
+    assert.deepEqual(names.slice(0, 3), ['taken', 'two', 'one']);
+    const page1 = (await api.call('GET', `${P}/stacks?limit=2&sort_keys=stack_name&sort_dir=asc`)).json() as {
+      stacks: { id: string; stack_name: string }[];
+    };
+    assert.deepEqual(
+      page1.stacks.map((s) => s.stack_name),
+      ['one', 'taken'],
+    );
+    const page2 = (
+      await api.call(
+        'GET',
+        `${P}/stacks?limit=2&sort_keys=stack_name&sort_dir=asc&marker=${page1.stacks[1]!.id}`,
+      )
+    ).json() as { stacks: { stack_name: string }[] };
+    assert.deepEqual(
+      page2.stacks.map((s) => s.stack_name),
+      ['two'],
+    );
+    const byStatus = (await api.call('GET', `${P}/stacks?status=CREATE_COMPLETE&name=two`)).json() as {
+      stacks: { stack_name: string }[];
+    };
+    assert.deepEqual(
+      byStatus.stacks.map((s) => s.stack_name),
+      ['two'],
+    );
+    const none = (await api.call('GET', `${P}/stacks?status=FAILED`)).json() as { stacks: unknown[] };
+    assert.equal(none.stacks.length, 0);
+  });
+
+  it('updates with PATCH (existing template, new parameter) and PUT (new template), then deletes', async () => {
+    const stack = await create('upd');
+    const url = `${P}/stacks/upd/${stack.id}`;
+    const patch = await api.call('PATCH', url, { body: { parameters: { v: 'two' } } });
+    assert.equal(patch.statusCode, 202, patch.body);
+    await api.settle(stack.id);
+    let shown = ((await api.call('GET', url)).json() as { stack: Record<string, unknown> }).stack;
+    assert.equal(shown.stack_status, 'UPDATE_COMPLETE');
+    assert.deepEqual(shown.outputs, [{ output_key: 'out', description: 'r2 output', output_value: 'two' }]);
+
+    const template = { ...SAMPLE_TEMPLATE, outputs: { out: { value: 'fixed' } } };
+    const put = await api.call('PUT', url, { body: { template, parameters: { v: 'three' } } });
+    assert.equal(put.statusCode, 202, put.body);
+    await api.settle(stack.id);
+    shown = ((await api.call('GET', url)).json() as { stack: Record<string, unknown> }).stack;
+    assert.equal((shown.parameters as Record<string, string>).v, 'three');
+    assert.deepEqual(shown.outputs, [
+      { output_key: 'out', description: 'No description given', output_value: 'fixed' },
+    ]);
+
+    const del = await api.call('DELETE', url);
+    assert.equal(del.statusCode, 204);
+    await api.settle(stack.id);
+    assert.equal((await api.call('GET', url)).statusCode, 404);
+  });
+
+  it('runs actions: check, and refuses an unknown action', async () => {
+    const stack = await create('act');
+    const url = `${P}/stacks/act/${stack.id}/actions`;
+    const check = await api.call('POST', url, { body: { check: null } });
+    assert.equal(check.statusCode, 200);
+    assert.equal(check.body, 'null');
+    const settled = await api.settle(stack.id);
+    assert.equal(`${settled?.action}_${settled?.status}`, 'CHECK_COMPLETE');
+    const bad = await api.call('POST', url, { body: { frobnicate: null } });
+    assert.equal(bad.statusCode, 400);
+  });
+});
