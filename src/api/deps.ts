@@ -1,3 +1,4 @@
+import type { SignalSigner } from '../auth/signal-tokens.js';
 import type { Config } from '../config/options.js';
 import type { Engine } from '../engine/engine.js';
 import type { Authenticator } from './authenticator.js';
@@ -10,4 +11,6 @@ export interface ApiDeps {
   readonly engine: Engine;
   readonly authenticator: Authenticator;
   readonly limits: ApiLimits;
+  /** Verifies signal tokens (handed out in resource attributes); absent, none is accepted. */
+  readonly signer?: SignalSigner;
 }

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Identity } from '../auth/identity.js';
-import { isAdmin } from '../auth/identity.js';
+import { AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from '../auth/identity.js';
+import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js';
+import { authToken } from './authenticator.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerActionRoutes } from './routes/actions.js';
@@ -34,6 +35,33 @@ export interface ServerOptions {
 export function baseOf(request: FastifyRequest): Base {
   const { project_id: project } = request.params as { project_id: string };
   return { project: `${request.protocol}://${request.host}/v1/${project}` };
+}
+
+/** The identity of a signal token in X-Auth-Token, if the request carries a valid one. */
+function signalIdentity(deps: ApiDeps, request: FastifyRequest): Identity | undefined {
+  const token = authToken(request.headers);
+  if (!deps.signer || !token?.startsWith(SIGNAL_TOKEN_PREFIX)) return undefined;
+  const target = deps.signer.verify(token);
+  if (!target) throw new AuthenticationError('The signal token is not valid');
+  return {
+    projectId: target.projectId,
+    userId: `signal:${target.stackId}/${target.resourceName}`,
+    userName: `signal:${target.resourceName}`,
+    roles: [STACK_USER_ROLE],
+    signalTarget: target,
+  };
+}
+
+/** A signal token signals its resource and does nothing else (Heat's stack user policy). */
+function refuseBeyondSignal(request: FastifyRequest, target: SignalTarget): void {
+  const params = request.params as { stack_id?: string; resource_name?: string };
+  const allowed =
+    request.method === 'POST' &&
+    request.routeOptions.url?.endsWith('/resources/:resource_name/signal') === true &&
+    params.stack_id === target.stackId &&
+    params.resource_name === target.resourceName;
+  if (!allowed)
+    throw new HttpError(403, 'Forbidden', 'A signal token may only signal the resource it was made for');
 }
 
 /**
@@ -90,7 +118,9 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       scoped.decorateRequest('identity', null as unknown as Identity);
       scoped.addHook('onRequest', async (request) => {
         const { project_id: project } = request.params as { project_id: string };
-        const identity = await deps.authenticator.authenticate(request.headers, project);
+        const identity =
+          signalIdentity(deps, request) ?? (await deps.authenticator.authenticate(request.headers, project));
+        if (identity.signalTarget) refuseBeyondSignal(request, identity.signalTarget);
         if (identity.projectId !== project && !isAdmin(identity)) {
           throw new HttpError(403, 'Forbidden', `The token does not grant access to project ${project}`);
         }

@@ -1,10 +1,17 @@
+import type { SignalTarget } from './signal-tokens.js';
+
 /** Who a request acts for: the project whose stacks it may see, and the roles it holds there. */
 export interface Identity {
   projectId: string;
   userId: string;
   userName: string;
   roles: string[];
+  /** Set for a signal token: the one resource it may signal, and nothing else. */
+  signalTarget?: SignalTarget;
 }
+
+/** The role of a signal token's identity (Heat's stack user role). */
+export const STACK_USER_ROLE = 'heat_stack_user';
 
 /** The role that may act across projects (e.g. list every project's stacks with global_tenant). */
 export const ADMIN_ROLE = 'admin';

@@ -1,4 +1,4 @@
-export { ADMIN_ROLE, AuthenticationError, type Identity, isAdmin } from './identity.js';
+export { ADMIN_ROLE, AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from './identity.js';
 export {
   createProject,
   createToken,
@@ -7,3 +7,4 @@ export {
   IdentityError,
   verifyToken,
 } from './standalone.js';
+export { signalCredentials, SignalSigner, SIGNAL_TOKEN_PREFIX, type SignalTarget } from './signal-tokens.js';

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
@@ -39,13 +40,29 @@ export async function openEmbedded(opts: GlobalOptions): Promise<Engine> {
   return openEngine(cliConfig(opts), opts);
 }
 
-/** An engine on the configured store (HEARTH_DB, unless --db is given, names the SQLite file). */
-export async function openEngine(config: Config, opts: GlobalOptions = {}): Promise<Engine> {
+/** Where clients reach the API: the configured public URL, else the address it listens on. */
+export function publicApiUrl(config: Config): string {
+  if (config.public_api_url !== '') return config.public_api_url;
+  const host = config.bind_host === '0.0.0.0' || config.bind_host === '::' ? hostname() : config.bind_host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.bind_port}`;
+}
+
+/**
+ * An engine on the configured store (HEARTH_DB, unless --db is given, names the SQLite file).
+ * `publicUrl` is where signal URLs point (asked each time: a server on port 0 knows it late).
+ */
+export async function openEngine(
+  config: Config,
+  opts: GlobalOptions = {},
+  publicUrl: () => string = () => publicApiUrl(config),
+): Promise<Engine> {
   const database = expandHome(process.env.HEARTH_DB && !opts.db ? process.env.HEARTH_DB : config.database);
   if (database !== ':memory:' && !database.includes('://')) mkdirSync(dirname(database), { recursive: true });
   const store = await openStore(database);
   await store.migrate();
+  const signer = await SignalSigner.load(store, config.auth_encryption_key);
   const deps: EngineDeps = {
+    signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
     store,
     plugins: pluginCatalog(builtinPlugins()),
     reality: realityFor(database),

@@ -64,6 +64,10 @@ export interface Config {
   readonly keystone_url: string;
   /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
   readonly max_stacks_per_tenant: number;
+  /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
+  readonly public_api_url: string;
+  /** Key signing signal tokens; empty: one generated for the store, shared by its processes. */
+  readonly auth_encryption_key: string;
 }
 
 export const AUTH_MODES = ['standalone', 'keystone', 'noauth'] as const;
@@ -370,6 +374,21 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     min: -1,
     help: 'Most stacks one project may have, nested stacks included; -1 means unlimited.',
     heat: { name: 'max_stacks_per_tenant', default: '512' },
+  },
+  public_api_url: {
+    type: 'string',
+    default: '',
+    help: 'The URL clients reach the API at (signal URLs in attributes point there); empty: http://<bind_host>:<bind_port>.',
+    heat: { name: '[clients_heat] url', note: 'Heat takes the orchestration endpoint from the Keystone catalog when unset.' },
+  },
+  auth_encryption_key: {
+    type: 'string',
+    default: '',
+    help: 'Key signing signal tokens; empty: a key generated for the store on first use, shared by every process using it.',
+    heat: {
+      name: 'auth_encryption_key',
+      note: 'Heat encrypts stored credentials with it; Hearth signs the tokens that let a server signal one resource.',
+    },
   },
 };
 

@@ -1,4 +1,5 @@
-import type { PluginCatalog, Reality } from '../resources/contract.js';
+import type { SignalTarget } from '../auth/signal-tokens.js';
+import type { PluginCatalog, Reality, SignalCredentials } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
 import type { TemplateLimits } from '../template/limits.js';
 
@@ -40,4 +41,6 @@ export interface EngineDeps {
   readonly engineId: string;
   readonly settings: EngineSettings;
   readonly random: () => number;
+  /** Credentials for signalling a resource from outside (absent: resources get none). */
+  readonly signalCredentials?: (target: SignalTarget & { stackName: string }) => SignalCredentials;
 }

@@ -83,6 +83,13 @@ export function pluginContext(
     now: () => deps.clock.now(),
     random: deps.random,
     readResource: peerReader(deps, stack.id, scope.point),
+    signalCredentials: () =>
+      deps.signalCredentials?.({
+        projectId: stack.projectId,
+        stackId: stack.id,
+        stackName: stack.name,
+        resourceName: row.name,
+      }),
   };
 }
 

@@ -91,6 +91,7 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         now: () => deps.clock.now(),
         random: deps.random,
         readResource: peerReader(deps, stackId),
+        signalCredentials: () => undefined,
       })
     : row.physicalId;
   return { name: row.name, rowId: row.id, refId, attributes: row.attributes };

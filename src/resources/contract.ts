@@ -59,6 +59,21 @@ export interface PluginContext {
    * or a resource's name. One indexed read, never the whole stack; undefined when there is none.
    */
   readResource(ref: string): Promise<PeerResource | undefined>;
+  /**
+   * How a client outside signals this resource through the API (Heat's TOKEN_SIGNAL endpoint and
+   * token, and a pre-signed URL); undefined when the deployment has no signal key (tests).
+   */
+  signalCredentials(): SignalCredentials | undefined;
+}
+
+/** How a client outside reaches a resource's signal route. */
+export interface SignalCredentials {
+  /** The resource's signal route: POST here with the token in X-Auth-Token. */
+  endpoint: string;
+  /** Lets its holder signal this one resource and do nothing else. */
+  token: string;
+  /** A URL that needs no header: the token is in its path (Heat's pre-signed alarm_url). */
+  alarmUrl: string;
 }
 
 /** What SignalContext.adjustResource's change is given of the resource it adjusts. */

@@ -455,6 +455,13 @@ export interface Tx {
     /** The token with this hash and its user, if both exist (expiry is the caller's to judge). */
     findToken(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | undefined>;
   };
+  settings: {
+    /**
+     * The setting's value; when it has none yet, `initial` becomes its value. Processes racing to
+     * initialise one all get the first value written.
+     */
+    getOrInit(name: string, initial: string): Promise<string>;
+  };
   services: {
     heartbeat(service: ServiceRecord): Promise<void>;
     list(): Promise<ServiceRecord[]>;

@@ -9,7 +9,7 @@ import {
 } from '../../src/api/authenticator.js';
 import type { ApiLimits } from '../../src/api/deps.js';
 import { type Api, buildServer } from '../../src/api/server.js';
-import { createProject, createToken, createUser } from '../../src/auth/index.js';
+import { createProject, createToken, createUser, SignalSigner } from '../../src/auth/index.js';
 import { defaultConfig } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { openEngine } from '../../src/cli/embedded.js';
@@ -55,7 +55,8 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
     max_stacks_per_tenant: config.max_stacks_per_tenant,
     ...options.limits,
   };
-  const app = await buildServer({ engine, authenticator, limits });
+  const signer = await SignalSigner.load(engine.deps.store, '');
+  const app = await buildServer({ engine, authenticator, limits, signer });
   return {
     app,
     engine,

@@ -64,7 +64,15 @@ describe('functional: OS::Heat::WaitCondition (test_os_wait_condition)', () => {
     const view = await w.show('s');
     assert.equal(view.stack_status, 'CREATE_COMPLETE');
     const outputs = await w.outputs('s');
-    assert.equal(outputs.curl_cli, null, 'no REST API to curl yet');
+    // Heat's curl command prefix, pointing at the API's signal route of this handle, with a signal token.
+    assert.match(
+      outputs.curl_cli as string,
+      new RegExp(
+        "^curl -i -X POST -H 'X-Auth-Token: hsig_[\\w-]+\\.[\\w-]+' -H 'Content-Type: application/json' " +
+          "-H 'Accept: application/json' http://127\\.0\\.0\\.1:8004/v1/local/stacks/s/" +
+          `${view.id}/resources/wait_handle/signal$`,
+      ),
+    );
     assert.equal(
       outputs.wc_data,
       '{"1": null, "2": null, "3": "data3", "4": "data4", "test5": null, ' +

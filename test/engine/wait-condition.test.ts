@@ -180,7 +180,7 @@ describe('OS::Heat::WaitCondition and WaitConditionHandle', () => {
     assert.equal(await state(h, 'wc'), 'CREATE_IN_PROGRESS');
   });
 
-  it('handle attributes: no token, endpoint or curl command without a REST API; `signal` names it', async () => {
+  it('handle attributes: no token, endpoint or curl command without signal credentials; `signal` names it', async () => {
     const { h, stackId, signal } = await setup();
     await signal(null);
     const outputs = await h.outputs('s');

@@ -10,7 +10,8 @@ import {
   type PollResult,
   type Reality,
   type ResourcePlugin,
-  type SoftwareConfig,
+  type SignalCredentials,
+  SoftwareConfig,
   UpdateReplace,
 } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
@@ -77,6 +78,8 @@ export class FakeResource {
   readonly peers = new Map<string, PeerResource>();
   /** The software configs `ctx().softwareConfig` finds, by id. */
   readonly configs = new Map<string, SoftwareConfig>();
+  /** What `ctx().signalCredentials()` gives (none unless a test sets it). */
+  signal: SignalCredentials | undefined = undefined;
   /** The properties of an action in progress, stored once it completes. */
   private pending: Record<string, Value> | undefined;
 
@@ -108,6 +111,7 @@ export class FakeResource {
       now: this.clock.now,
       random: this.random,
       readResource: async (ref) => this.peers.get(ref),
+      signalCredentials: () => this.signal,
     };
   }
 

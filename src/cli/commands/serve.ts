@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import pino from 'pino';
+import { SignalSigner } from '../../auth/signal-tokens.js';
 import { type Authenticator, noauthAuthenticator, standaloneAuthenticator } from '../../api/authenticator.js';
 import { buildServer } from '../../api/server.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
-import { cliConfig, type GlobalOptions, openEngine } from '../embedded.js';
+import { cliConfig, type GlobalOptions, openEngine, publicApiUrl } from '../embedded.js';
 
 interface ServeOptions {
   host?: string;
@@ -47,7 +48,8 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
     .action(async (opts: ServeOptions) => {
       const global = program.opts<GlobalOptions>();
       const config = withServeOptions(cliConfig(global), opts);
-      const engine = await openEngine(config, global);
+      let listening = publicApiUrl(config);
+      const engine = await openEngine(config, global, () => listening);
       const logger = pino(
         { level: config.log_level, redact: ['req.headers["x-auth-token"]'] },
         pino.destination(2),
@@ -58,8 +60,10 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       process.once('SIGINT', onSignal);
       try {
         const authenticator = authenticatorFor(config.auth_mode, engine, config.bind_host);
-        const app = await buildServer({ engine, authenticator, limits: config }, { logger });
+        const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
+        const app = await buildServer({ engine, authenticator, limits: config, signer }, { logger });
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
+        if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);
         if (opts.workers) await engine.runUntil(async () => false, { signal: stop.signal });
         else await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));

@@ -59,8 +59,10 @@ export const scalingPolicyPlugin: CatalogPlugin = {
     }),
   },
   attributes: {
-    alarm_url: attr("A signed url to handle the alarm (set once Hearth's REST API exists)."),
-    signal_url: attr("A url to handle the alarm using native API (set once Hearth's REST API exists)."),
+    alarm_url: attr('A signed url to handle the alarm: a POST to it needs no credentials.'),
+    signal_url: attr(
+      'A url to handle the alarm using native API (a POST with a token, e.g. a signal token).',
+    ),
   },
 
   async create(ctx) {
@@ -70,7 +72,11 @@ export const scalingPolicyPlugin: CatalogPlugin = {
     return {};
   },
   getReality: rowReality,
-  async attribute() {
+  async attribute(ctx, name) {
+    const credentials = ctx.signalCredentials();
+    if (!credentials) return null;
+    if (name === 'alarm_url') return credentials.alarmUrl;
+    if (name === 'signal_url') return credentials.endpoint;
     return null;
   },
 

@@ -74,18 +74,37 @@ export function receiveSignal(
   return { signals: next, signal };
 }
 
+/** Transports whose client signals the orchestration API with a token. */
+function tokenTransport(transport: unknown): boolean {
+  return transport === 'TOKEN_SIGNAL' || transport === undefined;
+}
+
 /**
- * What a client needs to signal the handle through Hearth (`hearth stack resource signal <stack
- * id> <resource name>`) for the transports that go through the orchestration API; Heat adds
- * credentials and a URL, which need the REST API and Keystone. Heat gives `{}` for NO_SIGNAL and
- * nothing for TOKEN_SIGNAL; the others need Swift, Zaqar or CFN signed URLs.
+ * What a client needs to signal the handle, by transport: `{}` for NO_SIGNAL (as Heat), the
+ * endpoint and token for the API's signal route (TOKEN_SIGNAL, HEAT_SIGNAL), the pre-signed URL
+ * for CFN_SIGNAL. Swift and Zaqar transports are not offered (null).
  */
 function signalDetails(ctx: PluginContext, transport: unknown): string | null {
   if (transport === 'NO_SIGNAL') return '{}';
-  if (transport === 'HEAT_SIGNAL' || transport === 'TOKEN_SIGNAL' || transport === undefined) {
-    return pyJsonDumps({ stack_id: ctx.stackId, resource_name: ctx.resourceName });
+  const credentials = ctx.signalCredentials();
+  if (transport === 'CFN_SIGNAL')
+    return credentials ? pyJsonDumps({ alarm_url: credentials.alarmUrl }) : null;
+  if (transport === 'HEAT_SIGNAL' || tokenTransport(transport)) {
+    return pyJsonDumps({
+      stack_id: ctx.stackId,
+      resource_name: ctx.resourceName,
+      ...(credentials ? { endpoint: credentials.endpoint, token: credentials.token } : {}),
+    });
   }
   return null;
+}
+
+/** Heat's curl_cli: the command prefix a server's script completes with `--data-binary '<json>'`. */
+function curlCommand(endpoint: string, token: string): string {
+  return (
+    `curl -i -X POST -H 'X-Auth-Token: ${token}' -H 'Content-Type: application/json' ` +
+    `-H 'Accept: application/json' ${endpoint}`
+  );
 }
 
 /**
@@ -93,10 +112,10 @@ function signalDetails(ctx: PluginContext, transport: unknown): string | null {
  * (`hearth stack resource signal`), keeping them in its data, in arrival order by id. It has no
  * dependencies, so that the servers that signal it can reference it. Its state is its row alone.
  *
- * Until Hearth has a REST API and Keystone, `token`, `endpoint` and `curl_cli` are null (Heat
- * computes them for TOKEN_SIGNAL), and `signal` names the stack and resource to signal. The
- * transport's own behaviour (polling Swift or Zaqar, NO_SIGNAL's signal on every poll) is not
- * implemented: every handle is signalled through `stack resource signal`.
+ * For TOKEN_SIGNAL (the default), `token`, `endpoint` and `curl_cli` let a server signal it through
+ * the API's signal route; the token is a signal token (src/auth/signal-tokens.ts) good for this
+ * handle only. `hearth stack resource signal` works for every transport. Swift and Zaqar
+ * transports are accepted but not offered (their attributes are null).
  */
 export const waitConditionHandlePlugin: CatalogPlugin = {
   type: WAIT_CONDITION_HANDLE,
@@ -124,18 +143,18 @@ export const waitConditionHandlePlugin: CatalogPlugin = {
     ),
     endpoint: attr(
       'Endpoint/url which can be used for signalling handle when signal_transport is set to ' +
-        'TOKEN_SIGNAL. None for all other signal transports (always None until Hearth has a REST API).',
+        'TOKEN_SIGNAL. None for all other signal transports.',
       'string',
     ),
     curl_cli: attr(
       'Convenience attribute, provides curl CLI command prefix, which can be used for signalling ' +
         'handle completion or failure when signal_transport is set to TOKEN_SIGNAL. None for all ' +
-        'other signal transports (always None until Hearth has a REST API).',
+        'other signal transports.',
       'string',
     ),
     signal: attr(
       'JSON serialized map that includes the endpoint, token and/or other attributes the client ' +
-        'must use for signalling this handle (here: the stack id and resource name to signal).',
+        'must use for signalling this handle.',
       'string',
     ),
   },
@@ -153,6 +172,11 @@ export const waitConditionHandlePlugin: CatalogPlugin = {
 
   async attribute(ctx, name, properties) {
     if (name === 'signal') return signalDetails(ctx, properties.signal_transport);
+    const credentials = tokenTransport(properties.signal_transport) ? ctx.signalCredentials() : undefined;
+    if (!credentials) return null;
+    if (name === 'token') return credentials.token;
+    if (name === 'endpoint') return credentials.endpoint;
+    if (name === 'curl_cli') return curlCommand(credentials.endpoint, credentials.token);
     return null;
   },
 

@@ -45,3 +45,16 @@ export function authRepository(db: SqlExecutor): Tx['auth'] {
     },
   };
 }
+
+export function settingsRepository(db: SqlExecutor): Tx['settings'] {
+  return {
+    async getOrInit(name, initial) {
+      await db.run('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+        name,
+        initial,
+      ]);
+      const [row] = await db.all('SELECT value FROM settings WHERE name = $1', [name]);
+      return row!.value as string;
+    },
+  };
+}

@@ -222,4 +222,14 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE UNIQUE INDEX api_tokens_by_hash ON api_tokens (token_hash)',
     ],
   },
+  {
+    version: 10,
+    description: 'settings shared by every process of a deployment (e.g. the key signing signal tokens)',
+    statements: () => [
+      `CREATE TABLE settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      )`,
+    ],
+  },
 ];

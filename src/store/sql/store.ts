@@ -1,6 +1,6 @@
 import type { Store, Tx, WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
-import { authRepository } from './auth.js';
+import { authRepository, settingsRepository } from './auth.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate } from './migrate.js';
 import { resourcesRepository } from './resources.js';
@@ -43,6 +43,7 @@ function repositories(db: SqlExecutor, dialect: Dialect): Tx {
     events: eventsRepository(db, dialect),
     work: workRepository(db, dialect),
     auth: authRepository(db),
+    settings: settingsRepository(db),
     services: servicesRepository(db),
   };
 }

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { signalCredentials, SignalSigner } from '../../src/auth/signal-tokens.js';
+import { openStore } from '../../src/store/index.js';
+
+const target = { projectId: 'p1', stackId: 'stack-1', resourceName: 'handle' };
+
+describe('signal tokens', () => {
+  it('verify gives back the target a token was made for, and nothing for a tampered or foreign one', () => {
+    const signer = new SignalSigner(Buffer.from('k'.repeat(32)));
+    const token = signer.token(target);
+    assert.match(token, /^hsig_[\w-]+\.[\w-]+$/);
+    assert.deepEqual(signer.verify(token), target);
+    const [payload, signature] = token.slice(5).split('.');
+    const other = Buffer.from(JSON.stringify(['p1', 'stack-1', 'other'])).toString('base64url');
+    assert.equal(signer.verify(`hsig_${other}.${signature}`), undefined, 'another resource, same signature');
+    assert.equal(signer.verify(`hsig_${payload}.${signature}x`), undefined);
+    assert.equal(signer.verify(`hsig_${payload}`), undefined);
+    assert.equal(signer.verify('hth_something'), undefined);
+    assert.equal(new SignalSigner(Buffer.from('x'.repeat(32))).verify(token), undefined, 'another key');
+  });
+
+  it('a store without a configured key makes one on first use and every process gets the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-sig-'));
+    try {
+      const first = await openStore(join(dir, 'db'));
+      await first.migrate();
+      const a = await SignalSigner.load(first, '');
+      const second = await openStore(join(dir, 'db'));
+      const b = await SignalSigner.load(second, '');
+      assert.deepEqual(b.verify(a.token(target)), target);
+      assert.equal((await SignalSigner.load(first, 'configured-key')).verify(a.token(target)), undefined);
+      await first.close();
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('credentials name the resource’s signal route and a header-less URL', () => {
+    const signer = new SignalSigner(Buffer.from('k'.repeat(32)));
+    const made = signalCredentials(signer, 'http://api.example:8004/', { ...target, stackName: 'my stack' });
+    assert.equal(
+      made.endpoint,
+      'http://api.example:8004/v1/p1/stacks/my%20stack/stack-1/resources/handle/signal',
+    );
+    assert.equal(made.alarmUrl, `http://api.example:8004/v1/signal/${made.token}`);
+    assert.deepEqual(signer.verify(made.token), target);
+  });
+});
