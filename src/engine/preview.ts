@@ -3,8 +3,9 @@ import type { CatalogPlugin } from '../resources/catalog.js';
 import type { ResourcePlugin } from '../resources/contract.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ResourceState, Tx } from '../store/contract.js';
+import type { Environment } from '../template/environment/index.js';
 import { type DocPath, isTemplateError } from '../template/errors.js';
-import { UNKNOWN, type Value } from '../template/functions/types.js';
+import { type Node, UNKNOWN, type Value } from '../template/functions/types.js';
 import { validateProperties } from '../template/properties/index.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
 import { CHILD_KEY } from './child-stack.js';
@@ -20,6 +21,7 @@ import {
 } from './operations.js';
 import { chooseRows } from './plan.js';
 import { NodeResolveContext } from './resolver.js';
+import { childLevel, generatedChild, type PreviewLevel } from './preview-nested.js';
 import { unchangedResources } from './unchanged.js';
 import { decide } from './update-node.js';
 
@@ -57,8 +59,8 @@ export async function previewStackUpdate(
   req: UpdateRequest,
   nested: boolean,
 ): Promise<PreviewedChange[]> {
-  const { stack, definition } = await prepareUpdate(deps, cache, stackId, req);
-  return previewUpdate(deps, stack.id, definition, nested);
+  const { stack, definition, environment } = await prepareUpdate(deps, cache, stackId, req);
+  return previewUpdate(deps, stack.id, definition, nested, environment);
 }
 
 /** `stack create --dry-run`: the request validated as a create would be, nothing stored. */
@@ -68,7 +70,13 @@ export function previewStackCreate(
   req: CreateRequest,
 ): PreviewedResource[] {
   const { definition } = prepareCreate(deps, cache, req, randomUUID());
-  return previewCreate(deps, definition);
+  const level = {
+    definition,
+    environment: req.template.environment,
+    projectId: req.projectId,
+    stackName: req.name,
+  };
+  return previewCreate(deps, level);
 }
 
 /** Resolves snippets with only `known` resources' outputs: every other reference is UNKNOWN. */
@@ -106,22 +114,36 @@ export function previewProperties(
 }
 
 /**
- * What updating stack `stackId` (rows as stored) to `definition` would do to each resource;
- * `nested`: also to the resources of the nested stacks of template resources, with the same
- * classification (Heat's --show-nested), their `path` naming the template resources.
+ * What updating stack `stackId` (rows as stored) to `definition` with `environment` would do to
+ * each resource; `nested`: also to the resources of nested stacks — template resources' and
+ * nested-stack types' (a ResourceGroup's members), with the same classification (Heat's
+ * --show-nested), their `path` naming the resources that lead to them.
  */
 export async function previewUpdate(
   deps: EngineDeps,
   stackId: string,
   definition: StackDefinition,
   nested: boolean,
+  environment: Environment,
 ): Promise<PreviewedChange[]> {
   return deps.store.tx(async (tx) => {
+    const stack = await tx.stacks.get(stackId);
     const rows = await tx.resources.listStates(stackId);
     const out: PreviewedChange[] = [];
-    await classifyStack({ deps, tx, nested, out }, stackId, definition, rows, []);
+    const level = {
+      definition,
+      environment,
+      projectId: stack?.projectId ?? '',
+      stackName: stack?.name ?? '',
+    };
+    await classifyStack({ deps, tx, nested, out }, stackId, level, rows, []);
     return out;
   });
+}
+
+function resolveSnippet(definition: StackDefinition) {
+  return (snippet: Node, known: ReadonlyMap<string, NodeOutput>) =>
+    new PreviewResolveContext(definition, known).resolve(snippet);
 }
 
 interface Walk {
@@ -134,11 +156,12 @@ interface Walk {
 async function classifyStack(
   walk: Walk,
   stackId: string,
-  definition: StackDefinition,
+  level: PreviewLevel,
   rows: readonly ResourceState[],
   path: string[],
 ): Promise<void> {
   const { deps, out } = walk;
+  const { definition } = level;
   const desired = desiredOf(definition);
   const { chosen, obsolete } = chooseRows(desired, rows);
   const unchanged = unchangedResources(deps, definition, desired, chosen, stackId);
@@ -151,9 +174,16 @@ async function classifyStack(
         ? classify(deps, definition, resource, row, unchanged)
         : 'added';
     out.push({ name: want.name, type: want.type, change, stackId, path, ...(row ? { row } : {}) });
-    if (walk.nested && resource.implementation.kind === 'template') {
-      await classifyChildren(walk, resource.implementation.stack, change, row, [...path, want.name]);
-    }
+    if (!walk.nested) continue;
+    const impl = resource.implementation;
+    const child =
+      impl.kind === 'template'
+        ? impl.stack
+        : change === 'unchanged'
+          ? undefined
+          : generatedChildOf(deps, level, resource, row, unchanged);
+    if (child)
+      await classifyChildren(walk, childLevel(level, want.name, child), change, row, [...path, want.name]);
   }
   const wanted = new Set(desired.map((d) => d.name));
   const deleted = new Map<string, ResourceState>();
@@ -163,6 +193,37 @@ async function classifyStack(
     out.push({ name: row.name, type: row.type, change: 'deleted', stackId, path, row });
     if (walk.nested) await deleteChildren(walk, row, [...path, row.name]);
   }
+}
+
+/** The child a nested-stack type's update would converge its child stack to, when it can be told. */
+function generatedChildOf(
+  deps: EngineDeps,
+  level: PreviewLevel,
+  resource: DefinedResource,
+  row: ResourceState | undefined,
+  known: ReadonlyMap<string, NodeOutput>,
+): StackDefinition | undefined {
+  const plugin = deps.plugins.plugin(resource.implementation.type);
+  let properties: Value;
+  try {
+    properties = previewProperties(level.definition, resource, plugin, known);
+  } catch (err) {
+    if (isTemplateError(err)) return undefined;
+    throw err;
+  }
+  const childId =
+    row && typeof row.data[CHILD_KEY] === 'string' ? (row.data[CHILD_KEY] as string) : undefined;
+  const existing = { childId, data: row?.data ?? {} };
+  return generatedChild(
+    deps,
+    level,
+    resource,
+    plugin,
+    properties,
+    known,
+    existing,
+    resolveSnippet(level.definition),
+  );
 }
 
 /** A resource that has a row and is not left alone: what its update node would decide. */
@@ -202,7 +263,7 @@ function classify(
 /** The children of a template resource, given what happens to the resource itself. */
 async function classifyChildren(
   walk: Walk,
-  child: StackDefinition,
+  child: PreviewLevel,
   change: Change,
   row: ResourceState | undefined,
   path: string[],
@@ -218,11 +279,15 @@ async function classifyChildren(
   if (change === 'replaced' || change === 'added' || change === 'updated') addAll(walk, child, path);
 }
 
-function addAll(walk: Walk, definition: StackDefinition, path: string[]): void {
-  for (const [name, resource] of definition.resources) {
+function addAll(walk: Walk, level: PreviewLevel, path: string[]): void {
+  for (const [name, resource] of level.definition.resources) {
     const impl = resource.implementation;
     walk.out.push({ name, type: impl.type, change: 'added', stackId: null, path });
-    if (impl.kind === 'template') addAll(walk, impl.stack, [...path, name]);
+    const child =
+      impl.kind === 'template'
+        ? impl.stack
+        : generatedChildOf(walk.deps, level, resource, undefined, new Map());
+    if (child) addAll(walk, childLevel(level, name, child), [...path, name]);
   }
 }
 
@@ -256,9 +321,10 @@ export interface PreviewedResource {
  */
 export function previewCreate(
   deps: EngineDeps,
-  definition: StackDefinition,
+  level: PreviewLevel,
   path: string[] = [],
 ): PreviewedResource[] {
+  const { definition } = level;
   const requiredBy = new Map<string, string[]>();
   for (const [name, resource] of definition.resources) {
     for (const dep of new Set(resource.requires)) requiredBy.set(dep, [...(requiredBy.get(dep) ?? []), name]);
@@ -269,7 +335,9 @@ export function previewCreate(
     const plugin = impl.kind === 'plugin' ? deps.plugins.plugin(impl.type) : undefined;
     const properties = previewProperties(definition, resource, plugin);
     out.push({ name, type: impl.type, properties, requiredBy: requiredBy.get(name) ?? [], path });
-    if (impl.kind === 'template') out.push(...previewCreate(deps, impl.stack, [...path, name]));
+    const child =
+      impl.kind === 'template' ? impl.stack : generatedChildOf(deps, level, resource, undefined, new Map());
+    if (child) out.push(...previewCreate(deps, childLevel(level, name, child), [...path, name]));
   }
   return out;
 }

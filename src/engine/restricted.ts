@@ -60,7 +60,7 @@ export async function refuseRestrictedActions(
 ): Promise<StackRecord | undefined> {
   const { stack, environment, definition } = prepared;
   if (!restrictsAnything(environment.resourceRegistry.resources)) return undefined;
-  const found = restrictions(await previewUpdate(deps, stack.id, definition, true), environment);
+  const found = restrictions(await previewUpdate(deps, stack.id, definition, true, environment), environment);
   if (found.length === 0) return undefined;
   const reason = `Resource UPDATE failed: ${found
     .map(

@@ -95,3 +95,84 @@ describe('update preview (preview.ts)', () => {
     assert.deepEqual(did, expected, 'the update did what the preview said, and nothing to the unchanged');
   });
 });
+
+// A ResourceGroup's members are a generated child stack: --show-nested classifies them too.
+const group = (count: number, value: string) => `heat_template_version: 2018-08-31
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: ${count}
+      resource_def: {type: ${T}, properties: {value: ${value}}}
+`;
+
+describe('update preview of a nested-stack type (ResourceGroup)', () => {
+  it('shows the members an update would add, update and delete, as the update then does', async () => {
+    const h = await Harness.create();
+    await h.create('s', group(3, 'a'));
+    await h.settle();
+    const stack = await findStack(h.deps, 'p', 's');
+    const grow = await previewStackUpdate(
+      h.deps,
+      h.engine.cache,
+      stack.id,
+      { template: h.input(group(4, 'a')) },
+      true,
+    );
+    assert.deepEqual(
+      grow.map((c) => [c.path.join('/'), c.name, c.change]),
+      [
+        ['', 'g', 'updated'],
+        ['g', '0', 'unchanged'],
+        ['g', '1', 'unchanged'],
+        ['g', '2', 'unchanged'],
+        ['g', '3', 'added'],
+      ],
+    );
+    const change = await previewStackUpdate(
+      h.deps,
+      h.engine.cache,
+      stack.id,
+      { template: h.input(group(2, 'b')) },
+      true,
+    );
+    assert.deepEqual(
+      change.filter((c) => c.path.length > 0).map((c) => [c.name, c.change]),
+      [
+        ['0', 'updated'],
+        ['1', 'updated'],
+        ['2', 'deleted'],
+      ],
+    );
+    const flat = await previewStackUpdate(
+      h.deps,
+      h.engine.cache,
+      stack.id,
+      { template: h.input(group(2, 'b')) },
+      false,
+    );
+    assert.deepEqual(
+      flat.map((c) => c.name),
+      ['g'],
+      'without show_nested the members are not listed',
+    );
+  });
+
+  it('a create preview lists the members a group would make', async () => {
+    const h = await Harness.create();
+    const { previewStackCreate } = await import('../../src/engine/preview.js');
+    const made = previewStackCreate(h.deps, h.engine.cache, {
+      name: 'n',
+      projectId: 'p',
+      template: h.input(group(2, 'a')),
+    });
+    assert.deepEqual(
+      made.map((r) => [r.path.join('/'), r.name, r.type]),
+      [
+        ['', 'g', 'OS::Heat::ResourceGroup'],
+        ['g', '0', T],
+        ['g', '1', T],
+      ],
+    );
+  });
+});

@@ -48,3 +48,28 @@ describe('restricted_actions', () => {
     assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
   });
 });
+
+describe('restricted_actions inside a ResourceGroup', () => {
+  const group = (value: string) => `heat_template_version: 2018-08-31
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 2
+      resource_def: {type: ${T}, properties: {value: ${value}}}
+`;
+  it('an update that would update a restricted member fails up front and changes nothing', async () => {
+    const h = await Harness.create();
+    await h.create('s', group('a'));
+    await h.settle();
+    const rows = await h.rows('s');
+    const env = 'resource_registry:\n  resources:\n    g:\n      "1": {restricted_actions: update}\n';
+    const input = { ...h.input(group('b')), environment: parseEnvironment('env.yaml', env) };
+    const stack = await findStack(h.deps, 'p', 's');
+    const failed = await updateStack(h.deps, h.engine.cache, stack.id, { template: input });
+    assert.equal(`${failed.action}_${failed.status}`, 'UPDATE_FAILED');
+    assert.match(failed.reason, /ResourceActionRestricted: .*g.*1.*: update is restricted for resource\./);
+    await h.settle();
+    assert.deepEqual(await h.rows('s'), rows, 'the group and its members are as they were');
+  });
+});
