@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from '../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js';
 import { authToken } from './authenticator.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import type { Base } from './views/common.js';
 
@@ -78,6 +84,13 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       return typeof given === 'string' && /^req-[0-9a-f-]{36}$/.test(given) ? given : `req-${randomUUID()}`;
     },
     ignoreTrailingSlash: true,
+    // Signal tokens travel in a path segment (alarm URLs); resource names may be long too.
+    maxParamLength: 2048,
+    // Errors the framework finds before routing (a malformed URL) answer in Heat's body too.
+    frameworkErrors: (err, _request, reply) => {
+      const { status, type, message } = classify(err);
+      void (reply as FastifyReply).status(status).send(heatErrorBody(status, type, message));
+    },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -112,6 +125,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerSignalUrlRoute(app, deps);
 
   await app.register(
     async (scoped) => {

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { signalResource } from '../../engine/signal.js';
+import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
+import type { Api } from '../server.js';
+
+/**
+ * `POST /v1/signal/{token}`: a scaling policy's `alarm_url` (Heat's pre-signed URL). The token in
+ * the path is the credential, so an alarm service can call it with no header: it signals the one
+ * resource it was made for, as `.../resources/{name}/signal` would.
+ */
+export function registerSignalUrlRoute(app: Api, deps: ApiDeps): void {
+  app.post(
+    '/v1/signal/:token',
+    { schema: { params: Type.Object({ token: Type.String() }), hide: true } },
+    async (request, reply) => {
+      const target = deps.signer?.verify(request.params.token);
+      if (!target) throw new HttpError(401, 'HTTPUnauthorized', 'The signal URL is not valid');
+      const body = request.body as Json | undefined;
+      if (body !== undefined && body !== null && !isPlainObject(body)) {
+        throw badRequest('the signal data must be a JSON object');
+      }
+      const stack = await deps.engine.deps.store.tx((tx) => tx.stacks.get(target.stackId));
+      if (!stack || stack.deletedAt || stack.projectId !== target.projectId) {
+        throw notFound(`The resource signalled by this URL is gone`);
+      }
+      await signalResource(
+        deps.engine.deps,
+        stack.id,
+        target.resourceName,
+        (body ?? null) as JsonObject | null,
+      );
+      return reply.status(200).send();
+    },
+  );
+}
