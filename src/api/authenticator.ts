@@ -1,4 +1,5 @@
 import { AuthenticationError, type Identity } from '../auth/identity.js';
+import type { TokenCheck } from '../auth/keystone.js';
 import { verifyToken } from '../auth/standalone.js';
 import type { AuthMode } from '../config/options.js';
 import type { Store } from '../store/contract.js';
@@ -42,6 +43,26 @@ export function standaloneAuthenticator(store: Store, now: () => number = Date.n
       const identity = await verifyToken(store, token, now());
       if (!identity) throw new AuthenticationError('The token is unknown or has expired');
       return identity;
+    },
+  };
+}
+
+/**
+ * Keystone's tokens, validated by Keystone (through the client's short cache). Keystone being
+ * unreachable surfaces as AuthenticationUnavailableError (503), not as a refused token.
+ */
+export function keystoneAuthenticator(keystone: {
+  validate(token: string): Promise<TokenCheck>;
+}): Authenticator {
+  return {
+    mode: 'keystone',
+    async authenticate(headers) {
+      const token = authToken(headers);
+      if (token === undefined)
+        throw new AuthenticationError('Authentication required: send an X-Auth-Token header');
+      const check = await keystone.validate(token);
+      if ('rejected' in check) throw new AuthenticationError(check.rejected);
+      return check.identity;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { AuthenticationError } from '../auth/identity.js';
+import { AuthenticationError, AuthenticationUnavailableError } from '../auth/identity.js';
 import { IdentityError } from '../auth/standalone.js';
 import { OperationError } from '../engine/operations.js';
 import { ConflictError } from '../engine/traversal.js';
@@ -38,6 +38,7 @@ const STATUS_TEXT: Record<number, [title: string, explanation: string]> = {
     'Not Implemented',
     'The server has either erred or is incapable of performing the requested operation.',
   ],
+  503: ['Service Unavailable', 'The server is currently unavailable. Please try again at a later time.'],
 };
 
 /** An error the API answers with a given status and Heat fault type. */
@@ -86,6 +87,9 @@ export function classify(err: unknown): { status: number; type: string; message:
     return { status: err.status, type: err.type, message: err.message, internal: false };
   if (err instanceof AuthenticationError) {
     return { status: 401, type: 'HTTPUnauthorized', message: err.message, internal: false };
+  }
+  if (err instanceof AuthenticationUnavailableError) {
+    return { status: 503, type: 'HTTPServiceUnavailable', message: err.message, internal: false };
   }
   if (err instanceof IdentityError)
     return { status: 400, type: 'HTTPBadRequest', message: err.message, internal: false };

@@ -24,3 +24,8 @@ export function isAdmin(identity: Identity): boolean {
 export class AuthenticationError extends Error {
   override readonly name = 'AuthenticationError';
 }
+
+/** The service that checks credentials cannot be asked now (Keystone down): the API answers 503. */
+export class AuthenticationUnavailableError extends Error {
+  override readonly name = 'AuthenticationUnavailableError';
+}

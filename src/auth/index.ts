@@ -1,4 +1,12 @@
-export { ADMIN_ROLE, AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from './identity.js';
+export {
+  ADMIN_ROLE,
+  AuthenticationError,
+  AuthenticationUnavailableError,
+  type Identity,
+  isAdmin,
+  STACK_USER_ROLE,
+} from './identity.js';
+export { KeystoneClient, keystoneSettings, type KeystoneSettings, type TokenCheck } from './keystone.js';
 export {
   createProject,
   createToken,

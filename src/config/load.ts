@@ -270,9 +270,23 @@ function checkInt(
   return inRange ? { value } : { issue: typeIssue(name, spec, got, source) };
 }
 
+/** Descriptions of rejected values that carry none of the value. */
+const VALUELESS: ReadonlySet<string> = new Set([
+  'an empty value',
+  'no value',
+  'a map',
+  'a list',
+  'an alias',
+  'null',
+  'an object',
+]);
+
 function typeIssue(name: OptionName, spec: AnyOptionSpec, got: string, source: ValueSource): ConfigIssue {
   const expected = expectedText(spec);
-  return issue(source, `option ${name} expects ${expected}, got ${got}`, name, expected);
+  // A rejected credential may still be the real one: say what kind of value it was, never the value.
+  const secret = spec.type === 'string' && spec.secret === true;
+  const shown = secret && !VALUELESS.has(got) ? 'a value not shown (a secret)' : got;
+  return issue(source, `option ${name} expects ${expected}, got ${shown}`, name, expected);
 }
 
 function quote(text: string): string {

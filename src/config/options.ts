@@ -62,6 +62,20 @@ export interface Config {
   readonly auth_mode: AuthMode;
   /** Keystone v3 endpoint that validates tokens when auth_mode is keystone. */
   readonly keystone_url: string;
+  /** Hearth's own Keystone user, whose token lets it validate requests' tokens. */
+  readonly keystone_service_user: string;
+  /** That user's password (empty: not set; keystone mode needs it). */
+  readonly keystone_service_password: string;
+  /** The project Hearth's service token is scoped to. */
+  readonly keystone_service_project: string;
+  /** The domain of keystone_service_user. */
+  readonly keystone_service_user_domain: string;
+  /** The domain of keystone_service_project. */
+  readonly keystone_service_project_domain: string;
+  /** How long a token Keystone validated is trusted without asking again, in seconds. */
+  readonly keystone_token_cache_time: number;
+  /** How long Hearth waits for Keystone's answer, in seconds. */
+  readonly keystone_timeout: number;
   /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
   readonly max_stacks_per_tenant: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
@@ -114,7 +128,10 @@ export interface BoolSpec extends SpecBase {
 
 export interface StringSpec extends SpecBase {
   readonly type: 'string';
+  /** An empty default means "not set": the file and variables cannot set an empty value. */
   readonly default: string;
+  /** A credential: messages never show its value. */
+  readonly secret?: true;
 }
 
 export interface EnumSpec<T extends string> extends SpecBase {
@@ -368,6 +385,60 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     help: 'Keystone v3 endpoint that validates tokens when auth_mode is keystone.',
     heat: { name: '[keystone_authtoken] www_authenticate_uri' },
   },
+  keystone_service_user: {
+    type: 'string',
+    default: 'heat',
+    help: 'Hearth’s own Keystone user: its token (the service token) is what lets Hearth validate tokens.',
+    heat: { name: '[keystone_authtoken] username' },
+  },
+  keystone_service_password: {
+    type: 'string',
+    default: '',
+    secret: true,
+    help: 'Password of keystone_service_user; auth_mode keystone needs it. Never logged or shown.',
+    heat: { name: '[keystone_authtoken] password' },
+  },
+  keystone_service_project: {
+    type: 'string',
+    default: 'service',
+    help: 'The project the service token is scoped to.',
+    heat: { name: '[keystone_authtoken] project_name' },
+  },
+  keystone_service_user_domain: {
+    type: 'string',
+    default: 'Default',
+    help: 'The domain (name) of keystone_service_user.',
+    heat: { name: '[keystone_authtoken] user_domain_name' },
+  },
+  keystone_service_project_domain: {
+    type: 'string',
+    default: 'Default',
+    help: 'The domain (name) of keystone_service_project.',
+    heat: { name: '[keystone_authtoken] project_domain_name' },
+  },
+  keystone_token_cache_time: {
+    type: 'int',
+    default: 30,
+    min: 0,
+    unit: 'seconds',
+    help: 'Seconds a token Keystone validated is trusted without asking again (never past its expiry); 0 asks every time.',
+    heat: {
+      name: '[keystone_authtoken] token_cache_time',
+      default: '300',
+      note: 'Hearth caches for less, so that a revoked token stops working sooner.',
+    },
+  },
+  keystone_timeout: {
+    type: 'int',
+    default: 10,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds Hearth waits for an answer from Keystone before the request fails with 503.',
+    heat: {
+      name: '[keystone_authtoken] http_connect_timeout',
+      note: 'keystonemiddleware waits without limit when it is unset.',
+    },
+  },
   max_stacks_per_tenant: {
     type: 'int',
     default: 512,
@@ -385,6 +456,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     type: 'string',
     default: '',
     help: 'Key signing signal tokens; empty: a key generated for the store on first use, shared by every process using it.',
+    secret: true,
     heat: {
       name: 'auth_encryption_key',
       note: 'Heat encrypts stored credentials with it; Hearth signs the tokens that let a server signal one resource.',

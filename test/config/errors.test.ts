@@ -186,6 +186,20 @@ describe('config errors: values of the wrong type', () => {
     });
   }
 
+  it('never shows a rejected secret’s value (keystone_service_password), only its kind', () => {
+    const { file, message } = yamlIssue('keystone_service_password: 12.25\n');
+    assert.equal(
+      message,
+      `${file}:1:28: option keystone_service_password expects a non-empty string, got a value not shown (a secret)`,
+    );
+    assert.ok(!message.includes('12.25'));
+    assert.match(yamlIssue('keystone_service_password: [pw]\n').message, /got a list$/);
+    assert.match(yamlIssue('keystone_service_password: ""\n').message, /got an empty value$/);
+    const override = overrideIssue({ keystone_service_password: 4711 });
+    assert.match(override, /keystone_service_password expects a non-empty string, got a value not shown/);
+    assert.ok(!override.includes('4711'));
+  });
+
   it('an empty YAML value is pointed at where the value should be', () => {
     const { file, message } = yamlIssue('log_level: info\naction_retry_limit:\n');
     assert.equal(message, `${file}:2:20: option action_retry_limit expects an integer >= 0, got no value`);

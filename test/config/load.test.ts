@@ -44,6 +44,13 @@ const DEFAULTS: Config = {
   bind_port: 8004,
   auth_mode: 'standalone',
   keystone_url: 'http://127.0.0.1:5000/v3',
+  keystone_service_user: 'heat',
+  keystone_service_password: '',
+  keystone_service_project: 'service',
+  keystone_service_user_domain: 'Default',
+  keystone_service_project_domain: 'Default',
+  keystone_token_cache_time: 30,
+  keystone_timeout: 10,
   max_stacks_per_tenant: 512,
   public_api_url: '',
   auth_encryption_key: '',
@@ -281,7 +288,12 @@ describe('loadConfig: environment variables', () => {
     for (const name of settable) env[envVarName(name)] = String(defaults[name]);
     const { config, sources } = loadConfigDetailed({ env });
     assert.deepEqual(config, { ...defaults, database: join(homedir(), '.hearth/hearth.db') });
-    for (const name of settable) assert.deepEqual(sources[name], { kind: 'env', variable: envVarName(name) });
+    for (const name of OPTION_NAMES) {
+      // An empty default means "not set", and an empty variable counts as unset.
+      const expected =
+        defaults[name] === '' ? { kind: 'default' } : { kind: 'env', variable: envVarName(name) };
+      assert.deepEqual(sources[name], expected, name);
+    }
   });
 
   it('ignores the CLI’s variables and the test suite’s', () => {

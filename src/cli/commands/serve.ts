@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { SignalSigner } from '../../auth/signal-tokens.js';
-import { type Authenticator, noauthAuthenticator, standaloneAuthenticator } from '../../api/authenticator.js';
+import {
+  type Authenticator,
+  keystoneAuthenticator,
+  noauthAuthenticator,
+  standaloneAuthenticator,
+} from '../../api/authenticator.js';
 import { buildServer } from '../../api/server.js';
+import { KeystoneClient, keystoneSettings, v3Endpoint } from '../../auth/keystone.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
 import { cliConfig, type GlobalOptions, openEngine, publicApiUrl } from '../embedded.js';
@@ -19,17 +25,44 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-function authenticatorFor(mode: AuthMode, engine: Engine, host: string): Authenticator {
-  switch (mode) {
+/** Refuses settings the auth mode cannot serve with, before the store is opened or a port bound. */
+function checkAuthSettings(config: Config): void {
+  switch (config.auth_mode) {
+    case 'noauth':
+      if (!isLoopback(config.bind_host)) {
+        throw new Error(
+          `--auth noauth trusts every request: it serves loopback addresses only (127.0.0.1, ::1, localhost), not ${config.bind_host}`,
+        );
+      }
+      return;
+    case 'keystone': {
+      if (config.keystone_service_password === '') {
+        throw new Error(
+          '--auth keystone needs the password of Hearth’s Keystone user: set keystone_service_password ' +
+            '(or HEARTH_KEYSTONE_SERVICE_PASSWORD)',
+        );
+      }
+      const endpoint = v3Endpoint(config.keystone_url);
+      if (!URL.canParse(endpoint) || !['http:', 'https:'].includes(new URL(endpoint).protocol)) {
+        throw new Error(`keystone_url must be an http(s) URL, got "${config.keystone_url}"`);
+      }
+      return;
+    }
+    case 'standalone':
+      return;
+  }
+}
+
+function authenticatorFor(config: Config, engine: Engine, logger: pino.Logger): Authenticator {
+  switch (config.auth_mode) {
     case 'standalone':
       return standaloneAuthenticator(engine.deps.store);
     case 'noauth':
-      if (!isLoopback(host)) {
-        throw new Error(`--auth noauth trusts every request: it serves loopback addresses only, not ${host}`);
-      }
       return noauthAuthenticator();
     case 'keystone':
-      throw new Error('--auth keystone is not available yet');
+      return keystoneAuthenticator(
+        new KeystoneClient(keystoneSettings(config), { warn: (message) => logger.warn(message) }),
+      );
   }
 }
 
@@ -48,10 +81,18 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
     .action(async (opts: ServeOptions) => {
       const global = program.opts<GlobalOptions>();
       const config = withServeOptions(cliConfig(global), opts);
+      checkAuthSettings(config);
       let listening = publicApiUrl(config);
       const engine = await openEngine(config, global, () => listening);
       const logger = pino(
-        { level: config.log_level, redact: ['req.headers["x-auth-token"]'] },
+        {
+          level: config.log_level,
+          redact: [
+            'req.headers["x-auth-token"]',
+            'req.headers["x-subject-token"]',
+            'req.headers.authorization',
+          ],
+        },
         pino.destination(2),
       );
       const stop = new AbortController();
@@ -59,7 +100,7 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
       try {
-        const authenticator = authenticatorFor(config.auth_mode, engine, config.bind_host);
+        const authenticator = authenticatorFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
         const app = await buildServer({ engine, authenticator, limits: config, signer }, { logger });
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
