@@ -23,6 +23,8 @@ import type { StackRecord } from '../../src/store/contract.js';
 export interface TestApi {
   app: Api;
   engine: Engine;
+  /** The SQLite file of its state. */
+  dbFile: string;
   /** A request; `token` goes in X-Auth-Token, `body` is sent as JSON (a string is sent as is). */
   call(
     method: InjectOptions['method'],
@@ -59,6 +61,7 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
   return {
     app,
     engine,
+    dbFile: config.database,
     call(method, url, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.token) headers['x-auth-token'] = opts.token;
