@@ -14,7 +14,10 @@ import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
+import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerPreviewRoutes } from './routes/previews.js';
 import { registerStackRoutes } from './routes/stacks.js';
+import { registerValidateRoutes } from './routes/validate.js';
 import type { Base } from './views/common.js';
 
 declare module 'fastify' {
@@ -143,6 +146,9 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       });
       registerStackRoutes(scoped as unknown as Api, deps);
       registerActionRoutes(scoped as unknown as Api, deps);
+      registerPreviewRoutes(scoped as unknown as Api, deps);
+      registerValidateRoutes(scoped as unknown as Api, deps);
+      registerCatalogRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { TypeCatalog } from '../template/types.js';
+import { HEARTH_VERSION } from '../version.js';
 import { registerEngineCommand } from './commands/engine.js';
 import { registerManageCommands } from './commands/manage.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -25,7 +26,7 @@ export function buildProgram(
 ): Command {
   const program = new Command('hearth')
     .description('Hearth: orchestration of Heat templates on a convergence engine')
-    .version('0.1.0')
+    .version(HEARTH_VERSION)
     .option('--db <path>', 'the SQLite database of the embedded engine (env HEARTH_DB)')
     .option('--config <file>', 'the configuration file (env HEARTH_CONFIG)')
     .exitOverride()

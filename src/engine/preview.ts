@@ -5,8 +5,9 @@ import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ResourceState, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
 import { type DocPath, isTemplateError } from '../template/errors.js';
-import { type Node, UNKNOWN, type Value } from '../template/functions/types.js';
+import { type Node, Omitted, UNKNOWN, type Value } from '../template/functions/types.js';
 import { validateProperties } from '../template/properties/index.js';
+import type { Json } from '../util/json.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
 import { CHILD_KEY } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
@@ -49,6 +50,10 @@ export interface PreviewedChange {
   path: string[];
   /** Its row now (none for an added resource). */
   row?: ResourceState;
+  /** The resources of its stack that will depend on it (none for a deleted one). */
+  requiredBy: readonly string[];
+  /** Its `description` in the new template ('' for a deleted one, or without one). */
+  description: string;
 }
 
 /** `stack update --dry-run`: the request validated as an update would be, then classified. */
@@ -63,12 +68,18 @@ export async function previewStackUpdate(
   return previewUpdate(deps, stack.id, definition, nested, environment);
 }
 
+/** What a create would make: the bound template, and every resource (nested stacks' too). */
+export interface CreatePreview {
+  definition: StackDefinition;
+  resources: PreviewedResource[];
+}
+
 /** `stack create --dry-run`: the request validated as a create would be, nothing stored. */
 export function previewStackCreate(
   deps: EngineDeps,
   cache: TemplateCache,
   req: CreateRequest,
-): PreviewedResource[] {
+): CreatePreview {
   const { definition } = prepareCreate(deps, cache, req, randomUUID());
   const level = {
     definition,
@@ -76,7 +87,17 @@ export function previewStackCreate(
     projectId: req.projectId,
     stackName: req.name,
   };
-  return previewCreate(deps, level);
+  return { definition, resources: previewCreate(deps, level) };
+}
+
+/** A previewed value as JSON: the parts not known before the operation runs are null. */
+export function knownValue(value: Value): Json {
+  if (value === UNKNOWN || value instanceof Omitted) return null;
+  if (Array.isArray(value)) return value.map(knownValue);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, knownValue(v)]));
+  }
+  return value as Json;
 }
 
 /** Resolves snippets with only `known` resources' outputs: every other reference is UNKNOWN. */
@@ -153,6 +174,9 @@ interface Walk {
   out: PreviewedChange[];
 }
 
+/** What a deleted resource has no more. */
+const GONE: Pick<PreviewedChange, 'requiredBy' | 'description'> = { requiredBy: [], description: '' };
+
 async function classifyStack(
   walk: Walk,
   stackId: string,
@@ -165,6 +189,7 @@ async function classifyStack(
   const desired = desiredOf(definition);
   const { chosen, obsolete } = chooseRows(desired, rows);
   const unchanged = unchangedResources(deps, definition, desired, chosen, stackId);
+  const dependents = dependentsOf(definition);
   for (const want of desired) {
     const row = chosen.get(want.name);
     const resource = definition.resources.get(want.name)!;
@@ -173,7 +198,16 @@ async function classifyStack(
       : row
         ? classify(deps, definition, resource, row, unchanged)
         : 'added';
-    out.push({ name: want.name, type: want.type, change, stackId, path, ...(row ? { row } : {}) });
+    out.push({
+      name: want.name,
+      type: want.type,
+      change,
+      stackId,
+      path,
+      requiredBy: dependents.get(want.name) ?? [],
+      description: resource.definition.description ?? '',
+      ...(row ? { row } : {}),
+    });
     if (!walk.nested) continue;
     const impl = resource.implementation;
     const child =
@@ -190,7 +224,7 @@ async function classifyStack(
   // The newest row of each name that goes (older ones are leftovers of replacements).
   for (const row of obsolete) if (!wanted.has(row.name)) deleted.set(row.name, row);
   for (const row of deleted.values()) {
-    out.push({ name: row.name, type: row.type, change: 'deleted', stackId, path, row });
+    out.push({ name: row.name, type: row.type, change: 'deleted', stackId, path, row, ...GONE });
     if (walk.nested) await deleteChildren(walk, row, [...path, row.name]);
   }
 }
@@ -280,9 +314,18 @@ async function classifyChildren(
 }
 
 function addAll(walk: Walk, level: PreviewLevel, path: string[]): void {
+  const dependents = dependentsOf(level.definition);
   for (const [name, resource] of level.definition.resources) {
     const impl = resource.implementation;
-    walk.out.push({ name, type: impl.type, change: 'added', stackId: null, path });
+    walk.out.push({
+      name,
+      type: impl.type,
+      change: 'added',
+      stackId: null,
+      path,
+      requiredBy: dependents.get(name) ?? [],
+      description: resource.definition.description ?? '',
+    });
     const child =
       impl.kind === 'template'
         ? impl.stack
@@ -299,7 +342,15 @@ async function deleteChildren(walk: Walk, row: ResourceState, path: string[]): P
   const names = new Map<string, ResourceState>();
   for (const r of rows) if (r.replacedBy === null || !names.has(r.name)) names.set(r.name, r);
   for (const r of names.values()) {
-    walk.out.push({ name: r.name, type: r.type, change: 'deleted', stackId: childId, path, row: r });
+    walk.out.push({
+      name: r.name,
+      type: r.type,
+      change: 'deleted',
+      stackId: childId,
+      path,
+      row: r,
+      ...GONE,
+    });
     await deleteChildren(walk, r, [...path, r.name]);
   }
 }
@@ -313,6 +364,10 @@ export interface PreviewedResource {
   requiredBy: string[];
   /** The template resources leading to this resource's nested stack (empty at the top). */
   path: string[];
+  /** Its `description` in the template ('' without one). */
+  description: string;
+  /** Its metadata as far as known (null without any). */
+  metadata: Value;
 }
 
 /**
@@ -325,19 +380,34 @@ export function previewCreate(
   path: string[] = [],
 ): PreviewedResource[] {
   const { definition } = level;
-  const requiredBy = new Map<string, string[]>();
-  for (const [name, resource] of definition.resources) {
-    for (const dep of new Set(resource.requires)) requiredBy.set(dep, [...(requiredBy.get(dep) ?? []), name]);
-  }
+  const requiredBy = dependentsOf(definition);
   const out: PreviewedResource[] = [];
   for (const [name, resource] of definition.resources) {
     const impl = resource.implementation;
     const plugin = impl.kind === 'plugin' ? deps.plugins.plugin(impl.type) : undefined;
     const properties = previewProperties(definition, resource, plugin);
-    out.push({ name, type: impl.type, properties, requiredBy: requiredBy.get(name) ?? [], path });
+    const metadata = new PreviewResolveContext(definition, new Map()).resolve(resource.definition.metadata);
+    out.push({
+      name,
+      type: impl.type,
+      properties,
+      requiredBy: requiredBy.get(name) ?? [],
+      path,
+      description: resource.definition.description ?? '',
+      metadata,
+    });
     const child =
       impl.kind === 'template' ? impl.stack : generatedChildOf(deps, level, resource, undefined, new Map());
     if (child) out.push(...previewCreate(deps, childLevel(level, name, child), [...path, name]));
   }
   return out;
+}
+
+/** For each resource of the stack, the resources that depend on it (Heat's required_by). */
+function dependentsOf(definition: StackDefinition): Map<string, string[]> {
+  const requiredBy = new Map<string, string[]>();
+  for (const [name, resource] of definition.resources) {
+    for (const dep of new Set(resource.requires)) requiredBy.set(dep, [...(requiredBy.get(dep) ?? []), name]);
+  }
+  return requiredBy;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type HeatError, SAMPLE_TEMPLATE, snapshot, startApi, type TestApi } from './harness.js';
+import { snapshotDatabase } from '../cli/state-snapshot.js';
+import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harness.js';
 
 // Malformed input over every route: bad JSON, wrong types, oversize bodies, unknown stacks, bad
 // templates. Each answers 4xx with Heat's error body, the server keeps serving, and nothing
@@ -68,6 +69,35 @@ export const ROUTES: RouteCase[] = [
     body: () => ({ check: null }),
     stack: true,
   },
+  {
+    route: 'validate',
+    method: 'POST',
+    path: () => `${P}/validate`,
+    body: () => ({ template: SAMPLE_TEMPLATE }),
+    template: true,
+  },
+  {
+    route: 'preview create',
+    method: 'POST',
+    path: () => `${P}/stacks/preview`,
+    body: () => ({ stack_name: 'previewed', template: SAMPLE_TEMPLATE }),
+    template: true,
+  },
+  {
+    route: 'preview update',
+    method: 'PUT',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/preview`,
+    body: () => ({ template: SAMPLE_TEMPLATE }),
+    template: true,
+    stack: true,
+  },
+  {
+    route: 'preview patch',
+    method: 'PATCH',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/preview`,
+    body: () => ({ parameters: { v: 'x' } }),
+    stack: true,
+  },
 ];
 
 /** A template whose error is deep inside: the message must name the path to it. */
@@ -96,7 +126,7 @@ describe('API: malformed input over every route', () => {
     status: number,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<HeatError> {
-    const before = snapshot(api);
+    const before = snapshotDatabase(api.dbFile);
     const res = await api.call(method, url, options);
     assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
     const body = res.json() as HeatError;
@@ -106,7 +136,7 @@ describe('API: malformed input over every route', () => {
     assert.equal(typeof body.error.message, 'string');
     assert.equal(typeof body.error.type, 'string');
     assert.equal(body.error.traceback, null);
-    assert.deepEqual(snapshot(api), before, `${method} ${url} changed the stored state`);
+    assert.deepEqual(snapshotDatabase(api.dbFile), before, `${method} ${url} changed the stored state`);
     const alive = await api.call('GET', `${P}/stacks`);
     assert.equal(alive.statusCode, 200, 'the server keeps serving');
     return body;
@@ -133,11 +163,16 @@ describe('API: malformed input over every route', () => {
         it('a body of the wrong type is a 400', async () => {
           await refused(route.method, route.path(stack), 400, { body: '[1, 2]' });
           await refused(route.method, route.path(stack), 400, {
-            body: { ...route.body!(), timeout_mins: 'soon' },
-          });
-          await refused(route.method, route.path(stack), 400, {
             body: { ...route.body!(), parameters: 'x' },
           });
+          if (route.template) {
+            await refused(route.method, route.path(stack), 400, { body: { ...route.body!(), template: 5 } });
+          }
+          if (route.settings) {
+            await refused(route.method, route.path(stack), 400, {
+              body: { ...route.body!(), timeout_mins: 'soon' },
+            });
+          }
         });
         it('an oversize body is a 413', async () => {
           const padding = 'x'.repeat(BODY_LIMIT + 1);

@@ -63,6 +63,28 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { suspend: null } },
   // Nothing to cancel on a complete stack: the 409 still shows the stack was found.
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 409, body: { cancel_update: null } },
+  { route: 'POST /stacks/preview', own: 200, body: { stack_name: 'previewed', template: SAMPLE_TEMPLATE } },
+  { route: 'PUT /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { template: SAMPLE_TEMPLATE } },
+  { route: 'PATCH /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { parameters: { v: 'x' } } },
+  { route: 'POST /validate', own: 200, body: { template: SAMPLE_TEMPLATE } },
+  { route: 'GET /resource_types', own: 200 },
+  {
+    route: 'GET /resource_types/{type_name}',
+    own: 200,
+    params: () => ({ type_name: 'OS::Heat::RandomString' }),
+  },
+  {
+    route: 'GET /resource_types/{type_name}/template',
+    own: 200,
+    params: () => ({ type_name: 'OS::Heat::RandomString' }),
+  },
+  { route: 'GET /template_versions', own: 200 },
+  {
+    route: 'GET /template_versions/{template_version}/functions',
+    own: 200,
+    params: () => ({ template_version: 'heat_template_version.2018-08-31' }),
+  },
+  { route: 'GET /build_info', own: 200 },
 ];
 
 /** The routes the server registered under /v1/{project_id}, as `METHOD /path` (HEAD left out). */

@@ -8,9 +8,14 @@ import type { Workdir } from './workdir.js';
  * out, and so are the tables named in `skip`.
  */
 export function snapshot(w: Workdir, skip: string[] = []): string {
-  const reality = `${w.db}.reality`;
+  return snapshotDatabase(w.db, skip);
+}
+
+/** The same for the state database at `db` (and its reality's file, if any). */
+export function snapshotDatabase(db: string, skip: string[] = []): string {
+  const reality = `${db}.reality`;
   return JSON.stringify({
-    state: dump(w.db, ['services', ...skip]),
+    state: dump(db, ['services', ...skip]),
     reality: existsSync(reality) ? dump(reality, []) : null,
   });
 }

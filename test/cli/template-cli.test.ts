@@ -52,8 +52,9 @@ describe('hearth template validate', () => {
       NoEcho: 'false',
       Label: 'Flavor',
       AllowedValues: ['m1.small', 'm1.large'],
-      Value: 'm1.small',
     });
+    // As Heat's user_value: a parameter left to its default shows no Value.
+    assert.equal(out.Parameters.flavor.Value, undefined);
     assert.equal(out.Parameters.count.Type, 'Number');
     assert.equal(out.Parameters.count.Value, 3);
     assert.equal(out.Parameters.count.MinValue, 1);

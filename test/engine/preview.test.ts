@@ -167,7 +167,7 @@ describe('update preview of a nested-stack type (ResourceGroup)', () => {
       template: h.input(group(2, 'a')),
     });
     assert.deepEqual(
-      made.map((r) => [r.path.join('/'), r.name, r.type]),
+      made.resources.map((r) => [r.path.join('/'), r.name, r.type]),
       [
         ['', 'g', 'OS::Heat::ResourceGroup'],
         ['g', '0', T],

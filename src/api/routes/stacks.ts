@@ -1,19 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { isAdmin } from '../../auth/identity.js';
 import { abandonStack } from '../../engine/abandon.js';
-import {
-  createStack,
-  deleteStack,
-  storedInput,
-  updateStack,
-  type UpdateRequest,
-} from '../../engine/operations.js';
+import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import type { StackQuery, StackSortKey } from '../../store/contract.js';
-import { mergeEnvironments } from '../../template/environment/index.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
-import { type TemplateFields, requestEnvironment, templateInput } from '../request/template-input.js';
+import { CreateBody, createRequest, tagList, UpdateBody, updateRequest } from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
 import { stackDetail, stackListItem } from '../views/stack.js';
@@ -49,35 +42,6 @@ const ListQuery = Type.Object(
   { additionalProperties: true },
 );
 
-/** The template fields every stack-changing body may carry (loosely typed: checked when read). */
-const templateFields = {
-  template: Type.Optional(Type.Unknown()),
-  template_url: Type.Optional(Type.String()),
-  files: Type.Optional(Type.Record(Type.String(), Type.String())),
-  environment: Type.Optional(Type.Unknown()),
-  environment_files: Type.Optional(Strings),
-  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-};
-const stackFields = {
-  timeout_mins: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  disable_rollback: Type.Optional(Type.Boolean()),
-  tags: Type.Optional(Type.Union([Type.String(), Strings])),
-};
-
-const CreateBody = Type.Object(
-  { stack_name: Type.Optional(Type.String()), ...templateFields, ...stackFields },
-  { additionalProperties: true },
-);
-const UpdateBody = Type.Object(
-  {
-    ...templateFields,
-    ...stackFields,
-    clear_parameters: Type.Optional(Strings),
-    existing: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: true },
-);
-
 const SORT_KEYS: Record<string, StackSortKey> = {
   stack_name: 'name',
   name: 'name',
@@ -88,13 +52,6 @@ const SORT_KEYS: Record<string, StackSortKey> = {
   updated_time: 'updatedAt',
   updated_at: 'updatedAt',
 };
-
-/** Heat's tag lists are comma-separated strings (or, from some clients, lists). */
-function tagList(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value : value.split(',');
-  return items.map((t) => t.trim()).filter((t) => t !== '');
-}
 
 export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
@@ -146,32 +103,8 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   }
 
   app.post('/stacks', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request, reply) => {
-    const body = request.body;
-    if (!body.stack_name) throw badRequest('No stack name specified');
-    const limit = deps.limits.max_stacks_per_tenant;
-    if (limit >= 0) {
-      const count = (
-        await engine.deps.store.tx((tx) => tx.stacks.list({ projectId: request.identity.projectId }))
-      ).length;
-      if (count >= limit) {
-        throw badRequest(
-          `You have reached the maximum stacks per tenant, ${limit}. Please delete some stacks.`,
-          'RequestLimitExceeded',
-        );
-      }
-    }
-    const existing = await engine.deps.store.tx((tx) =>
-      tx.stacks.findByName(request.identity.projectId, body.stack_name!),
-    );
-    if (existing) throw new HttpError(409, 'StackExists', `The Stack (${body.stack_name}) already exists.`);
-    const stack = await createStack(engine.deps, engine.cache, {
-      name: body.stack_name,
-      projectId: request.identity.projectId,
-      template: templateInput(body as TemplateFields, engine.deps.settings.limits),
-      timeoutMins: body.timeout_mins ?? null,
-      disableRollback: body.disable_rollback ?? true,
-      tags: tagList(body.tags) ?? [],
-    });
+    const req = await createRequest(deps, request.identity.projectId, request.body);
+    const stack = await createStack(engine.deps, engine.cache, req);
     const base = baseOf(request);
     return reply
       .status(201)
@@ -226,27 +159,9 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       handler: async (request, reply) => {
         const { stack_name: name, stack_id: id } = request.params as { stack_name: string; stack_id: string };
         const stack = await stackByIdentity(engine, request, name, id);
-        const body = request.body as typeof UpdateBody.static;
+        const body = request.body as UpdateBody;
         const patch = method === 'PATCH' || body.existing === true;
-        const req: UpdateRequest = {
-          ...(body.disable_rollback !== undefined ? { disableRollback: body.disable_rollback } : {}),
-          ...(body.timeout_mins !== undefined ? { timeoutMins: body.timeout_mins } : {}),
-          ...(body.tags !== undefined ? { tags: tagList(body.tags)! } : {}),
-        };
-        const limits = engine.deps.settings.limits;
-        if (!patch) {
-          req.template = templateInput(body as TemplateFields, limits);
-        } else {
-          // PATCH (Heat's `existing`): the stored template unless a new one is sent, the stored
-          // environment with the request's on top, cleared parameters back to their defaults.
-          const stored = await storedInput(engine.deps, stack);
-          const base = body.template !== undefined ? templateInput(body as TemplateFields, limits) : stored;
-          const kept = { ...stored.environment.parameters };
-          for (const cleared of body.clear_parameters ?? []) delete kept[cleared];
-          const given = requestEnvironment(body as TemplateFields, base.files, limits);
-          const environment = mergeEnvironments([{ ...stored.environment, parameters: kept }, given]);
-          req.template = { ...base, files: { ...stored.files, ...base.files }, environment };
-        }
+        const req = await updateRequest(engine, stack, body, patch);
         await updateStack(engine.deps, engine.cache, stack.id, req);
         return reply.status(202).send();
       },

@@ -46,7 +46,10 @@ export function stackListItem(base: Base, stack: StackRecord, withProject: boole
  * The parameters as Heat shows them: pseudo parameters first, every value as Python's str() of
  * it, hidden ones masked.
  */
-export function shownParameters(definition: StackDefinition | undefined, stack: StackRecord): JsonObject {
+export function shownParameters(
+  definition: StackDefinition | undefined,
+  stack: Pick<StackRecord, 'id' | 'projectId' | 'name'>,
+): JsonObject {
   const out: JsonObject = {
     'OS::stack_id': stack.id,
     'OS::project_id': stack.projectId,

@@ -1,5 +1,4 @@
-import { CHANGES, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
-import { Omitted, UNKNOWN, type Value } from '../../template/functions/types.js';
+import { CHANGES, knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
 
 /**
  * What `stack create --dry-run` and `stack update --dry-run` print. As the openstack client: a
@@ -19,7 +18,7 @@ export function createPreviewView(
     ...(tabular ? {} : { stack_name: name }),
     parent_resource: r.path.at(-1) ?? null,
     required_by: r.requiredBy,
-    properties: known(r.properties),
+    properties: knownValue(r.properties),
   }));
   return tabular ? rows : { stack_name: name, resources: rows };
 }
@@ -43,14 +42,4 @@ export function updatePreviewView(
   const byChange = Object.fromEntries(CHANGES.map((change) => [change, [] as unknown[]]));
   for (const c of changes) byChange[c.change]!.push(entry(c));
   return { resource_changes: byChange };
-}
-
-/** A resolved value with its unknown parts as null. */
-function known(value: Value): unknown {
-  if (value === UNKNOWN || value instanceof Omitted) return null;
-  if (Array.isArray(value)) return value.map(known);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, known(v)]));
-  }
-  return value;
 }

@@ -156,7 +156,7 @@ export function registerStackCommands(program: Command, print: Print): void {
           tags: opts.tags ? opts.tags.split(',') : [],
         };
         if (opts.dryRun) {
-          const resources = previewStackCreate(engine.deps, engine.cache, request);
+          const { resources } = previewStackCreate(engine.deps, engine.cache, request);
           return show(print, opts.format, createPreviewView(name, resources, tabular(opts.format)));
         }
         const created = await createStack(engine.deps, engine.cache, request);

@@ -5,9 +5,9 @@ import { toJSON as graphToJSON, toDot } from '../../graph/index.js';
 import { environmentToJSON } from '../../template/environment/index.js';
 import { TemplateError } from '../../template/errors.js';
 import { loadStackInput } from '../../template/loader.js';
-import { validateOutputParameter } from '../../template/parameters/index.js';
 import { defineStackFromText, type StackDefinition } from '../../template/stack-definition.js';
 import { EMPTY_CATALOG, type TypeCatalog } from '../../template/types.js';
+import { validateResult } from '../../template/validate-result.js';
 import { allVersions, findVersion } from '../../template/versions.js';
 import type { Json } from '../../util/json.js';
 import { cell, type Format, render, textTable } from '../output.js';
@@ -64,19 +64,6 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function validateResult(stack: StackDefinition): Record<string, unknown> {
-  const parameters: Record<string, unknown> = {};
-  for (const [name, schema] of stack.template.parameters) {
-    parameters[name] = validateOutputParameter(schema, stack.parameters.get(name));
-  }
-  const result: Record<string, unknown> = {
-    Description: stack.template.description ?? 'No description',
-    Parameters: parameters,
-  };
-  if (stack.template.parameterGroups.length > 0) result.ParameterGroups = stack.template.parameterGroups;
-  return result;
-}
-
 function validateTable(result: Record<string, unknown>): string {
   const params = result.Parameters as Record<string, Record<string, unknown>>;
   const rows = Object.entries(params).map(([name, p]) => {
@@ -112,11 +99,13 @@ export function registerTemplateCommands(
     .option('--show-environment', 'include the merged environment in the output')
     .action((opts: StackOptions & { format: Format; showEnvironment?: boolean }) => {
       const stack = defineFromOptions(opts, types);
-      const result = validateResult(stack);
-      if (opts.showEnvironment) {
-        const input = loadStackInput(opts.template, opts.environment, readLocalFile);
-        result.Environment = environmentToJSON(input.environment);
-      }
+      const input = loadStackInput(opts.template, opts.environment, readLocalFile);
+      const supplied = [
+        ...Object.keys(input.environment.parameters),
+        ...Object.keys(parseParameterArgs(opts.parameter)),
+      ];
+      const result = validateResult(stack, { supplied });
+      if (opts.showEnvironment) result.Environment = environmentToJSON(input.environment);
       print(render(result, checkFormat(opts.format, ['table', 'json', 'yaml']), () => validateTable(result)));
     });
 

@@ -24,5 +24,6 @@ export {
   schemaToHeatJSON,
   typeInfoToHeatJSON,
 } from './show.js';
+export { providerTemplate, type ProviderTemplateType } from './provider-template.js';
 export { type SchemaTypeInfo, type TypeInfoOptions, typeInfo } from './type-info.js';
 export { type ValidateOptions, validateProperties } from './validate.js';

@@ -1,0 +1,118 @@
+import { Type } from '@sinclair/typebox';
+import type { Engine } from '../../engine/engine.js';
+import { type CreateRequest, storedInput, type UpdateRequest } from '../../engine/operations.js';
+import type { StackRecord } from '../../store/contract.js';
+import { mergeEnvironments } from '../../template/environment/index.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, HttpError } from '../errors.js';
+import { requestEnvironment, type TemplateFields, templateInput } from './template-input.js';
+
+/**
+ * The bodies of stack create and update, and of their previews (Heat's names), into the engine's
+ * requests: one reading for the operation and its preview, so they cannot disagree.
+ */
+
+const Strings = Type.Array(Type.String());
+
+/** The template fields every stack-changing body may carry (loosely typed: checked when read). */
+const templateFields = {
+  template: Type.Optional(Type.Unknown()),
+  template_url: Type.Optional(Type.String()),
+  files: Type.Optional(Type.Record(Type.String(), Type.String())),
+  environment: Type.Optional(Type.Unknown()),
+  environment_files: Type.Optional(Strings),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+const stackFields = {
+  timeout_mins: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  disable_rollback: Type.Optional(Type.Boolean()),
+  tags: Type.Optional(Type.Union([Type.String(), Strings])),
+};
+
+/** A validate body: the template fields alone. */
+export const TemplateBody = Type.Object(templateFields, { additionalProperties: true });
+export const CreateBody = Type.Object(
+  { stack_name: Type.Optional(Type.String()), ...templateFields, ...stackFields },
+  { additionalProperties: true },
+);
+export const UpdateBody = Type.Object(
+  {
+    ...templateFields,
+    ...stackFields,
+    clear_parameters: Type.Optional(Strings),
+    existing: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+export type CreateBody = typeof CreateBody.static;
+export type UpdateBody = typeof UpdateBody.static;
+
+/** Heat's tag lists are comma-separated strings (or, from some clients, lists). */
+export function tagList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value : value.split(',');
+  return items.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/**
+ * A create body as the engine's request, refused as Heat refuses a new stack: no name, the
+ * project at its `max_stacks_per_tenant`, or the name taken.
+ */
+export async function createRequest(
+  deps: ApiDeps,
+  projectId: string,
+  body: CreateBody,
+): Promise<CreateRequest> {
+  const { engine } = deps;
+  const name = body.stack_name;
+  if (!name) throw badRequest('No stack name specified');
+  const limit = deps.limits.max_stacks_per_tenant;
+  if (limit >= 0) {
+    const count = (await engine.deps.store.tx((tx) => tx.stacks.list({ projectId }))).length;
+    if (count >= limit) {
+      throw badRequest(
+        `You have reached the maximum stacks per tenant, ${limit}. Please delete some stacks.`,
+        'RequestLimitExceeded',
+      );
+    }
+  }
+  const existing = await engine.deps.store.tx((tx) => tx.stacks.findByName(projectId, name));
+  if (existing) throw new HttpError(409, 'StackExists', `The Stack (${name}) already exists.`);
+  return {
+    name,
+    projectId,
+    template: templateInput(body as TemplateFields, engine.deps.settings.limits),
+    timeoutMins: body.timeout_mins ?? null,
+    disableRollback: body.disable_rollback ?? true,
+    tags: tagList(body.tags) ?? [],
+  };
+}
+
+/**
+ * An update body as the engine's request. `patch` (PATCH, or Heat's `existing`): the stored
+ * template unless a new one is sent, the stored environment with the request's on top, and
+ * `clear_parameters` back to their defaults.
+ */
+export async function updateRequest(
+  engine: Engine,
+  stack: StackRecord,
+  body: UpdateBody,
+  patch: boolean,
+): Promise<UpdateRequest> {
+  const req: UpdateRequest = {
+    ...(body.disable_rollback !== undefined ? { disableRollback: body.disable_rollback } : {}),
+    ...(body.timeout_mins !== undefined ? { timeoutMins: body.timeout_mins } : {}),
+    ...(body.tags !== undefined ? { tags: tagList(body.tags)! } : {}),
+  };
+  const limits = engine.deps.settings.limits;
+  const fields = body as TemplateFields;
+  if (!patch) return { ...req, template: templateInput(fields, limits) };
+  const stored = await storedInput(engine.deps, stack);
+  // heatclient sends `"template": null` for --existing without a template.
+  const base = body.template !== undefined && body.template !== null ? templateInput(fields, limits) : stored;
+  const kept = { ...stored.environment.parameters };
+  for (const cleared of body.clear_parameters ?? []) delete kept[cleared];
+  const given = requestEnvironment(fields, base.files, limits);
+  const environment = mergeEnvironments([{ ...stored.environment, parameters: kept }, given]);
+  return { ...req, template: { ...base, files: { ...stored.files, ...base.files }, environment } };
+}

@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { type PreviewedChange, previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
+import type { ResourceRecord } from '../../store/contract.js';
+import type { ApiDeps } from '../deps.js';
+import { queryBool } from '../request/query.js';
+import { CreateBody, createRequest, UpdateBody, updateRequest } from '../request/stack-body.js';
+import { type Api, baseOf } from '../server.js';
+import { stackByIdentity } from '../stack-access.js';
+import { createPreviewBody, updatePreviewBody } from '../views/preview.js';
+
+const StackParams = Type.Object({
+  project_id: Type.String(),
+  stack_name: Type.String(),
+  stack_id: Type.String(),
+});
+const PreviewQuery = Type.Object({ show_nested: Type.Optional(Type.String()) });
+
+/**
+ * Heat's previews: what a create (`POST /stacks/preview`) or an update (`PUT|PATCH
+ * /stacks/{name}/{id}/preview`) would do, from the bodies those operations take and validated as
+ * they are, with nothing stored.
+ */
+export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
+  const { engine } = deps;
+
+  app.post('/stacks/preview', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request) => {
+    const req = await createRequest(deps, request.identity.projectId, request.body);
+    const { definition, resources } = previewStackCreate(engine.deps, engine.cache, req);
+    const stack = createPreviewBody(baseOf(request), engine.deps.plugins, {
+      name: req.name,
+      projectId: req.projectId,
+      definition,
+      resources,
+      disableRollback: req.disableRollback ?? true,
+      timeoutMins: req.timeoutMins ?? null,
+      tags: req.tags ?? [],
+      now: engine.deps.clock.now(),
+    });
+    return { stack };
+  });
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/stacks/:stack_name/:stack_id/preview',
+      schema: { params: StackParams, querystring: PreviewQuery, body: UpdateBody, tags: ['stacks'] },
+      handler: async (request) => {
+        const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
+        const { show_nested } = request.query as typeof PreviewQuery.static;
+        const nested = queryBool(show_nested, 'show_nested');
+        const stack = await stackByIdentity(engine, request, name, id);
+        const body = request.body as UpdateBody;
+        const req = await updateRequest(engine, stack, body, method === 'PATCH' || body.existing === true);
+        const changes = await previewStackUpdate(engine.deps, engine.cache, stack.id, req, nested);
+        const { rows, stackNames } = await rowsOf(deps, changes);
+        return updatePreviewBody(
+          engine.deps.plugins,
+          {
+            projectId: stack.projectId,
+            stack: { name: stack.name, id: stack.id },
+            rows,
+            stackNames,
+          },
+          changes,
+        );
+      },
+    });
+  }
+}
+
+/** The full rows of the stacks the changes are in (status reasons, times), and those stacks' names. */
+async function rowsOf(
+  deps: ApiDeps,
+  changes: readonly PreviewedChange[],
+): Promise<{ rows: Map<number, ResourceRecord>; stackNames: Map<string, string> }> {
+  const stackIds = new Set(changes.flatMap((c) => (c.stackId === null ? [] : [c.stackId])));
+  const rows = new Map<number, ResourceRecord>();
+  const stackNames = new Map<string, string>();
+  await deps.engine.deps.store.tx(async (tx) => {
+    for (const stackId of stackIds) {
+      const stack = await tx.stacks.get(stackId);
+      if (stack) stackNames.set(stackId, stack.name);
+      for (const row of await tx.resources.listAll(stackId)) rows.set(row.id, row);
+    }
+  });
+  return { rows, stackNames };
+}

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { snapshotDatabase } from '../cli/state-snapshot.js';
+import { type HeatError, SAMPLE_TEMPLATE, startApi, tenant, type TestApi } from './harness.js';
+
+const SAMPLES = '/work/shared/heat-api-samples';
+
+interface ValidateBody {
+  Description: string;
+  Parameters: Record<string, Record<string, unknown>>;
+  ParameterGroups?: unknown;
+  NestedParameters?: unknown;
+  Environment: unknown;
+}
+
+function sampleBody(file: string): ValidateBody {
+  const text = readFileSync(`${SAMPLES}/${file}`, 'utf8');
+  return JSON.parse(text.slice(text.indexOf('\n{') + 1));
+}
+
+const MEMBER = `heat_template_version: 2018-08-31
+description: a member
+parameters:
+  size:
+    type: number
+    default: 1
+  token:
+    type: string
+    hidden: true
+parameter_groups:
+  - label: sizing
+    parameters: [size]
+resources:
+  r:
+    type: OS::Heat::None
+`;
+
+// POST /validate through the whole HTTP stack: Heat's answer for a valid template, Heat's error
+// body with the file, line and path for an invalid one, and nothing stored either way.
+describe('API: validate', () => {
+  let api: TestApi;
+  const P = '/v1/proj';
+  before(async () => {
+    api = await startApi();
+  });
+  after(() => api.close());
+
+  /** A validate call that must store nothing. */
+  async function validate(body: unknown, query = '') {
+    const before = snapshotDatabase(api.dbFile);
+    const res = await api.call('POST', `${P}/validate${query}`, { body });
+    assert.equal(snapshotDatabase(api.dbFile), before, 'validate stores nothing');
+    return res;
+  }
+
+  it('answers Heat’s validate body for the recorded sample, the hidden default masked', async () => {
+    const res = await validate({ template: readFileSync(`${SAMPLES}/sample-template.yaml`, 'utf8') });
+    assert.equal(res.statusCode, 200, res.body);
+    const expected = sampleBody('validate.txt');
+    // Heat shows a hidden parameter's default in clear; Hearth never shows a hidden value.
+    expected.Parameters.secret!.Default = '******';
+    assert.deepEqual(res.json(), expected);
+    assert.ok(!res.body.includes('s3cr3t'));
+  });
+
+  it('shows the values given, hidden ones masked in Parameters and in Environment', async () => {
+    const res = await validate({
+      template: SAMPLE_TEMPLATE,
+      parameters: { v: 'given', secret: 'TopSecret1' },
+      environment: {
+        parameter_defaults: { secret: 'TopSecret2' },
+        resource_registry: { 'My::T': 'OS::Heat::None' },
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as ValidateBody;
+    assert.equal(body.Description, 'a sample');
+    assert.equal(body.Parameters.v!.Value, 'given');
+    assert.equal(body.Parameters.secret!.Value, '******');
+    assert.deepEqual(body.Environment, {
+      resource_registry: { resources: {}, 'My::T': 'OS::Heat::None' },
+      parameters: { v: 'given', secret: '******' },
+      parameter_defaults: { secret: '******' },
+      event_sinks: [],
+    });
+    assert.ok(!res.body.includes('TopSecret'));
+  });
+
+  it('describes the nested templates’ parameters with show_nested, and the parameter groups', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      parameter_groups: [{ label: 'top', parameters: ['n'] }],
+      parameters: { n: { type: 'number', default: 2 } },
+      resources: {
+        m: { type: 'member.yaml', properties: { size: { get_param: 'n' }, token: 'Sesame1' } },
+        plain: { type: 'OS::Heat::None' },
+      },
+    };
+    const body = { template, files: { 'member.yaml': MEMBER } };
+    const flat = (await validate(body)).json() as ValidateBody;
+    assert.deepEqual(flat.ParameterGroups, [{ label: 'top', parameters: ['n'] }]);
+    assert.equal(flat.NestedParameters, undefined);
+
+    const res = await validate(body, '?show_nested=True');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual((res.json() as ValidateBody).NestedParameters, {
+      m: {
+        Type: 'member.yaml',
+        Description: 'a member',
+        Parameters: {
+          size: { Type: 'Number', Description: '', NoEcho: 'false', Label: 'size', Default: 1, Value: 2 },
+          token: { Type: 'String', Description: '', NoEcho: 'true', Label: 'token', Value: '******' },
+        },
+        ParameterGroups: [{ label: 'sizing', parameters: ['size'] }],
+      },
+    });
+    assert.ok(!res.body.includes('Sesame1'));
+  });
+
+  it('refuses an invalid template: 400 StackValidationFailed naming the line and path', async () => {
+    // Heat's validate accepted this (validate-bad.txt): Hearth reports the undefined parameter.
+    const bad = sampleBody('validate-bad.txt');
+    assert.equal(bad.Description, 'No description');
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: { a: { type: 'OS::Heat::None', properties: { x: { get_param: 'nope' } } } },
+    };
+    const res = await validate({ template });
+    assert.equal(res.statusCode, 400);
+    const body = res.json() as HeatError;
+    assert.equal(body.title, 'Bad Request');
+    assert.equal(body.error.type, 'StackValidationFailed');
+    assert.match(body.error.message, /^file:\/\/\/template:\d+:\d+: resources\.a\.properties\.x/);
+    assert.match(body.error.message, /nope/);
+
+    const text = 'heat_template_version: 2018-08-31\nresources:\n  a:\n    type: OS::Heat::Nope\n';
+    const unknown = (await validate({ template: text })).json() as HeatError;
+    assert.match(unknown.error.message, /^file:\/\/\/template:4:\d+: resources\.a\.type: .*OS::Heat::Nope/);
+
+    const version = (
+      await validate({ template: { heat_template_version: '2001-01-01' } })
+    ).json() as HeatError;
+    assert.equal(version.error.type, 'InvalidTemplateVersion');
+  });
+
+  it('refuses bad input with 400 and Heat’s body', async () => {
+    const cases: [unknown, string, RegExp][] = [
+      [{}, '', /No template specified/],
+      [{ template: 42 }, '', /"template" must be an object or a string/],
+      [{ template: SAMPLE_TEMPLATE, files: { 'a.yaml': { x: 1 } } }, '', /files/],
+      [{ template: SAMPLE_TEMPLATE, environment_files: ['env.yaml'] }, '', /env\.yaml/],
+      ['{"template": ', '', /JSON/i],
+      [{ template: SAMPLE_TEMPLATE }, '?show_nested=sometimes', /show_nested/],
+      [{ template: SAMPLE_TEMPLATE }, '?ignore_errors=12345', /12345/],
+    ];
+    for (const [body, query, message] of cases) {
+      const res = await validate(body, query);
+      assert.equal(res.statusCode, 400, `${JSON.stringify(body)}${query}: ${res.body}`);
+      const err = res.json() as HeatError;
+      assert.equal(err.code, 400);
+      assert.match(err.error.message, message);
+    }
+    // Heat's one ignorable code (a missing service) never happens here: nothing to ignore.
+    assert.equal((await validate({ template: SAMPLE_TEMPLATE }, '?ignore_errors=99001')).statusCode, 200);
+  });
+
+  it('is authenticated like every route: the token’s own project only', async () => {
+    const scoped = await startApi({ auth: 'standalone' });
+    try {
+      const alpha = await tenant(scoped, 'alpha');
+      const body = { template: SAMPLE_TEMPLATE };
+      const own = await scoped.call('POST', `/v1/${alpha.projectId}/validate`, { token: alpha.token, body });
+      assert.equal(own.statusCode, 200, own.body);
+      const other = await scoped.call('POST', '/v1/beta/validate', { token: alpha.token, body });
+      assert.equal(other.statusCode, 403);
+      const anonymous = await scoped.call('POST', `/v1/${alpha.projectId}/validate`, { body });
+      assert.equal(anonymous.statusCode, 401);
+    } finally {
+      await scoped.close();
+    }
+  });
+});
