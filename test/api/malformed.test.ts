@@ -26,6 +26,8 @@ interface RouteCase {
   template?: boolean;
   /** The path names a stack (and so can name an unknown one). */
   stack?: boolean;
+  /** The body takes a stack's settings (timeout_mins, ...). */
+  settings?: boolean;
 }
 
 /** One row per route; routes added to the API get a row here. */
@@ -37,6 +39,7 @@ export const ROUTES: RouteCase[] = [
     path: () => `${P}/stacks`,
     body: () => ({ stack_name: 'made', template: SAMPLE_TEMPLATE }),
     template: true,
+    settings: true,
   },
   { route: 'lookup stack', method: 'GET', path: (s) => `${P}/stacks/${s.name}`, stack: true },
   { route: 'show stack', method: 'GET', path: (s) => `${P}/stacks/${s.name}/${s.id}`, stack: true },
@@ -47,6 +50,7 @@ export const ROUTES: RouteCase[] = [
     body: () => ({ template: SAMPLE_TEMPLATE }),
     template: true,
     stack: true,
+    settings: true,
   },
   {
     route: 'patch stack',
@@ -54,6 +58,7 @@ export const ROUTES: RouteCase[] = [
     path: (s) => `${P}/stacks/${s.name}/${s.id}`,
     body: () => ({ parameters: { v: 'x' } }),
     stack: true,
+    settings: true,
   },
   { route: 'delete stack', method: 'DELETE', path: (s) => `${P}/stacks/${s.name}/${s.id}`, stack: true },
   {

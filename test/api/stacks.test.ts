@@ -110,6 +110,16 @@ describe('API: stacks', () => {
     );
     const none = (await api.call('GET', `${P}/stacks?status=FAILED`)).json() as { stacks: unknown[] };
     assert.equal(none.stacks.length, 0);
+    // heatclient sends Python's booleans.
+    const counted = (
+      await api.call('GET', `${P}/stacks?show_nested=True&with_count=True&limit=1`)
+    ).json() as {
+      stacks: unknown[];
+      count: number;
+    };
+    assert.equal(counted.stacks.length, 1);
+    assert.equal(counted.count, 3);
+    assert.equal((await api.call('GET', `${P}/stacks?show_nested=maybe`)).statusCode, 400);
   });
 
   it('updates with PATCH (existing template, new parameter) and PUT (new template), then deletes', async () => {

@@ -6,6 +6,7 @@ import { stackOutputs } from '../../engine/outputs.js';
 import type { StackQuery, StackSortKey } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
+import { queryBool } from '../request/query.js';
 import { CreateBody, createRequest, tagList, UpdateBody, updateRequest } from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
@@ -34,10 +35,10 @@ const ListQuery = Type.Object(
     tags_any: Type.Optional(Type.String()),
     not_tags: Type.Optional(Type.String()),
     not_tags_any: Type.Optional(Type.String()),
-    show_deleted: Type.Optional(Type.Boolean()),
-    show_nested: Type.Optional(Type.Boolean()),
-    global_tenant: Type.Optional(Type.Boolean()),
-    with_count: Type.Optional(Type.Boolean()),
+    show_deleted: Type.Optional(Type.String()),
+    show_nested: Type.Optional(Type.String()),
+    global_tenant: Type.Optional(Type.String()),
+    with_count: Type.Optional(Type.String()),
   },
   { additionalProperties: true },
 );
@@ -59,7 +60,10 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   for (const path of ['/stacks', '/stacks/detail']) {
     app.get(path, { schema: { querystring: ListQuery, tags: ['stacks'] } }, async (request) => {
       const q = request.query;
-      if (q.global_tenant && !isAdmin(request.identity)) {
+      const flag = (name: 'show_deleted' | 'show_nested' | 'global_tenant' | 'with_count') =>
+        queryBool(q[name], name);
+      const globalTenant = flag('global_tenant');
+      if (globalTenant && !isAdmin(request.identity)) {
         throw new HttpError(403, 'Forbidden', 'Listing the stacks of every project needs the admin role');
       }
       const sortKey = q.sort_keys?.[0];
@@ -67,9 +71,9 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
         throw badRequest(`sort key "${sortKey}" is not one of ${Object.keys(SORT_KEYS).join(', ')}`);
       }
       const query: StackQuery = {
-        ...(q.global_tenant ? {} : { projectId: request.identity.projectId }),
-        ...(q.show_nested ? {} : { parentId: null }),
-        ...(q.show_deleted ? { includeDeleted: true } : {}),
+        ...(globalTenant ? {} : { projectId: request.identity.projectId }),
+        ...(flag('show_nested') ? {} : { parentId: null }),
+        ...(flag('show_deleted') ? { includeDeleted: true } : {}),
         ...(q.id ? { ids: q.id } : {}),
         ...(q.name ? { names: q.name } : {}),
         ...(q.status ? { statuses: q.status } : {}),
@@ -84,7 +88,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       };
       if (q.marker !== undefined) {
         const marker = await engine.deps.store.tx((tx) => tx.stacks.get(q.marker!));
-        if (!marker || (!q.global_tenant && marker.projectId !== request.identity.projectId)) {
+        if (!marker || (!globalTenant && marker.projectId !== request.identity.projectId)) {
           throw badRequest(`marker "${q.marker}" is not a stack of this project`, 'InvalidMarker');
         }
         query.marker = q.marker;
@@ -94,7 +98,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const body: Record<string, unknown> = {
         stacks: stacks.map((s) => stackListItem(base, s, path === '/stacks')),
       };
-      if (q.with_count) {
+      if (flag('with_count')) {
         const { limit: _limit, marker: _marker, ...all } = query;
         body.count = (await engine.deps.store.tx((tx) => tx.stacks.query(all))).length;
       }
