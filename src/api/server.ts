@@ -7,6 +7,10 @@ import { isAdmin } from '../auth/identity.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerEventRoutes } from './routes/events.js';
+import { registerOutputRoutes } from './routes/outputs.js';
+import { registerResourceRoutes } from './routes/resources.js';
+import { registerStackDocumentRoutes } from './routes/stack-documents.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import type { Base } from './views/common.js';
 
@@ -98,6 +102,10 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
         request.identity = identity.projectId === project ? identity : { ...identity, projectId: project };
       });
       registerStackRoutes(scoped as unknown as Api, deps);
+      registerResourceRoutes(scoped as unknown as Api, deps);
+      registerEventRoutes(scoped as unknown as Api, deps);
+      registerOutputRoutes(scoped as unknown as Api, deps);
+      registerStackDocumentRoutes(scoped as unknown as Api, deps);
       registerActionRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
