@@ -16,6 +16,10 @@ import { registerActionRoutes } from './routes/actions.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
+import { registerEventRoutes } from './routes/events.js';
+import { registerOutputRoutes } from './routes/outputs.js';
+import { registerResourceRoutes } from './routes/resources.js';
+import { registerStackDocumentRoutes } from './routes/stack-documents.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import { registerValidateRoutes } from './routes/validate.js';
 import type { Base } from './views/common.js';
@@ -111,6 +115,18 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
     reply.header('x-openstack-request-id', request.id);
   });
 
+  // heatclient sends `Content-Type: application/json` with an empty body on DELETE: no body, as
+  // for Heat. JSON.parse keeps `__proto__` keys as plain data (own properties).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text as string));
+    } catch (err) {
+      done(new HttpError(400, 'HTTPBadRequest', `The body is not valid JSON: ${(err as Error).message}`));
+    }
+  });
+
   app.setErrorHandler(async (err, request, reply) => {
     const { status, type, message, internal } = classify(err);
     if (internal) request.log.error({ err }, 'request failed');
@@ -145,6 +161,10 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
         request.identity = identity.projectId === project ? identity : { ...identity, projectId: project };
       });
       registerStackRoutes(scoped as unknown as Api, deps);
+      registerResourceRoutes(scoped as unknown as Api, deps);
+      registerEventRoutes(scoped as unknown as Api, deps);
+      registerOutputRoutes(scoped as unknown as Api, deps);
+      registerStackDocumentRoutes(scoped as unknown as Api, deps);
       registerActionRoutes(scoped as unknown as Api, deps);
       registerPreviewRoutes(scoped as unknown as Api, deps);
       registerValidateRoutes(scoped as unknown as Api, deps);

@@ -489,29 +489,34 @@ async function cancelChildren(tx: Tx, parentId: string, now: number): Promise<vo
 }
 
 /**
- * Marks a resource unhealthy (CHECK_FAILED with the reason): the next update replaces it.
+ * Marks a resource unhealthy (CHECK_FAILED with the reason): the next update replaces it. Marking
+ * it healthy again (`unhealthy` false) turns a CHECK_FAILED resource CHECK_COMPLETE, as Heat's
+ * resource_mark_unhealthy does, and leaves any other state alone.
  */
 export async function markUnhealthy(
   deps: EngineDeps,
   stackId: string,
   resourceName: string,
   reason: string,
+  unhealthy = true,
 ): Promise<void> {
   const stack = await requireStack(deps, stackId);
   const now = deps.clock.now();
   await deps.store.tx(async (tx) => {
     const row = currentRow(await tx.resources.findByName(stack.id, resourceName));
     if (!row) throw resourceNotFound(stack, resourceName);
+    if (!unhealthy && (row.action !== 'CHECK' || row.status !== 'FAILED')) return;
     if (row.engineId !== null) {
       throw new OperationError(`resource "${resourceName}" is being worked on; try again later`, 'conflict');
     }
+    const status = unhealthy ? 'FAILED' : 'COMPLETE';
     const marked = await tx.resources.update(row.id, row.atomicKey, null, {
-      unhealthy: true,
+      unhealthy,
       action: 'CHECK',
-      status: 'FAILED',
-      reason: reason || 'marked unhealthy',
+      status,
+      reason: reason || (unhealthy ? 'marked unhealthy' : 'marked healthy'),
     });
     if (!marked) throw new ConflictError(`resource "${resourceName}" changed meanwhile; try again`);
-    await tx.events.append([resourceEvent(marked, 'CHECK', 'FAILED', marked.reason, now)]);
+    await tx.events.append([resourceEvent(marked, 'CHECK', status, marked.reason, now)]);
   });
 }

@@ -251,6 +251,32 @@ export interface StackQuery extends StackFilter {
   limit?: number;
 }
 
+/** The orders an event list can take (Heat's sort keys event_time and resource_type). */
+export type EventSortKey = 'time' | 'type';
+
+/** A page of events, filtered as Heat's event list filters (each list: any of its values). */
+export interface EventQuery {
+  /** The stacks whose events are listed: one, or a stack and its nested stacks. */
+  stackIds: readonly string[];
+  resourceNames?: string[];
+  resourceTypes?: string[];
+  actions?: string[];
+  /** `COMPLETE` matches the status; `CREATE_COMPLETE` the action and status together. */
+  statuses?: string[];
+  uuid?: string;
+  /**
+   * `time` (the default) is the order events were recorded, their ids: each event is stamped as it
+   * is recorded, so that is its time order, and the index on (stack, id) serves it. `type` sorts by
+   * resource type, then id.
+   */
+  sortKey?: EventSortKey;
+  /** Default ascending. */
+  sortDir?: 'asc' | 'desc';
+  /** The uuid of the last event of the previous page: the page starts after it. */
+  marker?: string;
+  limit?: number;
+}
+
 export interface ProjectRecord {
   id: string;
   name: string;
@@ -396,6 +422,11 @@ export interface Tx {
       stackId: string,
       options?: { resourceName?: string; afterId?: number; limit?: number },
     ): Promise<EventRecord[]>;
+    /**
+     * A page of events in the query's order. A marker or uuid is looked up among the listed
+     * stacks' events (there is no index on uuid: events are written far more often than read by id).
+     */
+    query(query: EventQuery): Promise<EventRecord[]>;
     /** The id of a stack's newest event (0 when it has none): where following its events starts. */
     latestId(stackId: string): Promise<number>;
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,8 @@ import { builtinPlugins, type CatalogPlugin, pluginCatalog } from '../../src/res
 import { allVersions } from '../../src/template/versions.js';
 import { HEARTH_VERSION } from '../../src/version.js';
 import { type HeatError, startApi, type TestApi } from './harness.js';
-import { startServe } from './serve-process.js';
+import { startServe } from '../cli/serve-process.js';
+import { openstackSkip } from './serve-process.js';
 
 /** The JSON body of one of Heat's recorded answers. */
 function sample<T>(file: string): T {
@@ -225,10 +226,9 @@ describe('API: catalog', () => {
 });
 
 const run = promisify(execFile);
-const hasOpenstack = spawnSync('openstack', ['--version']).status === 0;
 
 // The real python-openstackclient (heatclient) against `hearth serve` in a child process.
-describe('API: catalog through the openstack client', { skip: !hasOpenstack && 'no openstack CLI' }, () => {
+describe('API: catalog through the openstack client', { skip: await openstackSkip() }, () => {
   let server: Awaited<ReturnType<typeof startServe>>;
   let dir: string;
   before(async () => {

@@ -103,6 +103,52 @@ export const ROUTES: RouteCase[] = [
     body: () => ({ parameters: { v: 'x' } }),
     stack: true,
   },
+  {
+    route: 'list resources',
+    method: 'GET',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/resources`,
+    stack: true,
+  },
+  {
+    route: 'show resource',
+    method: 'GET',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/resources/r1`,
+    stack: true,
+  },
+  {
+    route: 'mark resource unhealthy',
+    method: 'PATCH',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/resources/r1`,
+    body: () => ({ mark_unhealthy: true, resource_status_reason: 'x' }),
+    stack: true,
+  },
+  {
+    route: 'signal resource',
+    method: 'POST',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/resources/r1/signal`,
+    body: () => ({}),
+    stack: true,
+  },
+  { route: 'stack events', method: 'GET', path: (s) => `${P}/stacks/${s.name}/${s.id}/events`, stack: true },
+  {
+    route: 'stack outputs',
+    method: 'GET',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/outputs`,
+    stack: true,
+  },
+  {
+    route: 'stack template',
+    method: 'GET',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/template`,
+    stack: true,
+  },
+  {
+    route: 'stack environment',
+    method: 'GET',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/environment`,
+    stack: true,
+  },
+  { route: 'stack files', method: 'GET', path: (s) => `${P}/stacks/${s.name}/${s.id}/files`, stack: true },
 ];
 
 /** A template whose error is deep inside: the message must name the path to it. */

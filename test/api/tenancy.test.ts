@@ -49,7 +49,13 @@ const ROUTES: RouteRow[] = [
   { route: 'GET /stacks/{stack_name}/environment', own: 302 },
   { route: 'GET /stacks/{stack_name}/files', own: 302 },
   { route: 'GET /stacks/{stack_name}/outputs', own: 302 },
-  { route: 'DELETE /stacks/{stack_name}/abandon', own: 307 },
+  { route: 'DELETE /stacks/{stack_name}/abandon', own: 302 },
+  { route: 'PUT /stacks/{stack_name}', own: 302, body: { template: SAMPLE_TEMPLATE } },
+  { route: 'PATCH /stacks/{stack_name}', own: 302, body: { parameters: { v: 'x' } } },
+  { route: 'DELETE /stacks/{stack_name}', own: 302 },
+  { route: 'POST /stacks/{stack_name}/actions', own: 302, body: { check: null } },
+  { route: 'PUT /stacks/{stack_name}/preview', own: 302, body: { template: SAMPLE_TEMPLATE } },
+  { route: 'PATCH /stacks/{stack_name}/preview', own: 302, body: { parameters: { v: 'x' } } },
   { route: 'GET /stacks/{stack_name}/{stack_id}', own: 200 },
   {
     route: 'PUT /stacks/{stack_name}/{stack_id}',
@@ -85,6 +91,33 @@ const ROUTES: RouteRow[] = [
     params: () => ({ template_version: 'heat_template_version.2018-08-31' }),
   },
   { route: 'GET /build_info', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resources', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resources/{resource_name}', own: 200 },
+  {
+    route: 'PATCH /stacks/{stack_name}/{stack_id}/resources/{resource_name}',
+    own: 200,
+    body: { mark_unhealthy: true, resource_status_reason: 'marked by row' },
+  },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resources/{resource_name}/metadata', own: 200 },
+  // TestResource takes no signals: the 400 shows the resource was found.
+  { route: 'POST /stacks/{stack_name}/{stack_id}/resources/{resource_name}/signal', own: 400, body: {} },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resources/{resource_name}/events', own: 200 },
+  // No such event in A's stack either: the control is the event's 404, B's stack the stack's.
+  {
+    route: 'GET /stacks/{stack_name}/{stack_id}/resources/{resource_name}/events/{event_id}',
+    own: 404,
+    params: () => ({ event_id: '00000000-0000-4000-8000-00000000e7e7' }),
+  },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/events', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/environment', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/outputs', own: 200 },
+  {
+    route: 'GET /stacks/{stack_name}/{stack_id}/outputs/{output_key}',
+    own: 200,
+    params: () => ({ output_key: 'out' }),
+  },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/template', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/files', own: 200 },
 ];
 
 /** The routes the server registered under /v1/{project_id}, as `METHOD /path` (HEAD left out). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EventRecord, Store } from '../../src/store/contract.js';
+import type { EventQuery, EventRecord, Store } from '../../src/store/contract.js';
 import { stack, withStore } from './fixtures.js';
 
 function event(stackId: string, resourceName: string, status: string): Omit<EventRecord, 'id'> {
@@ -52,6 +52,122 @@ export function eventsContract(open: () => Promise<Store>): void {
         assert.equal((await store.tx((tx) => tx.events.list('another-stack'))).length, 1);
         assert.equal(await store.tx((tx) => tx.events.latestId(s.id)), all[3]!.id);
         assert.equal(await store.tx((tx) => tx.events.latestId('no-such-stack')), 0);
+      }));
+  });
+
+  describe('event queries', () => {
+    // Six events of two stacks, recorded in this order.
+    async function seed(store: Store) {
+      const s = stack();
+      const n = stack({ parentId: s.id, rootId: s.id });
+      await store.tx(async (tx) => {
+        await tx.stacks.insert(s);
+        await tx.stacks.insert(n);
+      });
+      const rows = [
+        { ...event(s.id, 's', 'IN_PROGRESS'), resourceType: 'OS::Heat::Stack' },
+        { ...event(s.id, 'b', 'IN_PROGRESS'), resourceType: 'OS::Heat::Value' },
+        { ...event(n.id, 'x', 'IN_PROGRESS'), resourceType: 'OS::Heat::None' },
+        { ...event(s.id, 'b', 'COMPLETE'), resourceType: 'OS::Heat::Value' },
+        { ...event(s.id, 'a', 'FAILED'), action: 'UPDATE', resourceType: 'OS::Heat::None' },
+        { ...event(s.id, 's', 'COMPLETE'), resourceType: 'OS::Heat::Stack' },
+      ];
+      for (const row of rows) await store.tx((tx) => tx.events.append([row]));
+      return { s, n };
+    }
+    const uuids = (events: EventRecord[]) => events.map((e) => e.uuid);
+
+    it('filters by resource name, type, action and status (alone or with its action), and by uuid', () =>
+      withStore(open, async (store) => {
+        const { s } = await seed(store);
+        const q = (extra: Partial<EventQuery>) =>
+          store.tx((tx) => tx.events.query({ stackIds: [s.id], ...extra }));
+        assert.deepEqual(uuids(await q({})), [
+          's-IN_PROGRESS',
+          'b-IN_PROGRESS',
+          'b-COMPLETE',
+          'a-FAILED',
+          's-COMPLETE',
+        ]);
+        assert.deepEqual(uuids(await q({ resourceNames: ['b', 'a'] })), [
+          'b-IN_PROGRESS',
+          'b-COMPLETE',
+          'a-FAILED',
+        ]);
+        assert.deepEqual(uuids(await q({ resourceTypes: ['OS::Heat::Stack'] })), [
+          's-IN_PROGRESS',
+          's-COMPLETE',
+        ]);
+        assert.deepEqual(uuids(await q({ actions: ['UPDATE'] })), ['a-FAILED']);
+        assert.deepEqual(uuids(await q({ statuses: ['COMPLETE'] })), ['b-COMPLETE', 's-COMPLETE']);
+        assert.deepEqual(uuids(await q({ statuses: ['UPDATE_FAILED', 'CREATE_IN_PROGRESS'] })), [
+          's-IN_PROGRESS',
+          'b-IN_PROGRESS',
+          'a-FAILED',
+        ]);
+        assert.deepEqual(uuids(await q({ statuses: ['CREATE_FAILED'] })), []);
+        assert.deepEqual(uuids(await q({ resourceNames: [] })), []);
+        assert.deepEqual(uuids(await q({ uuid: 'b-COMPLETE' })), ['b-COMPLETE']);
+        assert.deepEqual(await store.tx((tx) => tx.events.query({ stackIds: [] })), []);
+      }));
+
+    it('lists several stacks’ events in one order, pages after a marker in either direction', () =>
+      withStore(open, async (store) => {
+        const { s, n } = await seed(store);
+        const q = (extra: Partial<EventQuery>) =>
+          store.tx((tx) => tx.events.query({ stackIds: [s.id, n.id], ...extra }));
+        const all = uuids(await q({}));
+        assert.deepEqual(all, [
+          's-IN_PROGRESS',
+          'b-IN_PROGRESS',
+          'x-IN_PROGRESS',
+          'b-COMPLETE',
+          'a-FAILED',
+          's-COMPLETE',
+        ]);
+        assert.deepEqual(uuids(await q({ sortDir: 'desc' })), [...all].reverse());
+        assert.deepEqual(uuids(await q({ marker: 'b-IN_PROGRESS', limit: 2 })), [
+          'x-IN_PROGRESS',
+          'b-COMPLETE',
+        ]);
+        assert.deepEqual(uuids(await q({ marker: 'b-COMPLETE', sortDir: 'desc' })), [
+          'x-IN_PROGRESS',
+          'b-IN_PROGRESS',
+          's-IN_PROGRESS',
+        ]);
+        assert.deepEqual(uuids(await q({ limit: 0 })), []);
+        // A marker of another stack's events is no position in these.
+        assert.deepEqual(
+          uuids(await store.tx((tx) => tx.events.query({ stackIds: [s.id], marker: 'x-IN_PROGRESS' }))),
+          [],
+        );
+      }));
+
+    it('sorts by resource type, then id, and pages by that pair', () =>
+      withStore(open, async (store) => {
+        const { s, n } = await seed(store);
+        const q = (extra: Partial<EventQuery>) =>
+          store.tx((tx) => tx.events.query({ stackIds: [s.id, n.id], sortKey: 'type', ...extra }));
+        const all = uuids(await q({}));
+        assert.deepEqual(all, [
+          'x-IN_PROGRESS',
+          'a-FAILED',
+          's-IN_PROGRESS',
+          's-COMPLETE',
+          'b-IN_PROGRESS',
+          'b-COMPLETE',
+        ]);
+        assert.deepEqual(uuids(await q({ sortDir: 'desc' })), [...all].reverse());
+        assert.deepEqual(uuids(await q({ marker: 'a-FAILED', limit: 3 })), [
+          's-IN_PROGRESS',
+          's-COMPLETE',
+          'b-IN_PROGRESS',
+        ]);
+        assert.deepEqual(uuids(await q({ marker: 's-COMPLETE', sortDir: 'desc' })), [
+          's-IN_PROGRESS',
+          'a-FAILED',
+          'x-IN_PROGRESS',
+        ]);
       }));
   });
 

@@ -54,6 +54,20 @@ const SORT_KEYS: Record<string, StackSortKey> = {
   updated_at: 'updatedAt',
 };
 
+/** The paths Heat's lookup redirects (a stack named without its id), with their methods. */
+const LOOKUPS: readonly (readonly [string, readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]])[] = [
+  ['', ['GET', 'PUT', 'PATCH', 'DELETE']],
+  ['resources', ['GET']],
+  ['events', ['GET']],
+  ['template', ['GET']],
+  ['environment', ['GET']],
+  ['files', ['GET']],
+  ['outputs', ['GET']],
+  ['actions', ['POST']],
+  ['preview', ['PUT', 'PATCH']],
+  ['abandon', ['DELETE']],
+];
+
 export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
 
@@ -115,30 +129,20 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       .send({ stack: { id: stack.id, links: [{ href: stackPath(base, stack), rel: 'self' }] } });
   });
 
-  // GET /stacks/{name}: Heat's lookup answers with a redirect to the stack's canonical URL.
-  app.get(
-    '/stacks/:stack_name',
-    { schema: { params: NameParams, tags: ['stacks'] } },
-    async (request, reply) => {
-      const stack = await stackByNameOrId(engine, request, request.params.stack_name);
-      return reply.redirect(stackPath(baseOf(request), stack), 302);
-    },
-  );
-
-  // Heat's lookup also redirects /stacks/{name}/{resources|events|...} with the rest of the path.
-  for (const sub of ['resources', 'events', 'template', 'environment', 'files', 'outputs', 'abandon']) {
+  // Heat's lookup: a stack named without its id answers with a redirect to its canonical URL,
+  // for any method (heatclient follows it keeping the method: `stack delete NAME` is a DELETE
+  // of /stacks/NAME), and with the rest of the path for the stack's sub-resources.
+  for (const [sub, methods] of LOOKUPS) {
     app.route({
-      method: sub === 'abandon' ? 'DELETE' : 'GET',
-      url: `/stacks/:stack_name/${sub}`,
-      schema: { params: NameParams, hide: true },
+      method: [...methods],
+      url: `/stacks/:stack_name${sub === '' ? '' : `/${sub}`}`,
+      schema: { params: NameParams, ...(sub === '' ? { tags: ['stacks'] } : { hide: true }) },
       handler: async (request, reply) => {
         const { stack_name: name } = request.params as { stack_name: string };
         const stack = await stackByNameOrId(engine, request, name);
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        return reply.redirect(
-          `${stackPath(baseOf(request), stack)}/${sub}${query}`,
-          sub === 'abandon' ? 307 : 302,
-        );
+        const rest = sub === '' ? '' : `/${sub}`;
+        return reply.redirect(`${stackPath(baseOf(request), stack)}${rest}${query}`, 302);
       },
     });
   }

@@ -1,6 +1,7 @@
 import type { Tx } from '../contract.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
 import { batchInsert, insertSql } from './columns.js';
+import { eventQuerySql } from './event-query.js';
 import { EVENTS, SERVICES } from './tables.js';
 
 const NEW_EVENT = EVENTS.omit('id');
@@ -43,6 +44,12 @@ export function eventsRepository(db: SqlExecutor, dialect: Dialect): Tx['events'
         sql += ` LIMIT $${params.length}`;
       }
       return (await db.all(sql, params)).map((r) => EVENTS.decode(r));
+    },
+
+    async query(query) {
+      if (query.stackIds.length === 0) return [];
+      const { sql, params } = eventQuerySql(query, dialect);
+      return (await db.all(`SELECT * FROM events ${sql}`, params)).map((r) => EVENTS.decode(r));
     },
 
     async latestId(stackId) {

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type HeatError, startApi, type TestApi } from './harness.js';
+
+// A scaling policy's alarm_url is a pre-signed URL: an alarm service POSTs to it with no
+// credentials and the group scales. Its token signals that policy and nothing else.
+
+const P = '/v1/proj';
+const TEMPLATE = {
+  heat_template_version: '2018-08-31',
+  resources: {
+    asg: {
+      type: 'OS::Heat::AutoScalingGroup',
+      properties: { min_size: 1, max_size: 3, resource: { type: 'OS::Heat::TestResource' } },
+    },
+    up: {
+      type: 'OS::Heat::ScalingPolicy',
+      properties: {
+        auto_scaling_group_id: { get_resource: 'asg' },
+        adjustment_type: 'change_in_capacity',
+        scaling_adjustment: 1,
+      },
+    },
+  },
+  outputs: {
+    size: { value: { get_attr: ['asg', 'current_size'] } },
+    alarm_url: { value: { get_attr: ['up', 'alarm_url'] } },
+    signal_url: { value: { get_attr: ['up', 'signal_url'] } },
+  },
+};
+
+describe('API: signal URLs', () => {
+  let api: TestApi;
+  let id: string;
+  const outputs = async () => {
+    const res = await api.call('GET', `${P}/stacks/s/${id}`);
+    const list = (res.json() as { stack: { outputs: { output_key: string; output_value: unknown }[] } }).stack
+      .outputs;
+    return Object.fromEntries(list.map((o) => [o.output_key, o.output_value]));
+  };
+  before(async () => {
+    api = await startApi();
+    const res = await api.call('POST', `${P}/stacks`, { body: { stack_name: 's', template: TEMPLATE } });
+    id = (res.json() as { stack: { id: string } }).stack.id;
+    await api.settle(id);
+  });
+  after(() => api.close());
+
+  it('a POST to the alarm_url, with no credentials, scales the group', async () => {
+    const before = await outputs();
+    assert.equal(before.size, 1);
+    assert.match(before.signal_url as string, new RegExp(`/v1/proj/stacks/s/${id}/resources/up/signal$`));
+    const url = new URL(before.alarm_url as string);
+    assert.match(url.pathname, /^\/v1\/signal\/hsig_/);
+    const res = await api.call('POST', url.pathname, { body: { state: 'alarm' } });
+    assert.equal(res.statusCode, 200, res.body);
+    await api.engine.runUntil(async () => (await api.engine.deps.store.nextWorkTime()) === undefined);
+    await api.settle(id);
+    assert.equal((await outputs()).size, 2);
+  });
+
+  it('a forged or altered alarm URL is refused with 401 and changes nothing', async () => {
+    const { alarm_url: alarm } = await outputs();
+    const path = new URL(alarm as string).pathname;
+    const res = await api.call('POST', `${path.slice(0, -2)}xx`, { body: {} });
+    assert.equal(res.statusCode, 401);
+    assert.equal((res.json() as HeatError).error.type, 'HTTPUnauthorized');
+    assert.equal((await api.call('POST', '/v1/signal/hth_not-a-signal-token', {})).statusCode, 401);
+  });
+
+  it('the signal token from the URL grants nothing but its signal route', async () => {
+    const { alarm_url: alarm } = await outputs();
+    const token = new URL(alarm as string).pathname.split('/').pop()!;
+    for (const [method, url] of [
+      ['GET', `${P}/stacks`],
+      ['GET', `${P}/stacks/s/${id}`],
+      ['DELETE', `${P}/stacks/s/${id}`],
+      ['POST', `${P}/stacks/s/${id}/resources/asg/signal`],
+    ] as const) {
+      const res = await api.call(method, url, { token, ...(method === 'POST' ? { body: {} } : {}) });
+      assert.equal(res.statusCode, 403, `${method} ${url}: ${res.body}`);
+    }
+    assert.equal((await outputs()).size, 2, 'nothing changed');
+  });
+});
