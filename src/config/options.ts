@@ -450,7 +450,10 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     type: 'string',
     default: '',
     help: 'The URL clients reach the API at (signal URLs in attributes point there); empty: http://<bind_host>:<bind_port>.',
-    heat: { name: '[clients_heat] url', note: 'Heat takes the orchestration endpoint from the Keystone catalog when unset.' },
+    heat: {
+      name: '[clients_heat] url',
+      note: 'Heat takes the orchestration endpoint from the Keystone catalog when unset.',
+    },
   },
   auth_encryption_key: {
     type: 'string',
