@@ -83,3 +83,58 @@ describe('API: signal URLs', () => {
     assert.equal((await outputs()).size, 2, 'nothing changed');
   });
 });
+
+describe('API: a wait condition handle’s token and endpoint (curl_cli)', () => {
+  it('a server signals the handle with its token, and the stack completes', async () => {
+    const api = await startApi();
+    try {
+      const template = {
+        heat_template_version: '2018-08-31',
+        resources: {
+          handle: { type: 'OS::Heat::WaitConditionHandle' },
+          wait: {
+            type: 'OS::Heat::WaitCondition',
+            properties: { handle: { get_resource: 'handle' }, timeout: 600 },
+          },
+        },
+        outputs: {
+          curl: { value: { get_attr: ['handle', 'curl_cli'] } },
+          data: { value: { get_attr: ['wait', 'data'] } },
+        },
+      };
+      const res = await api.call('POST', `${P}/stacks`, { body: { stack_name: 'w', template } });
+      const id = (res.json() as { stack: { id: string } }).stack.id;
+      // Run until the condition waits (the handle is created; the condition parks on its signals).
+      await api.engine.runUntil(async () => {
+        const shown = (await api.call('GET', `${P}/stacks/w/${id}/resources/handle`)).json() as {
+          resource: { resource_status: string };
+        };
+        return shown.resource.resource_status === 'CREATE_COMPLETE';
+      });
+      const handle = (await api.call('GET', `${P}/stacks/w/${id}/resources/handle`)).json() as {
+        resource: { attributes: { curl_cli: string; token: string; endpoint: string } };
+      };
+      const { curl_cli: curl, token, endpoint } = handle.resource.attributes;
+      assert.equal(
+        curl,
+        `curl -i -X POST -H 'X-Auth-Token: ${token}' -H 'Content-Type: application/json' ` +
+          `-H 'Accept: application/json' ${endpoint}`,
+      );
+      const path = new URL(endpoint).pathname;
+      assert.equal(path, `${P}/stacks/w/${id}/resources/handle/signal`);
+      const signalled = await api.call('POST', path, { token, body: { status: 'SUCCESS', data: 'ready' } });
+      assert.equal(signalled.statusCode, 200, signalled.body);
+      const done = await api.settle(id);
+      assert.equal(`${done?.action}_${done?.status}`, 'CREATE_COMPLETE');
+      const shown = (await api.call('GET', `${P}/stacks/w/${id}`)).json() as {
+        stack: { outputs: { output_key: string; output_value: unknown }[] };
+      };
+      assert.equal(shown.stack.outputs.find((o) => o.output_key === 'data')?.output_value, '{"1": "ready"}');
+      // The token signals its handle only: not the condition, not another stack's handle.
+      const other = await api.call('POST', `${P}/stacks/w/${id}/resources/wait/signal`, { token, body: {} });
+      assert.equal(other.statusCode, 403);
+    } finally {
+      await api.close();
+    }
+  });
+});
