@@ -38,6 +38,7 @@ const STATUS_TEXT: Record<number, [title: string, explanation: string]> = {
     'Not Implemented',
     'The server has either erred or is incapable of performing the requested operation.',
   ],
+  503: ['Service Unavailable', 'The server is currently unavailable. Please try again at a later time.'],
 };
 
 /** An error the API answers with a given status and Heat fault type. */

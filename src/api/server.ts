@@ -6,7 +6,9 @@ import type { Identity } from '../auth/identity.js';
 import { isAdmin } from '../auth/identity.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
+import { registerMetrics } from './metrics.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import type { Base } from './views/common.js';
 
@@ -84,6 +86,9 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Operations' routes: outside /v1/{project_id}, without authentication.
+  registerHealthRoutes(app, deps);
+  registerMetrics(app, deps);
 
   await app.register(
     async (scoped) => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   type Authenticator,
   noauthAuthenticator,
@@ -36,6 +36,8 @@ export interface TestApi {
 export interface TestApiOptions {
   auth?: 'noauth' | 'standalone' | Authenticator;
   limits?: Partial<ApiLimits>;
+  /** A logger for the server's request logs (none by default). */
+  logger?: FastifyBaseLogger;
 }
 
 export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -55,7 +57,10 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
     max_stacks_per_tenant: config.max_stacks_per_tenant,
     ...options.limits,
   };
-  const app = await buildServer({ engine, authenticator, limits });
+  const app = await buildServer(
+    { engine, authenticator, limits },
+    options.logger ? { logger: options.logger } : {},
+  );
   return {
     app,
     engine,

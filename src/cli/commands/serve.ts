@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import pino from 'pino';
 import { type Authenticator, noauthAuthenticator, standaloneAuthenticator } from '../../api/authenticator.js';
+import { apiLogger } from '../../api/logging.js';
 import { buildServer } from '../../api/server.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
@@ -48,10 +48,7 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       const global = program.opts<GlobalOptions>();
       const config = withServeOptions(cliConfig(global), opts);
       const engine = await openEngine(config, global);
-      const logger = pino(
-        { level: config.log_level, redact: ['req.headers["x-auth-token"]'] },
-        pino.destination(2),
-      );
+      const logger = apiLogger(config.log_level);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGTERM', onSignal);

@@ -222,4 +222,9 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE UNIQUE INDEX api_tokens_by_hash ON api_tokens (token_hash)',
     ],
   },
+  {
+    version: 10,
+    description: 'stacks: live stacks counted by action and status from an index (the metrics endpoint)',
+    statements: () => ['CREATE INDEX stacks_by_status ON stacks (deleted_at, action, status)'],
+  },
 ];
