@@ -53,7 +53,7 @@ export function registerMetrics(app: Api, deps: ApiDeps): void {
   });
   const failedUnits = new Counter({
     name: 'hearth_work_units_failed_total',
-    help: 'Units of work that ended in an error (each is retried after its lease), by kind',
+    help: 'Units of work that ended in an error (each is retried), by kind',
     labelNames: ['kind'],
     registers,
   });

@@ -18,7 +18,7 @@ import { runSuspendNode } from './suspend-node.js';
 
 /**
  * Told of each unit of work a worker ran: its kind, whether it ran without an error (a failed unit
- * is retried after its lease) and how long it took. For monitoring: the engine knows no metrics
+ * is retried) and how long it took. For monitoring: the engine knows no metrics
  * library, the API wires one in.
  */
 export type UnitObserver = (kind: string, ok: boolean, ms: number) => void;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { type Authenticator, noauthAuthenticator } from '../../src/api/authenticator.js';
 import { apiLogger } from '../../src/api/logging.js';
@@ -74,6 +75,21 @@ describe('API operations: /healthz', () => {
       assert.match((errors[0]!.err as { message: string }).message, /the store is closed/);
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('API operations: the engine loop of `hearth serve`', () => {
+  it('sleeps while idle without leaving a listener on the stop signal each time', async () => {
+    const api = await startApi();
+    try {
+      const stop = new AbortController();
+      let rounds = 0;
+      await api.engine.runUntil(async () => ++rounds > 5, { signal: stop.signal });
+      assert.equal(rounds, 6);
+      assert.equal(getEventListeners(stop.signal, 'abort').length, 0);
+    } finally {
+      await api.close();
     }
   });
 });
