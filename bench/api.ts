@@ -2,7 +2,7 @@
 // engine, server and request logging, noauth, engine workers running) on a fresh SQLite file,
 // 100 stacks created through the API, then autocannon against the stack list and the stack show.
 // Environment: BENCH_STACKS (100), BENCH_SECONDS (10 per route), BENCH_CONNECTIONS (10),
-// BENCH_PROFILE=FILE (a CPU profile of the load phase).
+// BENCH_ROUTES (list,show), BENCH_PROFILE=FILE (a CPU profile of the load phase).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -18,6 +18,7 @@ import { defaultConfig } from '../src/config/index.js';
 const STACKS = Number(process.env.BENCH_STACKS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUTES = new Set((process.env.BENCH_ROUTES ?? 'list,show').split(','));
 
 /** A small stack of the usual kind: parameters (one hidden), a chain of values, outputs. */
 const TEMPLATE = {
@@ -111,11 +112,13 @@ console.log(
     `Node ${process.version}; ${STACKS} stacks created in ${(setupMs / 1000).toFixed(1)} s; ` +
     `${CONNECTIONS} connections, ${SECONDS} s a route`,
 );
-await load('GET /v1/p/stacks', ['/v1/p/stacks']);
-await load(
-  'GET /v1/p/stacks/{name}/{id}',
-  created.map((s) => `/v1/p/stacks/${s.name}/${s.id}`),
-);
+if (ROUTES.has('list')) await load('GET /v1/p/stacks', ['/v1/p/stacks']);
+if (ROUTES.has('show')) {
+  await load(
+    'GET /v1/p/stacks/{name}/{id}',
+    created.map((s) => `/v1/p/stacks/${s.name}/${s.id}`),
+  );
+}
 
 if (profiler) {
   const { profile } = await profiler.post('Profiler.stop');

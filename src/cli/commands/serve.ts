@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { type Authenticator, noauthAuthenticator, standaloneAuthenticator } from '../../api/authenticator.js';
 import { apiLogger } from '../../api/logging.js';
-import { buildServer } from '../../api/server.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
 import { cliConfig, type GlobalOptions, openEngine } from '../embedded.js';
@@ -55,6 +54,8 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       process.once('SIGINT', onSignal);
       try {
         const authenticator = authenticatorFor(config.auth_mode, engine, config.bind_host);
+        // Loaded here: every other command would pay for Fastify and prom-client at start-up.
+        const { buildServer } = await import('../../api/server.js');
         const app = await buildServer({ engine, authenticator, limits: config }, { logger });
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);
