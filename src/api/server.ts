@@ -12,6 +12,7 @@ import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js
 import { authToken } from './authenticator.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
+import { registerMetrics } from './metrics.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
@@ -20,6 +21,7 @@ import { registerEventRoutes } from './routes/events.js';
 import { registerOutputRoutes } from './routes/outputs.js';
 import { registerResourceRoutes } from './routes/resources.js';
 import { registerStackDocumentRoutes } from './routes/stack-documents.js';
+import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import { registerValidateRoutes } from './routes/validate.js';
 import type { Base } from './views/common.js';
@@ -145,6 +147,9 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerSignalUrlRoute(app, deps);
+  // Operations' routes: outside /v1/{project_id}, without authentication.
+  registerHealthRoutes(app, deps);
+  registerMetrics(app, deps);
 
   await app.register(
     async (scoped) => {

@@ -42,14 +42,15 @@ export async function stackByIdentity(
   return found;
 }
 
-/** The stack's current template bound to it (cached), or undefined before it has one. */
+/** The stack's current template bound to it (cached: a hit reads nothing), or undefined before it has one. */
 export async function stackDefinition(
   engine: Engine,
   stack: StackRecord,
 ): Promise<StackDefinition | undefined> {
-  const templateId = stack.templateId;
-  if (!templateId) return undefined;
-  const record = await engine.deps.store.tx((tx) => tx.templates.get(templateId));
-  if (!record) return undefined;
-  return engine.cache.get(record, { stackId: stack.id, stackName: stack.name, projectId: stack.projectId });
+  if (!stack.templateId) return undefined;
+  return engine.cache.lookup(
+    stack.templateId,
+    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    (id) => engine.deps.store.tx((tx) => tx.templates.get(id)),
+  );
 }

@@ -26,13 +26,12 @@ export async function stackOutputs(
   stack: StackRecord,
 ): Promise<StackOutput[]> {
   if (!stack.templateId) return [];
-  const record = await deps.store.tx((tx) => tx.templates.get(stack.templateId!));
-  if (!record) return [];
-  const definition = cache.get(record, {
-    stackId: stack.id,
-    stackName: stack.name,
-    projectId: stack.projectId,
-  });
+  const definition = await cache.lookup(
+    stack.templateId,
+    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    (id) => deps.store.tx((tx) => tx.templates.get(id)),
+  );
+  if (!definition) return [];
   // A stack without outputs (a group's generated child, say) reads none of its rows.
   if (definition.template.outputs.size === 0) return [];
   const rows = await deps.store.tx((tx) => tx.resources.listStates(stack.id));

@@ -26,23 +26,45 @@ export class TemplateCache {
   constructor(
     private readonly types: TypeCatalog,
     private readonly limits: TemplateLimits,
-    private readonly capacity = 64,
+    // Resources held bound the memory; the count only bounds the entries of tiny stacks (~13 KiB
+    // each), high enough that an API server showing its stacks in turn does not rebind every one.
+    private readonly capacity = 1024,
     private readonly maxResources = 150_000,
   ) {}
 
   /** The bound definition of a stored template for one stack. */
   get(record: TemplateRecord, stack: StackIdentity): StackDefinition {
-    const key = `${record.id}/${stack.stackId}`;
+    const key = this.keyOf(record.id, stack.stackId);
+    const hit = this.hit(key);
+    if (hit) return hit;
+    const definition = bindTemplate(record, stack, this.types, this.limits);
+    this.put(key, definition);
+    return definition;
+  }
+
+  /**
+   * The bound definition of template `templateId` for one stack: the cached one (nothing read),
+   * else the record `read` returns, bound; undefined when there is no such record.
+   */
+  async lookup(
+    templateId: string,
+    stack: StackIdentity,
+    read: (templateId: string) => Promise<TemplateRecord | undefined>,
+  ): Promise<StackDefinition | undefined> {
+    const hit = this.hit(this.keyOf(templateId, stack.stackId));
+    if (hit) return hit;
+    const record = await read(templateId);
+    return record && this.get(record, stack);
+  }
+
+  private hit(key: string): StackDefinition | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       // Refresh recency: Map iteration order is insertion order.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
     }
-    const definition = bindTemplate(record, stack, this.types, this.limits);
-    this.put(key, definition);
-    return definition;
+    return hit;
   }
 
   /** The cached definition of a template for a stack, without loading anything. */

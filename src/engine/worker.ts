@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { WorkItem } from '../store/contract.js';
 import { runCheckNode } from './check-node.js';
 import { CleanupBatch } from './cleanup-batch.js';
@@ -16,18 +17,42 @@ import { runUpdateNode } from './update-node.js';
 import { runSuspendNode } from './suspend-node.js';
 
 /**
+ * Told of each unit of work a worker ran: its kind, whether it ran without an error (a failed unit
+ * is retried) and how long it took. For monitoring: the engine knows no metrics
+ * library, the API wires one in.
+ */
+export type UnitObserver = (kind: string, ok: boolean, ms: number) => void;
+
+/**
  * Claims units of work from the durable queue and runs them. Any engine process can run any
  * unit; a unit whose engine dies is claimed again when its lease expires, and every unit is
  * idempotent, so a crash at any moment loses nothing and duplicates nothing.
  */
 export class Worker {
   private readonly running = new Set<number>();
+  private readonly observers = new Set<UnitObserver>();
 
   constructor(
     private readonly deps: EngineDeps,
     private readonly cache: TemplateCache,
     private readonly log: (message: string) => void = () => {},
   ) {}
+
+  /** Tells `observer` of every unit run from now on; returns what stops it. */
+  observe(observer: UnitObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  private report(kind: string, ok: boolean, ms: number): void {
+    for (const observer of this.observers) {
+      try {
+        observer(kind, ok, ms);
+      } catch {
+        // A broken observer must not fail the unit it watches.
+      }
+    }
+  }
 
   /**
    * Claims and runs up to `limit` units that are due now; returns how many ran. Update and
@@ -62,9 +87,14 @@ export class Worker {
   ): Promise<void> {
     if (items.length === 0) return;
     for (const item of items) this.running.add(item.id);
+    const start = performance.now();
     let left: WorkItem[];
     try {
       left = await run(items);
+      // Each unit the batch ran gets an even share of its time.
+      const share = (performance.now() - start) / items.length;
+      const leftIds = new Set(left.map((item) => item.id));
+      for (const item of items) if (!leftIds.has(item.id)) this.report(item.kind, true, share);
     } catch (err) {
       // As for a single unit: whatever was not recorded runs again on its own.
       this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; running them one by one`);
@@ -77,12 +107,15 @@ export class Worker {
 
   async run(item: WorkItem): Promise<void> {
     this.running.add(item.id);
+    const start = performance.now();
     try {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
       else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
       else await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
+      this.report(item.kind, true, performance.now() - start);
     } catch (err) {
+      this.report(item.kind, false, performance.now() - start);
       // A bug or an unavailable database: the unit stays claimed and is retried after its lease.
       this.log(`unit of work ${item.id} (${item.kind} ${item.node}) failed: ${errorMessage(err)}`);
       await this.deps.store

@@ -222,6 +222,28 @@ export interface StackProgressCounts {
   failed: number;
 }
 
+/** How many live stacks are in one action and status (monitoring). */
+export interface StackStatusCount {
+  action: StackAction;
+  status: Status;
+  count: number;
+}
+
+/** The work queue at a glance (monitoring): the items by state, and the next due. */
+export interface WorkQueueStats {
+  /** Items claimable now: their run time has come and no live claim holds them. */
+  due: number;
+  /** Items held by a live claim (running). */
+  claimed: number;
+  /** Items waiting for a later run time (polling, backoff) or for an event. */
+  scheduled: number;
+  /**
+   * When the earliest item became or becomes claimable (ms; in the past while items are due), or
+   * undefined when the queue is empty.
+   */
+  nextAvailableAt: number | undefined;
+}
+
 export interface StackFilter {
   projectId?: string;
   name?: string;
@@ -319,6 +341,8 @@ export interface Tx {
     children(parentId: string): Promise<StackRecord[]>;
     /** The stack's progress counts (for `--wait` displays); undefined if there is no such stack. */
     progress(id: string): Promise<StackProgressCounts | undefined>;
+    /** Live stacks (nested ones included) counted by action and status: one aggregate over an index. */
+    countByStatus(): Promise<StackStatusCount[]>;
   };
   templates: {
     insert(template: TemplateRecord): Promise<void>;
@@ -460,6 +484,11 @@ export interface Tx {
     releaseClaimsOf(engineId: string, now: number): Promise<number>;
     /** How many items of a stack are queued or running (an operation has settled at 0). */
     countForStack(stackId: string): Promise<number>;
+    /**
+     * The queue's size by state at `now`, for monitoring: read from indexes only (no item row is
+     * decoded), one pass over the queue's smallest index.
+     */
+    stats(now: number): Promise<WorkQueueStats>;
     /**
      * Wakes items of a node now (e.g. a nested stack finished): sets runAt to `now` (never later).
      * For an item claimed at the time, its next `reschedule` makes it due no later than `now`, so

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   type Authenticator,
   noauthAuthenticator,
@@ -38,6 +38,8 @@ export interface TestApi {
 export interface TestApiOptions {
   auth?: 'noauth' | 'standalone' | Authenticator;
   limits?: Partial<ApiLimits>;
+  /** A logger for the server's request logs (none by default). */
+  logger?: FastifyBaseLogger;
 }
 
 export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -58,7 +60,10 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
     ...options.limits,
   };
   const signer = await SignalSigner.load(engine.deps.store, '');
-  const app = await buildServer({ engine, authenticator, limits, signer });
+  const app = await buildServer(
+    { engine, authenticator, limits, signer },
+    options.logger ? { logger: options.logger } : {},
+  );
   return {
     app,
     engine,

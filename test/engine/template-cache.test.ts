@@ -36,4 +36,25 @@ describe('template cache', () => {
     assert.equal(cache.peek('a', 's'), undefined);
     assert.equal(cache.peek('c', 's'), undefined);
   });
+
+  it('lookup reads the record only on a miss, and binds it once', async () => {
+    const cache = new TemplateCache(pluginCatalog(builtinPlugins()).typeCatalog, DEFAULT_LIMITS);
+    const reads: string[] = [];
+    const read = async (id: string) => (reads.push(id), id === 'gone' ? undefined : record(id, 2));
+    const first = await cache.lookup('a', stack, read);
+    assert.equal(first?.resources.size, 2);
+    assert.equal(await cache.lookup('a', stack, read), first, 'a hit: the same definition');
+    assert.equal(cache.get(record('a', 2), stack), first, 'shared with get');
+    assert.deepEqual(reads, ['a']);
+    assert.equal(await cache.lookup('gone', stack, read), undefined);
+    assert.notEqual(await cache.lookup('a', { ...stack, stackId: 'other' }, read), first, 'per stack');
+    assert.deepEqual(reads, ['a', 'gone', 'a']);
+  });
+
+  it('holds a thousand small definitions (an API server shows many stacks in turn)', () => {
+    const cache = new TemplateCache(pluginCatalog(builtinPlugins()).typeCatalog, DEFAULT_LIMITS);
+    const small = record('t', 2);
+    for (let i = 0; i < 1000; i++) cache.get(small, { ...stack, stackId: `s${i}` });
+    assert.ok(cache.peek('t', 's0'), 'the first is still there');
+  });
 });

@@ -149,6 +149,28 @@ export function stacksContract(open: () => Promise<Store>): void {
         });
         assert.equal(await store.tx((tx) => tx.stacks.progress('missing')), undefined);
       }));
+
+    it('counts live stacks by action and status, nested ones included', () =>
+      withStore(open, async (store) => {
+        assert.deepEqual(await store.tx((tx) => tx.stacks.countByStatus()), []);
+        const parent = stack({ action: 'CREATE', status: 'COMPLETE' });
+        await store.tx(async (tx) => {
+          for (const s of [
+            parent,
+            stack({ action: 'CREATE', status: 'COMPLETE', projectId: 'project-b' }),
+            stack({ action: 'CREATE', status: 'COMPLETE', parentId: parent.id, rootId: parent.id }),
+            stack({ action: 'UPDATE', status: 'IN_PROGRESS' }),
+            stack({ action: 'CREATE', status: 'FAILED' }),
+            stack({ action: 'DELETE', status: 'COMPLETE', deletedAt: '2024-05-01T13:00:00.000Z' }),
+          ])
+            await tx.stacks.insert(s);
+        });
+        assert.deepEqual(await store.tx((tx) => tx.stacks.countByStatus()), [
+          { action: 'CREATE', status: 'COMPLETE', count: 3 },
+          { action: 'CREATE', status: 'FAILED', count: 1 },
+          { action: 'UPDATE', status: 'IN_PROGRESS', count: 1 },
+        ]);
+      }));
   });
 
   describe('templates', () => {

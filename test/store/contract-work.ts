@@ -249,6 +249,29 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.equal(await store.nextWorkTime(), 1100);
       }));
 
+    it('stats: items due, claimed and scheduled, and the earliest claimable time', () =>
+      withStore(open, async (store) => {
+        const stats = (now: number) => store.tx((tx) => tx.work.stats(now));
+        assert.deepEqual(await stats(0), { due: 0, claimed: 0, scheduled: 0, nextAvailableAt: undefined });
+        await store.tx((tx) =>
+          tx.work.enqueue([
+            work('t1', 's1', 'a', { runAt: 100 }),
+            work('t1', 's1', 'b', { runAt: 200 }),
+            work('t1', 's1', 'c', { runAt: 300 }),
+            work('t1', 's1', 'later', { runAt: 5000 }),
+          ]),
+        );
+        assert.deepEqual(await stats(250), { due: 2, claimed: 0, scheduled: 2, nextAvailableAt: 100 });
+        // Claimed at 1000 for 100 ms: held until 1100, then due again (its engine died).
+        await store.claimWork('e1', 1000, 2, 100);
+        assert.deepEqual(await stats(1000), { due: 1, claimed: 2, scheduled: 1, nextAvailableAt: 300 });
+        assert.deepEqual(await stats(1200), { due: 3, claimed: 0, scheduled: 1, nextAvailableAt: 300 });
+        // A parked item waits for its event: scheduled, not due, until its deadline.
+        const [parked] = await store.claimWork('e1', 1200, 1, LEASE);
+        await store.tx((tx) => tx.work.reschedule(parked!.id, 'e1', 9000, null, 'stack:x'));
+        assert.deepEqual(await stats(1200), { due: 2, claimed: 0, scheduled: 2, nextAvailableAt: 1100 });
+      }));
+
     it('signalQueuedBefore: an earlier signal item of the same node, and only signal items', () =>
       withStore(open, async (store) => {
         await store.tx((tx) =>

@@ -144,5 +144,33 @@ export function queryPlanTests(): void {
         await store.close();
       }
     });
+
+    it('the monitoring counts read indexes only: no table row is read, whatever the size', async () => {
+      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
+      const store = new SqlStore(driver);
+      try {
+        await store.migrate();
+        driver.statements.clear();
+        await store.tx(async (tx) => {
+          await tx.stacks.countByStatus();
+          await tx.work.stats(0);
+        });
+        const steps: string[] = [];
+        for (const sql of driver.statements) {
+          const count = Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+          const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, Array(count).fill(null));
+          steps.push(...plan.map((r) => String(r.detail)));
+        }
+        assert.equal(driver.statements.size, 3);
+        for (const step of steps) assert.match(step, /USING (COVERING )?INDEX (stacks_by_status|work_)/);
+        // The claimed count reads rows, but only the claimed ones (through their index).
+        assert.deepEqual(
+          steps.filter((s) => !/COVERING/.test(s)),
+          ['SEARCH work USING INDEX work_claimed_by (claimed_by>?)'],
+        );
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

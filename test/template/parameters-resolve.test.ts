@@ -340,3 +340,64 @@ describe('maskParameters', () => {
     assert.equal(maskParameters(noIp, new Map([['secret', UNKNOWN]])).get('secret'), UNKNOWN);
   });
 });
+
+describe('hidden values in errors', () => {
+  const hidden = parseParameterSchemas(
+    {
+      pin: { type: 'string', hidden: true, constraints: [{ allowed_pattern: '[0-9]+' }] },
+      n: {
+        type: 'number',
+        hidden: true,
+        constraints: [{ range: { max: 5 } }, { modulo: { step: 2, offset: 0 } }],
+      },
+      doc: { type: 'json', hidden: true },
+      flag: { type: 'boolean', hidden: true },
+      host: { type: 'string', hidden: true, constraints: [{ custom_constraint: 'ip_addr' }] },
+      word: { type: 'string', hidden: true, constraints: [{ allowed_values: ['yes'] }] },
+    },
+    V,
+  );
+
+  test('a hidden value that fails conversion or a constraint is masked in the message', () => {
+    const cases: [string, Json, RegExp][] = [
+      ['pin', 'hunter2x', /^"\*{6}" does not match pattern "\[0-9\]\+"$/],
+      ['n', 'seven-secret', /^Value "\*{6}" is invalid for parameter "n": must be a number$/],
+      ['n', 77, /^\*{6} is out of range \(min: None, max: 5\)$/],
+      ['n', 3, /^\*{6} is not a multiple of 2 with an offset of 0$/],
+      ['doc', '{"secret-json', /^Value "\*{6}" is invalid for parameter "doc": must be valid JSON$/],
+      ['flag', 'secret-flag', /^Value "\*{6}" is invalid for parameter "flag": must be a boolean/],
+      ['host', 'secret-host', /^Error validating value '\*{6}'$/],
+      ['word', 'secret-word', /^\*{6} is not an allowed value \["yes"\]$/],
+    ];
+    for (const [name, bad, message] of cases) {
+      assert.throws(
+        () => resolveParameterValues(hidden, { [name]: bad }, { strict: false, pseudo: {} }),
+        (err: unknown) => {
+          assert.ok(err instanceof TemplateError);
+          assert.deepEqual(err.path, ['parameters', name]);
+          assert.match(err.detail, message);
+          assert.ok(!err.message.includes(String(bad)), `${name}: ${err.message}`);
+          return true;
+        },
+      );
+    }
+  });
+
+  test('a hidden default that fails is masked', () => {
+    assert.throws(
+      () =>
+        parseParameterSchemas(
+          {
+            pin: { type: 'string', hidden: true, default: 'hunter2x', constraints: [{ length: { max: 3 } }] },
+          },
+          V,
+        ),
+      (err: unknown) => {
+        assert.ok(err instanceof TemplateError);
+        assert.match(err.detail, /^Invalid default \*{6} \(length \(8\) is out of range/);
+        assert.ok(!err.message.includes('hunter2x'));
+        return true;
+      },
+    );
+  });
+});

@@ -1,5 +1,5 @@
+import type { Logger } from 'pino';
 import type { Command } from 'commander';
-import pino from 'pino';
 import { SignalSigner } from '../../auth/signal-tokens.js';
 import {
   type Authenticator,
@@ -7,7 +7,7 @@ import {
   noauthAuthenticator,
   standaloneAuthenticator,
 } from '../../api/authenticator.js';
-import { buildServer } from '../../api/server.js';
+import { apiLogger } from '../../api/logging.js';
 import { KeystoneClient, keystoneSettings, v3Endpoint } from '../../auth/keystone.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
@@ -53,7 +53,7 @@ function checkAuthSettings(config: Config): void {
   }
 }
 
-function authenticatorFor(config: Config, engine: Engine, logger: pino.Logger): Authenticator {
+function authenticatorFor(config: Config, engine: Engine, logger: Logger): Authenticator {
   switch (config.auth_mode) {
     case 'standalone':
       return standaloneAuthenticator(engine.deps.store);
@@ -84,17 +84,7 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       checkAuthSettings(config);
       let listening = publicApiUrl(config);
       const engine = await openEngine(config, global, () => listening);
-      const logger = pino(
-        {
-          level: config.log_level,
-          redact: [
-            'req.headers["x-auth-token"]',
-            'req.headers["x-subject-token"]',
-            'req.headers.authorization',
-          ],
-        },
-        pino.destination(2),
-      );
+      const logger = apiLogger(config.log_level);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGTERM', onSignal);
@@ -102,6 +92,8 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       try {
         const authenticator = authenticatorFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
+        // Loaded here: every other command would pay for Fastify and prom-client at start-up.
+        const { buildServer } = await import('../../api/server.js');
         const app = await buildServer({ engine, authenticator, limits: config, signer }, { logger });
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
         if (config.public_api_url === '') listening = address;

@@ -232,4 +232,9 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 11,
+    description: 'stacks: live stacks counted by action and status from an index (the metrics endpoint)',
+    statements: () => ['CREATE INDEX stacks_by_status ON stacks (deleted_at, action, status)'],
+  },
 ];

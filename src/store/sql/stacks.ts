@@ -1,4 +1,4 @@
-import type { StackFilter, StackRecord, TemplateRecord, Tx } from '../contract.js';
+import type { StackAction, StackFilter, StackRecord, Status, TemplateRecord, Tx } from '../contract.js';
 import type { SqlExecutor, SqlValue } from './driver.js';
 import { insertSql } from './columns.js';
 import { stackQuerySql } from './stack-query.js';
@@ -90,6 +90,19 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
         inProgress: Number(row.in_progress),
         failed: Number(row.failed),
       };
+    },
+
+    async countByStatus() {
+      // An index on (deleted_at, action, status) answers it without reading the table (migration 10).
+      const rows = await db.all(
+        `SELECT action, status, COUNT(*) AS n FROM stacks WHERE deleted_at IS NULL
+         GROUP BY action, status ORDER BY action, status`,
+      );
+      return rows.map((r) => ({
+        action: r.action as StackAction,
+        status: r.status as Status,
+        count: Number(r.n),
+      }));
     },
   };
 }

@@ -91,6 +91,33 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       return Number(row?.n ?? 0);
     },
 
+    async stats(now) {
+      // One pass over the covering index on available_at: a claimed item's is its lease's end, so
+      // items due now are exactly those at or before now (an expired claim is due again).
+      const [all] = await db.all(
+        `SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN available_at <= $1 THEN 1 ELSE 0 END), 0) AS due,
+           MIN(available_at) AS next FROM work`,
+        [now],
+      );
+      // Live claims are few (a batch per engine): found through the index on claimed_by (a range
+      // the planner takes, unlike IS NOT NULL; the unary plus keeps it off the index on available_at,
+      // whose later part may be long).
+      const [held] = await db.all(
+        "SELECT COUNT(*) AS n FROM work WHERE claimed_by > '' AND +available_at > $1",
+        [now],
+      );
+      const total = Number(all?.total ?? 0);
+      const due = Number(all?.due ?? 0);
+      const claimed = Number(held?.n ?? 0);
+      const next = all?.next;
+      return {
+        due,
+        claimed,
+        scheduled: total - due - claimed,
+        nextAvailableAt: next === null || next === undefined ? undefined : Number(next),
+      };
+    },
+
     async wake(traversalId, node, now) {
       // An unclaimed item becomes due now. A claimed one is being run: its worker may already have
       // looked and be about to reschedule it for later, so the wake is remembered and that

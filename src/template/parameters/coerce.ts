@@ -1,6 +1,7 @@
 import { isPlainObject, type Json, pyJsonDumps } from '../../util/json.js';
 import { type DocPath, TemplateError } from '../errors.js';
 import type { ParameterSchema } from './types.js';
+import { MASK } from './validate-output.js';
 
 /**
  * Python's `str()` of a value, which Heat applies when it turns a parameter value into a string.
@@ -46,7 +47,7 @@ export function parseBoolean(value: Json): boolean | undefined {
 }
 
 function invalid(schema: ParameterSchema, raw: Json, why: string, path: DocPath): TemplateError {
-  const shown = typeof raw === 'string' ? raw : pyJsonDumps(raw);
+  const shown = schema.hidden ? MASK : typeof raw === 'string' ? raw : pyJsonDumps(raw);
   return new TemplateError(
     'parameter',
     `Value "${shown}" is invalid for parameter "${schema.name}": ${why}`,
@@ -96,7 +97,9 @@ function coerceJson(schema: ParameterSchema, raw: Json, path: DocPath): Json {
     try {
       value = JSON.parse(raw);
     } catch (err) {
-      throw invalid(schema, raw, `must be valid JSON: ${(err as Error).message}`, path);
+      // The parser's message quotes the text: not for a hidden value.
+      const why = schema.hidden ? 'must be valid JSON' : `must be valid JSON: ${(err as Error).message}`;
+      throw invalid(schema, raw, why, path);
     }
   }
   if (!Array.isArray(value) && !isPlainObject(value)) {

@@ -4,6 +4,7 @@ import { parseBoolean, parseNumber, pyStr } from './coerce.js';
 import { customConstraintError } from './custom-constraints.js';
 import { matchesWhole } from './pattern.js';
 import type { Constraint, ParameterSchema, ParameterType } from './types.js';
+import { MASK } from './validate-output.js';
 
 export interface CheckOptions {
   /**
@@ -26,7 +27,8 @@ export function checkConstraints(
 ): void {
   for (const c of schema.constraints) {
     if (options.skipCustom && c.kind === 'custom_constraint') continue;
-    const failure = constraintFailure(c, schema.type, value);
+    // A hidden parameter's value is never quoted: error messages reach responses and logs.
+    const failure = constraintFailure(c, schema.type, value, schema.hidden ? MASK : undefined);
     if (failure !== undefined) throw new TemplateError('parameter', c.description ?? failure, path);
   }
 }
@@ -36,13 +38,21 @@ function bound(n: number | undefined): string {
   return n === undefined ? 'None' : String(n);
 }
 
-/** The generated message when `value` fails `c`, or undefined when it passes. */
-export function constraintFailure(c: Constraint, type: ParameterType, value: Json): string | undefined {
+/**
+ * The generated message when `value` fails `c`, or undefined when it passes. With `shown`, the
+ * message quotes that instead of the value (a hidden parameter's mask).
+ */
+export function constraintFailure(
+  c: Constraint,
+  type: ParameterType,
+  value: Json,
+  shown?: string,
+): string | undefined {
   switch (c.kind) {
     case 'range': {
       const n = Number(value);
       if ((c.min === undefined || n >= c.min) && (c.max === undefined || n <= c.max)) return undefined;
-      return `${pyStr(value)} is out of range (min: ${bound(c.min)}, max: ${bound(c.max)})`;
+      return `${shown ?? pyStr(value)} is out of range (min: ${bound(c.min)}, max: ${bound(c.max)})`;
     }
     case 'length': {
       const len = lengthOf(value);
@@ -51,20 +61,23 @@ export function constraintFailure(c: Constraint, type: ParameterType, value: Jso
     }
     case 'modulo': {
       if (pyMod(Number(value), c.step!) === c.offset) return undefined;
-      return `${pyStr(value)} is not a multiple of ${c.step} with an offset of ${c.offset}`;
+      return `${shown ?? pyStr(value)} is not a multiple of ${c.step} with an offset of ${c.offset}`;
     }
     case 'allowed_values': {
       const allowed = c.values ?? [];
       if (isAllowed(value, allowed, type)) return undefined;
-      return `${pyJsonDumps(value)} is not an allowed value [${allowed.map(pyJsonDumps).join(', ')}]`;
+      return `${shown ?? pyJsonDumps(value)} is not an allowed value [${allowed.map(pyJsonDumps).join(', ')}]`;
     }
     case 'allowed_pattern': {
       const text = pyStr(value);
       if (matchesWhole(c.pattern!, text)) return undefined;
-      return `"${text}" does not match pattern "${c.pattern}"`;
+      return `"${shown ?? text}" does not match pattern "${c.pattern}"`;
     }
-    case 'custom_constraint':
-      return customConstraintError(c.name!, value);
+    case 'custom_constraint': {
+      const error = customConstraintError(c.name!, value);
+      // A validator's reason may quote the value: a masked one gives none.
+      return error === undefined || shown === undefined ? error : `Error validating value '${shown}'`;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { getOwn, isPlainObject, type Json, pyJsonDumps, typeName } from '../../util/json.js';
 import { type DocPath, isTemplateError, TemplateError } from '../errors.js';
 import { coerceParameterValue } from './coerce.js';
+import { MASK } from './validate-output.js';
 import { keyNotInVersion, parseConstraints } from './constraint-schema.js';
 import { checkConstraints } from './constraints.js';
 import { PARAMETER_TYPES, type ParameterSchema, type ParameterType, type ParameterVersion } from './types.js';
@@ -117,7 +118,7 @@ function checkDefault(schema: ParameterSchema, dflt: Json, path: DocPath): void 
     checkConstraints(schema, value, path, { skipCustom: true });
   } catch (err) {
     if (!isTemplateError(err)) throw err;
-    const shown = typeof dflt === 'string' ? dflt : pyJsonDumps(dflt);
+    const shown = schema.hidden ? MASK : typeof dflt === 'string' ? dflt : pyJsonDumps(dflt);
     throw new TemplateError('parameter', `Invalid default ${shown} (${err.detail})`, path);
   }
 }

@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/**
+ * What a request's log lines say of it. Never its headers (X-Auth-Token) nor its body (a
+ * create's parameters, hidden ones included): only what routes it.
+ */
+const serializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: request.url,
+    host: request.host,
+    remoteAddress: request.ip,
+  }),
+  res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+  err: pino.stdSerializers.err,
+};
+
+/**
+ * The API's logger: JSON lines, each of a request's lines with its `reqId` (Fastify binds it; it
+ * is also the `x-openstack-request-id` response header). Headers and bodies that some code might
+ * still pass are removed, as a second guard behind the serializers.
+ */
+export function apiLogger(level: string, destination: DestinationStream = pino.destination(2)): Logger {
+  return pino(
+    {
+      level,
+      serializers,
+      redact: { paths: ['req.headers', 'req.body', 'headers', 'body'], remove: true },
+    },
+    destination,
+  );
+}
