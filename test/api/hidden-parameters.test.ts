@@ -68,6 +68,10 @@ describe('API: hidden parameters’ values appear in no response about resources
       if (!bodies.has(path)) bodies.set(path, await get(path));
       return JSON.parse(bodies.get(path)!) as unknown;
     };
+    // The stack itself (its reason repeats a failed resource's), and the lists it is in.
+    await fetch(stack);
+    await fetch('/v1/proj/stacks');
+    await fetch('/v1/proj/stacks/detail?show_nested=true');
     for (const sub of ['template', 'environment', 'files', 'resources', 'resources?with_detail=true']) {
       await fetch(`${stack}/${sub}`);
     }

@@ -3,10 +3,11 @@ import { isAdmin } from '../../auth/identity.js';
 import { abandonStack } from '../../engine/abandon.js';
 import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
-import type { StackQuery, StackSortKey } from '../../store/contract.js';
+import type { StackQuery, StackRecord, StackSortKey } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
 import { queryBool } from '../request/query.js';
+import { redactJson, redactorFor } from '../redact.js';
 import { CreateBody, createRequest, tagList, UpdateBody, updateRequest } from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
@@ -71,6 +72,15 @@ const LOOKUPS: readonly (readonly [string, readonly ('GET' | 'POST' | 'PUT' | 'P
 export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
 
+  /**
+   * A failed stack's reason may quote a value a check refused, a hidden one too: masked. Only
+   * failed stacks' reasons are looked at, so a list binds no template of a healthy stack.
+   */
+  const withShownReason = async (stack: StackRecord): Promise<StackRecord> =>
+    stack.status === 'FAILED'
+      ? { ...stack, reason: (await redactorFor(engine, stack))(stack.reason) }
+      : stack;
+
   for (const path of ['/stacks', '/stacks/detail']) {
     app.get(path, { schema: { querystring: ListQuery, tags: ['stacks'] } }, async (request) => {
       const q = request.query;
@@ -110,7 +120,9 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const stacks = await engine.deps.store.tx((tx) => tx.stacks.query(query));
       const base = baseOf(request);
       const body: Record<string, unknown> = {
-        stacks: stacks.map((s) => stackListItem(base, s, path === '/stacks')),
+        stacks: await Promise.all(
+          stacks.map(async (s) => stackListItem(base, await withShownReason(s), path === '/stacks')),
+        ),
       };
       if (flag('with_count')) {
         const { limit: _limit, marker: _marker, ...all } = query;
@@ -155,7 +167,19 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const stack = await stackByIdentity(engine, request, name, id);
       const definition = await stackDefinition(engine, stack);
       const outputs = definition ? await stackOutputs(engine.deps, engine.cache, stack) : undefined;
-      return { stack: stackDetail(baseOf(request), stack, definition, outputs) };
+      const redact = await redactorFor(engine, stack);
+      for (const output of outputs ?? []) {
+        if (output.output_error !== undefined) output.output_error = redact(output.output_error);
+      }
+      const detail = stackDetail(
+        baseOf(request),
+        { ...stack, reason: redact(stack.reason) },
+        definition,
+        outputs,
+      );
+      // A nested stack's parameters are its parent's properties: a parent's hidden value among them is masked.
+      detail.parameters = redactJson(detail.parameters!, redact);
+      return { stack: detail };
     },
   );
 
