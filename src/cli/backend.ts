@@ -170,6 +170,7 @@ export async function openBackend(program: Command, print: Print): Promise<Backe
     if (opts.db !== undefined) throw new Error('--db is for the embedded engine; it does not go with --url');
     return RemoteBackend.open(url, opts.token ?? process.env.HEARTH_TOKEN, print);
   }
+  if (opts.token !== undefined) throw new Error('--token goes with --url (the embedded engine takes none)');
   return EmbeddedBackend.open(opts, print);
 }
 

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../util/json.js';
-import { HeatConnectionError, responseError } from './errors.js';
+import { HeatApiError, HeatConnectionError, responseError } from './errors.js';
 import type {
   EventQuery,
   HeatEvent,
@@ -94,7 +94,18 @@ export class HeatClient {
     const response = await this.#send(method, path, body);
     const text = await response.text();
     if (!response.ok) throw responseError(response.status, response.statusText, text);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      // Not a Heat API at that address (a web page, a proxy's answer).
+      const where = `${this.url}${path}`;
+      throw new HeatApiError(
+        response.status,
+        'Error',
+        `${method} ${where} answered with no JSON: not the API?`,
+      );
+    }
   }
 
   #stack(stack: StackId): string {

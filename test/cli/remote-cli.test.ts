@@ -139,6 +139,9 @@ describe('hearth stack --url (remote mode, against hearth serve)', () => {
     const down = hearth(['--url', 'http://127.0.0.1:9/v1/admin', 'stack', 'list'], dir);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /^Error: cannot reach the API at http:\/\/127\.0\.0\.1:9: /);
+    const token = hearth(['--token', 't', 'stack', 'list'], dir);
+    assert.equal(token.code, 1);
+    assert.equal(token.stderr, 'Error: --token goes with --url (the embedded engine takes none)\n');
     // HEARTH_URL is the same as --url.
     assert.equal(hearth(['stack', 'list'], dir, { HEARTH_URL: url() }).code, 0);
   });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HeatApiError, HeatConnectionError } from '../../src/client/errors.js';
 import { HeatClient, queryString, stackIdFromUrl } from '../../src/client/heat-client.js';
@@ -125,6 +127,26 @@ describe('HeatClient', () => {
     assert.ok(err instanceof HeatConnectionError);
     assert.match(err.message, /^cannot reach the API at http:\/\/127\.0\.0\.1:9: /);
     assert.ok(!err.message.includes('secret-token'));
+  });
+
+  it('refuses an answer that is not JSON (not the API at that address)', async () => {
+    const page = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html/>'),
+    );
+    await new Promise<void>((res) => page.listen(0, '127.0.0.1', res));
+    try {
+      const { port } = page.address() as AddressInfo;
+      const err = await new HeatClient({ url: `http://127.0.0.1:${port}/v1/p` })
+        .listStacks()
+        .catch((e: unknown) => e);
+      assert.ok(err instanceof HeatApiError);
+      assert.equal(
+        err.message,
+        `GET http://127.0.0.1:${port}/v1/p/stacks answered with no JSON: not the API?`,
+      );
+    } finally {
+      page.close();
+    }
   });
 
   it('tells a route the server lacks from a missing stack', async () => {

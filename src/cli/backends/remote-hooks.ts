@@ -64,10 +64,8 @@ export async function remoteClearHooks(
   const parts = path.split('/');
   let stack = top;
   for (const part of parts.slice(0, -1)) {
-    const resource = await client.showResource(stack, part);
-    const nested =
-      linkedStack(resource.links, 'nested') ??
-      (resource.physical_resource_id ? await client.lookupStack(resource.physical_resource_id) : undefined);
+    // Heat links a resource implemented by a stack to it (`rel: nested`).
+    const nested = linkedStack((await client.showResource(stack, part)).links, 'nested');
     if (!nested) throw new Error(`resource "${part}" of stack "${stack.name}" is not a nested stack`);
     stack = nested;
   }
