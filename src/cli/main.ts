@@ -29,6 +29,14 @@ export function buildProgram(
     .version(HEARTH_VERSION)
     .option('--db <path>', 'the SQLite database of the embedded engine (env HEARTH_DB)')
     .option('--config <file>', 'the configuration file (env HEARTH_CONFIG)')
+    .option(
+      '--url <url>',
+      'talk to a Hearth (or Heat) server, http://host:port/v1/<project_id>, instead of the embedded engine (env HEARTH_URL; stack commands)',
+    )
+    .option(
+      '--token <token>',
+      'the API token sent as X-Auth-Token with --url (env HEARTH_TOKEN, which keeps it out of ps)',
+    )
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerTemplateCommands(program, types, io.out);

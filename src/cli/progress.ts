@@ -1,6 +1,8 @@
 import type { Engine, StackProgress } from '../engine/engine.js';
 import type { StackProgressCounts, StackRecord } from '../store/contract.js';
+import { eventInfo } from './backends/embedded-views.js';
 import { StackFailed } from './errors.js';
+import { eventLine } from './views.js';
 
 type Print = (s: string) => void;
 
@@ -14,6 +16,11 @@ export interface WaitDisplay {
   tty: boolean;
   /** Throw StackFailed when the operation ends FAILED (a cancel ends FAILED by design). */
   failOnFailure: boolean;
+}
+
+/** The display of a `--wait`: a status line when stderr is a terminal. */
+export function waitDisplay(failOnFailure = true): WaitDisplay {
+  return { tty: process.stderr.isTTY === true, failOnFailure };
 }
 
 /**
@@ -44,7 +51,7 @@ export async function waitAndReport(
   engine: Engine,
   stackId: string,
   print: Print,
-  display: WaitDisplay = { tty: process.stderr.isTTY === true, failOnFailure: true },
+  display: WaitDisplay = waitDisplay(),
 ): Promise<StackRecord | undefined> {
   const store = engine.deps.store;
   let lastEvent = await store.tx((tx) => tx.events.latestId(stackId));
@@ -55,8 +62,7 @@ export async function waitAndReport(
   const plain = async (progress: StackProgress) => {
     const events = await store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
     lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events)
-      print(`${e.createdAt} [${e.resourceName}]: ${e.action}_${e.status}  ${e.reason}\n`);
+    for (const e of events) print(eventLine(eventInfo(e)));
     const counts = countsText(progress.counts);
     const running = progress.counts.total > 0 && !progress.final;
     // A line when an operation starts (a rollback is another), then only now and then.

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import { pendingHook } from '../../engine/hooks.js';
-import { findStack, getResource, OperationError } from '../../engine/operations.js';
-import { signalResource } from '../../engine/signal.js';
-import type { EngineDeps } from '../../engine/deps.js';
-import type { StackRecord, Tx } from '../../store/contract.js';
-import { localProject, withEngine } from '../embedded.js';
+import type { Hook } from '../../template/environment/index.js';
+import { withBackend } from '../backend.js';
 import { show } from '../output.js';
 
 type Print = (s: string) => void;
@@ -15,6 +11,7 @@ const HOOK_OF = { preCreate: 'pre-create', preUpdate: 'pre-update', preDelete: '
 /**
  * `stack hook poll` and `stack hook clear` (Heat's breakpoints, src/engine/hooks.ts). A resource of
  * a nested stack is named by its path, `parent_resource/resource`, as the openstack client does.
+ * With --url, pauses are found from the events, as the openstack client finds them.
  */
 export function registerHookCommands(stack: Command, program: Command, print: Print): void {
   const hook = stack.command('hook').description('Resource breakpoints (hooks) set in the environment');
@@ -23,11 +20,15 @@ export function registerHookCommands(stack: Command, program: Command, print: Pr
     .description('List the resources waiting at a hook, in the stack and its nested stacks')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
     .action(async (name: string, opts: { format: string }) => {
-      await withEngine(program, async (engine) => {
-        const found = await findStack(engine.deps, localProject(), name);
-        const rows = await engine.deps.store.tx((tx) => waiting(tx, found, ''));
-        show(print, opts.format, rows);
-      });
+      const waiting = await withBackend(program, print, async (backend) =>
+        backend.pendingHooks(await backend.findStack(name)),
+      );
+      const rows = waiting.map((w) => ({
+        resource_name: w.path,
+        pending_hook: w.hook,
+        stack_name: w.stackName,
+      }));
+      show(print, opts.format, rows);
     });
   hook
     .command('clear <stack> <resources...>')
@@ -37,55 +38,11 @@ export function registerHookCommands(stack: Command, program: Command, print: Pr
     .option('--pre-delete', 'clear the pre-delete hook')
     .action(
       async (name: string, paths: string[], opts: Partial<Record<(typeof HOOK_FLAGS)[number], boolean>>) => {
-        const asked = HOOK_FLAGS.filter((flag) => opts[flag]).map((flag) => HOOK_OF[flag]);
-        await withEngine(program, async (engine) => {
-          const top = await findStack(engine.deps, localProject(), name);
-          for (const path of paths) {
-            const { stack, resource } = await resolvePath(engine.deps, top, path);
-            const row = await getResource(engine.deps, stack, resource);
-            // No flag: the hook the resource waits at, as there can be only one at a time.
-            const hooks = asked.length > 0 ? asked : [pendingHook(row)].filter((h) => h !== undefined);
-            if (hooks.length === 0)
-              throw new OperationError(`resource "${path}" is not waiting at a hook`, 'invalid');
-            for (const unset of hooks)
-              await signalResource(engine.deps, stack.id, resource, { unset_hook: unset });
-          }
+        const asked: Hook[] = HOOK_FLAGS.filter((flag) => opts[flag]).map((flag) => HOOK_OF[flag]);
+        await withBackend(program, print, async (backend) => {
+          const top = await backend.findStack(name);
+          for (const path of paths) await backend.clearHooks(top, path, asked);
         });
       },
     );
-}
-
-/** The stack and resource name a `parent/child/resource` path names. */
-async function resolvePath(
-  deps: EngineDeps,
-  top: StackRecord,
-  path: string,
-): Promise<{ stack: StackRecord; resource: string }> {
-  const parts = path.split('/');
-  let stack = top;
-  for (const part of parts.slice(0, -1)) {
-    const row = await getResource(deps, stack, part);
-    const child = row.physicalId ? await deps.store.tx((tx) => tx.stacks.get(row.physicalId!)) : undefined;
-    if (!child || child.parentId !== stack.id) {
-      throw new OperationError(
-        `resource "${part}" of stack "${stack.name}" is not a nested stack`,
-        'not_found',
-      );
-    }
-    stack = child;
-  }
-  return { stack, resource: parts.at(-1)! };
-}
-
-/** Resources waiting at a hook, named by their path from the top stack. */
-async function waiting(tx: Tx, stack: StackRecord, prefix: string): Promise<Record<string, string>[]> {
-  const out: Record<string, string>[] = [];
-  const children = new Map((await tx.stacks.children(stack.id)).map((c) => [c.id, c]));
-  for (const row of await tx.resources.listActive(stack.id)) {
-    const hook = pendingHook(row);
-    if (hook) out.push({ resource_name: `${prefix}${row.name}`, pending_hook: hook, stack_name: stack.name });
-    const child = row.physicalId ? children.get(row.physicalId) : undefined;
-    if (child) out.push(...(await waiting(tx, child, `${prefix}${row.name}/`)));
-  }
-  return out;
 }

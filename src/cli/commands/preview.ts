@@ -1,4 +1,5 @@
-import { CHANGES, knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
+import { CHANGES } from '../../engine/preview.js';
+import type { PreviewChange, PreviewResource } from '../backend.js';
 
 /**
  * What `stack create --dry-run` and `stack update --dry-run` print. As the openstack client: a
@@ -9,34 +10,34 @@ import { CHANGES, knownValue, type PreviewedChange, type PreviewedResource } fro
 /** Rows for a table, or Heat's create preview document. */
 export function createPreviewView(
   name: string,
-  resources: readonly PreviewedResource[],
+  resources: readonly PreviewResource[],
   tabular: boolean,
 ): Record<string, unknown>[] | Record<string, unknown> {
   const rows = resources.map((r) => ({
     resource_name: r.name,
     resource_type: r.type,
     ...(tabular ? {} : { stack_name: name }),
-    parent_resource: r.path.at(-1) ?? null,
+    parent_resource: r.parentResource,
     required_by: r.requiredBy,
-    properties: knownValue(r.properties),
+    properties: r.properties,
   }));
   return tabular ? rows : { stack_name: name, resources: rows };
 }
 
 /** Rows for a table (one per resource, with its category), or Heat's `resource_changes`. */
 export function updatePreviewView(
-  changes: readonly PreviewedChange[],
+  changes: readonly PreviewChange[],
   tabular: boolean,
 ): Record<string, unknown>[] | Record<string, unknown> {
-  const entry = (c: PreviewedChange) => ({
+  const entry = (c: PreviewChange) => ({
     resource_name: c.name,
     resource_type: c.type,
-    physical_resource_id: c.row?.physicalId ?? '',
-    resource_status: c.row ? `${c.row.action}_${c.row.status}` : 'INIT_COMPLETE',
-    parent_resource: c.path.at(-1) ?? null,
+    physical_resource_id: c.physicalId,
+    resource_status: c.status,
+    parent_resource: c.parentResource,
   });
   if (tabular) {
-    const order = (c: PreviewedChange) => CHANGES.indexOf(c.change);
+    const order = (c: PreviewChange) => CHANGES.indexOf(c.change);
     return [...changes].sort((a, b) => order(a) - order(b)).map((c) => ({ state: c.change, ...entry(c) }));
   }
   const byChange = Object.fromEntries(CHANGES.map((change) => [change, [] as unknown[]]));

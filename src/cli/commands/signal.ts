@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { findStack } from '../../engine/operations.js';
-import { signalError, signalResource, signalSettled } from '../../engine/signal.js';
 import { isPlainObject, type JsonObject, typeName } from '../../util/json.js';
-import { localProject, withEngine } from '../embedded.js';
+import type { Backend } from '../backend.js';
 import { readLocalFile } from './template.js';
 
 interface SignalOptions {
@@ -10,8 +8,10 @@ interface SignalOptions {
   dataFile?: string;
 }
 
-/** `stack resource signal`: sends a signal and runs the engine until it has been handled. */
-export function registerSignalCommand(resource: Command, program: Command): void {
+type Run = <T>(fn: (backend: Backend) => Promise<T>) => Promise<T>;
+
+/** `stack resource signal`: sends a signal; the embedded engine runs until it has been handled. */
+export function registerSignalCommand(resource: Command, run: Run): void {
   resource
     .command('signal <stack> <resource>')
     .description('Signal a resource (its type must handle signals), with optional JSON data')
@@ -19,14 +19,7 @@ export function registerSignalCommand(resource: Command, program: Command): void
     .option('--data-file <file>', 'a file containing the JSON data')
     .action(async (name: string, resourceName: string, opts: SignalOptions) => {
       const details = signalData(opts);
-      await withEngine(program, async (engine) => {
-        const found = await findStack(engine.deps, localProject(), name);
-        const signalId = await signalResource(engine.deps, found.id, resourceName, details);
-        // Queued, so it survives this process; run the engine until it has been handled, to tell how.
-        await engine.runUntil(() => signalSettled(engine.deps, signalId));
-        const error = await signalError(engine.deps, found.id, resourceName, signalId);
-        if (error) throw new Error(error);
-      });
+      await run(async (backend) => backend.signal(await backend.findStack(name), resourceName, details));
     });
 }
 

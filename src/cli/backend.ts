@@ -1,0 +1,189 @@
+import type { Command } from 'commander';
+import type { StackOutput } from '../engine/outputs.js';
+import type { Hook } from '../template/environment/index.js';
+import type { StackInput } from '../template/loader.js';
+import type { Json, JsonObject } from '../util/json.js';
+import { EmbeddedBackend } from './backends/embedded.js';
+import { RemoteBackend } from './backends/remote.js';
+import type { GlobalOptions } from './embedded.js';
+import type { WaitDisplay } from './progress.js';
+
+/*
+ * What the stack commands need of Hearth, whether the engine runs in this process on a SQLite file
+ * (EmbeddedBackend) or a server does behind Heat's REST API (RemoteBackend, `--url`). The values
+ * are what the CLI prints, in Heat's terms (statuses `ACTION_STATUS`, times to the second in UTC),
+ * so that a command prints the same in both modes.
+ */
+
+export interface StackRef {
+  id: string;
+  name: string;
+}
+
+/** A stack as `stack list` shows it. */
+export interface StackSummary extends StackRef {
+  status: string;
+  reason: string;
+  creationTime: string | null;
+  /** Null until the stack's first update, as in Heat. */
+  updatedTime: string | null;
+  parent: string | null;
+}
+
+/** A stack as `stack show` and the operations show it. */
+export interface StackInfo extends StackSummary {
+  disableRollback: boolean;
+  timeoutMins: number | null;
+  tags: string[];
+}
+
+export interface ResourceInfo {
+  name: string;
+  physicalId: string;
+  type: string;
+  status: string;
+  reason: string;
+  updatedTime: string | null;
+  /** The stack the resource belongs to (a nested one's, with a nested depth). */
+  stackName: string;
+}
+
+export interface ResourceDetail extends ResourceInfo {
+  attributes: Json;
+  requiredBy: string[];
+}
+
+export interface EventInfo {
+  id: string;
+  resourceName: string;
+  physicalId: string;
+  status: string;
+  reason: string;
+  time: string | null;
+}
+
+/** A resource a create would make (`--dry-run`); `properties` null where not known before. */
+export interface PreviewResource {
+  name: string;
+  type: string;
+  parentResource: string | null;
+  requiredBy: string[];
+  properties: Json;
+}
+
+/** What an update would do to a resource (`--dry-run`). */
+export interface PreviewChange {
+  change: 'unchanged' | 'updated' | 'replaced' | 'added' | 'deleted';
+  name: string;
+  type: string;
+  physicalId: string;
+  status: string;
+  parentResource: string | null;
+}
+
+/** A resource waiting at a hook, named by its path from the top stack (`parent/child`). */
+export interface PendingHook {
+  path: string;
+  hook: Hook;
+  stackName: string;
+}
+
+export interface NewStack {
+  name: string;
+  template: StackInput;
+  timeoutMins: number | null;
+  disableRollback: boolean;
+  tags: string[];
+}
+
+/** An update: a new template, or (`parameters` given, Heat's `existing`) the stored one changed. */
+export interface StackChange {
+  template?: StackInput;
+  parameters?: Record<string, Json>;
+  disableRollback?: boolean;
+  timeoutMins?: number;
+}
+
+export type StackVisit = 'check' | 'suspend' | 'resume';
+
+/**
+ * Stack operations. One given a `wait` display runs to its end showing progress and returns the
+ * stack then (undefined once it is gone); otherwise it returns the stack as the operation started it.
+ */
+export interface StackOperations {
+  listStacks(nested: boolean): Promise<StackSummary[]>;
+  /** A stack by name or id. */
+  findStack(nameOrId: string): Promise<StackInfo>;
+  createStack(request: NewStack, wait?: WaitDisplay): Promise<StackInfo | undefined>;
+  updateStack(stack: StackRef, change: StackChange, wait?: WaitDisplay): Promise<StackInfo | undefined>;
+  deleteStack(stack: StackRef, wait?: WaitDisplay): Promise<void>;
+  /** `check`, `suspend`, `resume`: an operation over the stack's resources. */
+  visitStack(stack: StackRef, visit: StackVisit, wait?: WaitDisplay): Promise<StackInfo | undefined>;
+  cancelStack(stack: StackRef, rollback: boolean, wait?: WaitDisplay): Promise<StackInfo | undefined>;
+  abandonStack(stack: StackRef): Promise<JsonObject>;
+  /** Shows the progress of the stack's current operation until it ends. */
+  waitForStack(stack: StackRef, display: WaitDisplay): Promise<StackInfo | undefined>;
+  previewCreate(request: NewStack): Promise<PreviewResource[]>;
+  previewUpdate(stack: StackRef, change: StackChange, nested: boolean): Promise<PreviewChange[]>;
+}
+
+/** What a stack is made of and what happened to it. */
+export interface StackDetails {
+  /** The outputs with their values, or (`values` false) only their keys and descriptions. */
+  outputs(stack: StackRef, values: boolean): Promise<StackOutput[]>;
+  output(stack: StackRef, key: string): Promise<StackOutput>;
+  resources(stack: StackRef, nestedDepth: number): Promise<ResourceInfo[]>;
+  resource(stack: StackRef, name: string): Promise<ResourceDetail>;
+  events(stack: StackRef): Promise<EventInfo[]>;
+  /** The stack's template, as text to print. */
+  template(stack: StackRef): Promise<string>;
+}
+
+/** What is done to single resources: marks, signals, hooks. */
+export interface ResourceActions {
+  markUnhealthy(stack: StackRef, resource: string, reason: string): Promise<void>;
+  /** Sends a signal (the embedded engine returns once it has been handled; a handler's error is thrown). */
+  signal(stack: StackRef, resource: string, data: JsonObject | null): Promise<void>;
+  pendingHooks(stack: StackRef): Promise<PendingHook[]>;
+  /** Clears the given hooks of the resource at `path` (none given: the one it waits at). */
+  clearHooks(stack: StackRef, path: string, hooks: Hook[]): Promise<void>;
+}
+
+/** The stack commands' view of Hearth, opened for one command and closed after it. */
+export interface Backend extends StackOperations, StackDetails, ResourceActions {
+  close(): Promise<void>;
+}
+
+/** The global options that choose the backend (see main.ts). */
+export interface BackendOptions extends GlobalOptions {
+  url?: string;
+  token?: string;
+}
+
+type Print = (s: string) => void;
+
+/** Opens the backend the global options choose: the API at `--url` (or HEARTH_URL), else embedded. */
+export async function openBackend(program: Command, print: Print): Promise<Backend> {
+  const opts = program.opts<BackendOptions>();
+  const url = opts.url ?? process.env.HEARTH_URL;
+  if (url !== undefined && url !== '') {
+    if (opts.db !== undefined) throw new Error('--db is for the embedded engine; it does not go with --url');
+    return RemoteBackend.open(url, opts.token ?? process.env.HEARTH_TOKEN, print);
+  }
+  if (opts.token !== undefined) throw new Error('--token goes with --url (the embedded engine takes none)');
+  return EmbeddedBackend.open(opts, print);
+}
+
+/** Runs `fn` with the backend the global options choose, always closing it. */
+export async function withBackend<T>(
+  program: Command,
+  print: Print,
+  fn: (backend: Backend) => Promise<T>,
+): Promise<T> {
+  const backend = await openBackend(program, print);
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { abandonStack } from '../../engine/abandon.js';
+import type { Engine } from '../../engine/engine.js';
+import {
+  cancelStack,
+  checkStack,
+  createStack,
+  deleteStack,
+  findStack,
+  markUnhealthy,
+  suspendOrResume,
+  updateStack,
+} from '../../engine/operations.js';
+import { stackOutputs } from '../../engine/outputs.js';
+import { previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
+import { signalError, signalResource, signalSettled } from '../../engine/signal.js';
+import type { StackRecord } from '../../store/contract.js';
+import type { Hook } from '../../template/environment/index.js';
+import type { JsonObject } from '../../util/json.js';
+import type { Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
+import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
+import { waitAndReport, type WaitDisplay } from '../progress.js';
+import { clearHooks, nestedResources, pendingHooks, resourceDetail } from './embedded-resources.js';
+import { eventInfo, previewChange, previewResource, stackInfo } from './embedded-views.js';
+
+type Print = (s: string) => void;
+
+/** The engine in this process, on the SQLite file of `--db` (the default mode). */
+export class EmbeddedBackend implements Backend {
+  private constructor(
+    private readonly engine: Engine,
+    private readonly print: Print,
+  ) {}
+
+  static async open(opts: GlobalOptions, print: Print): Promise<EmbeddedBackend> {
+    return new EmbeddedBackend(await openEmbedded(opts), print);
+  }
+
+  async close(): Promise<void> {
+    await this.engine.stop();
+    await this.engine.deps.store.close();
+  }
+
+  private get deps() {
+    return this.engine.deps;
+  }
+
+  private record(stack: StackRef): Promise<StackRecord> {
+    return findStack(this.deps, localProject(), stack.id);
+  }
+
+  /** The stack an operation started, or after running it to its end when asked. */
+  private async settle(started: StackRecord, wait: WaitDisplay | undefined) {
+    const final = wait ? await waitAndReport(this.engine, started.id, this.print, wait) : started;
+    return stackInfo(final ?? started);
+  }
+
+  async listStacks(nested: boolean) {
+    const filter = { projectId: localProject(), ...(nested ? {} : { parentId: null }) };
+    return (await this.deps.store.tx((tx) => tx.stacks.list(filter))).map(stackInfo);
+  }
+
+  async findStack(nameOrId: string) {
+    return stackInfo(await findStack(this.deps, localProject(), nameOrId));
+  }
+
+  async createStack(request: NewStack, wait?: WaitDisplay) {
+    const created = await createStack(this.deps, this.engine.cache, {
+      ...request,
+      projectId: localProject(),
+    });
+    return this.settle(created, wait);
+  }
+
+  async updateStack(stack: StackRef, change: StackChange, wait?: WaitDisplay) {
+    return this.settle(await updateStack(this.deps, this.engine.cache, stack.id, change), wait);
+  }
+
+  async deleteStack(stack: StackRef, wait?: WaitDisplay) {
+    await deleteStack(this.deps, stack.id);
+    if (wait) await waitAndReport(this.engine, stack.id, this.print, wait);
+  }
+
+  async visitStack(stack: StackRef, visit: StackVisit, wait?: WaitDisplay) {
+    const started =
+      visit === 'check'
+        ? await checkStack(this.deps, this.engine.cache, stack.id)
+        : await suspendOrResume(this.deps, stack.id, visit === 'suspend' ? 'SUSPEND' : 'RESUME');
+    return this.settle(started, wait);
+  }
+
+  async cancelStack(stack: StackRef, rollback: boolean, wait?: WaitDisplay) {
+    await cancelStack(this.deps, stack.id, { rollback });
+    const final = wait
+      ? await waitAndReport(this.engine, stack.id, this.print, wait)
+      : await this.record(stack);
+    return final && stackInfo(final);
+  }
+
+  abandonStack(stack: StackRef): Promise<JsonObject> {
+    return abandonStack(this.deps, stack.id);
+  }
+
+  async waitForStack(stack: StackRef, display: WaitDisplay) {
+    const final = await waitAndReport(this.engine, stack.id, this.print, display);
+    return final && stackInfo(final);
+  }
+
+  async previewCreate(request: NewStack) {
+    const { resources } = previewStackCreate(this.deps, this.engine.cache, {
+      ...request,
+      projectId: localProject(),
+    });
+    return resources.map(previewResource);
+  }
+
+  async previewUpdate(stack: StackRef, change: StackChange, nested: boolean) {
+    return (await previewStackUpdate(this.deps, this.engine.cache, stack.id, change, nested)).map(
+      previewChange,
+    );
+  }
+
+  async outputs(stack: StackRef) {
+    return stackOutputs(this.deps, this.engine.cache, await this.record(stack));
+  }
+
+  async output(stack: StackRef, key: string) {
+    const one = (await this.outputs(stack)).find((o) => o.output_key === key);
+    if (!one) throw new Error(`output "${key}" not found in stack "${stack.name}"`);
+    return one;
+  }
+
+  async resources(stack: StackRef, nestedDepth: number) {
+    const record = await this.record(stack);
+    return this.deps.store.tx((tx) => nestedResources(tx, record, nestedDepth));
+  }
+
+  async resource(stack: StackRef, name: string) {
+    return resourceDetail(this.engine, await this.record(stack), name);
+  }
+
+  async markUnhealthy(stack: StackRef, resource: string, reason: string) {
+    await markUnhealthy(this.deps, stack.id, resource, reason);
+  }
+
+  async signal(stack: StackRef, resource: string, data: JsonObject | null) {
+    const signalId = await signalResource(this.deps, stack.id, resource, data);
+    // Queued, so it survives this process; run the engine until it has been handled, to tell how.
+    await this.engine.runUntil(() => signalSettled(this.deps, signalId));
+    const error = await signalError(this.deps, stack.id, resource, signalId);
+    if (error) throw new Error(error);
+  }
+
+  async events(stack: StackRef) {
+    return (await this.deps.store.tx((tx) => tx.events.list(stack.id))).map(eventInfo);
+  }
+
+  async template(stack: StackRef) {
+    const { templateId } = await this.record(stack);
+    const record = templateId ? await this.deps.store.tx((tx) => tx.templates.get(templateId)) : undefined;
+    return record?.template ?? '';
+  }
+
+  async pendingHooks(stack: StackRef) {
+    const record = await this.record(stack);
+    return this.deps.store.tx((tx) => pendingHooks(tx, record));
+  }
+
+  async clearHooks(stack: StackRef, path: string, hooks: Hook[]) {
+    await clearHooks(this.deps, await this.record(stack), path, hooks);
+  }
+}
