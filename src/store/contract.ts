@@ -332,6 +332,8 @@ export interface Tx {
     list(filter: StackFilter): Promise<StackRecord[]>;
     /** A page of stacks in the query's order (default newest first, as Heat lists them). */
     query(query: StackQuery): Promise<StackRecord[]>;
+    /** How many stacks the query matches, whatever its page (limit and marker are ignored). */
+    count(query: StackQuery): Promise<number>;
     /**
      * Compare-and-swap on the traversal: writes `changes` only if the stored traversal is still
      * `expectedTraversal`. Returns false when another operation got there first.

@@ -125,8 +125,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
         ),
       };
       if (flag('with_count')) {
-        const { limit: _limit, marker: _marker, ...all } = query;
-        body.count = (await engine.deps.store.tx((tx) => tx.stacks.query(all))).length;
+        body.count = await engine.deps.store.tx((tx) => tx.stacks.count(query));
       }
       return body;
     });

@@ -12,7 +12,7 @@ const SORT_COLUMNS: Record<StackSortKey, string> = {
  * The WHERE and ORDER BY of a stack list page, as SQL both backends run. Sorting is on the
  * column, then id, so pages are stable; the marker is compared as that same pair.
  */
-export function stackQuerySql(query: StackQuery): { sql: string; params: SqlValue[] } {
+export function stackQuerySql(query: StackQuery): { sql: string; params: SqlValue[]; filter: string } {
   const where: string[] = [];
   const params: SqlValue[] = [];
   const param = (value: SqlValue) => {
@@ -61,7 +61,8 @@ export function stackQuerySql(query: StackQuery): { sql: string; params: SqlValu
     where.push(`(${key} ${op} ${markerKey} OR (${key} = ${markerKey} AND id ${op} ${marker}))`);
   }
   const dir = desc ? 'DESC' : 'ASC';
-  let sql = `${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key} ${dir}, id ${dir}`;
+  const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  let sql = `${filter} ORDER BY ${key} ${dir}, id ${dir}`;
   if (query.limit !== undefined) sql += ` LIMIT ${param(query.limit)}`;
-  return { sql, params };
+  return { sql, params, filter };
 }

@@ -62,6 +62,12 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
       return many(`SELECT * FROM stacks ${sql}`, params);
     },
 
+    async count(query) {
+      const { filter, params } = stackQuerySql({ ...query, limit: undefined, marker: undefined });
+      const [row] = await db.all(`SELECT COUNT(*) AS n FROM stacks ${filter}`, params);
+      return Number(row!.n);
+    },
+
     async update(id, expectedTraversal, changes: Partial<StackRecord>) {
       const guard = expectedTraversal === null ? '' : ' AND traversal_id = $2';
       const where: SqlValue[] = expectedTraversal === null ? [id] : [id, expectedTraversal];
