@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { cancelStack, checkStack, suspendOrResume } from '../../engine/operations.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
+import { replyNull } from '../replies.js';
 import type { Api } from '../server.js';
 import { stackByIdentity } from '../stack-access.js';
 
@@ -43,7 +44,7 @@ export function registerActionRoutes(app: Api, deps: ApiDeps): void {
           await suspendOrResume(engine.deps, stack.id, 'RESUME');
           break;
       }
-      return reply.status(200).header('content-type', 'application/json').send('null');
+      return replyNull(reply);
     },
   );
 }

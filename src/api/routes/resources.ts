@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { resourceMetadata } from '../../engine/metadata.js';
-import { markUnhealthy, OperationError } from '../../engine/operations.js';
+import { markUnhealthy } from '../../engine/operations.js';
 import { currentRow } from '../../engine/rows.js';
-import { signalResource } from '../../engine/signal.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
-import { isPlainObject, type JsonObject, typeName } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import { redactorFor } from '../redact.js';
+import { replyNull } from '../replies.js';
+import { acceptSignal } from '../signal.js';
 import { listResources, type ResourceFilter } from '../resource-listing.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity, stackDefinition } from '../stack-access.js';
@@ -45,10 +45,6 @@ function resourceNotFound(stack: StackRecord, name: string): HttpError {
 }
 
 /** Heat answers actions on a resource with 200 and a JSON null. */
-function done(reply: FastifyReply): FastifyReply {
-  return reply.status(200).header('content-type', 'application/json').send('null');
-}
-
 /**
  * A stack's resources: list (nested stacks' too, with `nested_depth`), show, metadata, signal and
  * mark unhealthy, under `/stacks/{name}/{id}/resources`.
@@ -118,20 +114,9 @@ export function registerResourceRoutes(app: Api, deps: ApiDeps): void {
     '/stacks/:stack_name/:stack_id/resources/:resource_name/signal',
     { schema: { params: ResourceParams, tags: ['resources'] } },
     async (request, reply) => {
-      const body: unknown = request.body ?? null;
-      if (body !== null && !isPlainObject(body)) {
-        throw badRequest(`The signal's details must be a JSON object, not a ${typeName(body)}`);
-      }
       const { stack, row } = await resourceOf(request, request.params);
-      try {
-        await signalResource(engine.deps, stack.id, row.name, body as JsonObject | null);
-      } catch (err) {
-        if (err instanceof OperationError && err.code === 'invalid') {
-          throw new HttpError(400, 'ResourceActionNotSupported', err.message);
-        }
-        throw err;
-      }
-      return done(reply);
+      await acceptSignal(engine, stack.id, row.name, request.body);
+      return replyNull(reply);
     },
   );
 
@@ -157,7 +142,7 @@ export function registerResourceRoutes(app: Api, deps: ApiDeps): void {
       if (typeof reason !== 'string') throw badRequest('resource_status_reason must be a string');
       const { stack, row } = await resourceOf(request, request.params);
       await markUnhealthy(engine.deps, stack.id, row.name, reason, unhealthy);
-      return done(reply);
+      return replyNull(reply);
     },
   );
 }

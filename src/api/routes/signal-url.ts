@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { signalResource } from '../../engine/signal.js';
-import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, HttpError, notFound } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
 import type { Api } from '../server.js';
+import { acceptSignal } from '../signal.js';
 
 /**
  * `POST /v1/signal/{token}`: a scaling policy's `alarm_url` (Heat's pre-signed URL). The token in
@@ -17,20 +16,11 @@ export function registerSignalUrlRoute(app: Api, deps: ApiDeps): void {
     async (request, reply) => {
       const target = deps.signer?.verify(request.params.token);
       if (!target) throw new HttpError(401, 'HTTPUnauthorized', 'The signal URL is not valid');
-      const body = request.body as Json | undefined;
-      if (body !== undefined && body !== null && !isPlainObject(body)) {
-        throw badRequest('the signal data must be a JSON object');
-      }
       const stack = await deps.engine.deps.store.tx((tx) => tx.stacks.get(target.stackId));
       if (!stack || stack.deletedAt || stack.projectId !== target.projectId) {
         throw notFound(`The resource signalled by this URL is gone`);
       }
-      await signalResource(
-        deps.engine.deps,
-        stack.id,
-        target.resourceName,
-        (body ?? null) as JsonObject | null,
-      );
+      await acceptSignal(deps.engine, stack.id, target.resourceName, request.body);
       return reply.status(200).send();
     },
   );
