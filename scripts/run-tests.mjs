@@ -1,8 +1,36 @@
-// Runs every test file under test/ with node's test runner, TypeScript loaded through tsx.
-// Node 20's --test takes no globs, so the file list is built here.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Runs the test files under test/ with node's test runner, TypeScript loaded through tsx: the whole
+// suite on SQLite and, at the same time, the engine suite (test/engine/) again on PostgreSQL
+// (HEARTH_TEST_BACKEND=postgres). Arguments are substrings filtering the files of both passes.
+// Each pass's output is printed whole when it ends; the last line sums both: `N passed, N failed`.
+//
+// The PostgreSQL tests of this run make their schemas in a database of their own
+// (HEARTH_TEST_DATABASE), created here and dropped at the end, so schemas never accumulate and
+// a concurrent run (another worktree's) is never disturbed. A database left by a run that died
+// is dropped by the next one. Without a server the PostgreSQL pass is skipped, except under
+// CI=true, where the run fails.
+//
+// The CLI is bundled once per run (esbuild, about a second) and the tests start that bundle
+// (HEARTH_TEST_CLI, see test/support/hearth-command.ts): most of the suite's time is `hearth`
+// children starting, three times slower through tsx.
+//
+// test/cluster/ (real engine processes killed and restarted around one PostgreSQL) runs in a pass
+// of its own, after the PostgreSQL pass and beside the SQLite one: a few kill trials by default
+// (CLUSTER_TRIALS=3), the acceptance's 30 with `npm run test:cluster`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+import pg from 'pg';
+
+const SERVER = process.env.HEARTH_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// Runs on this host are told apart by pid; the host is in the name in case the server is shared.
+const RUN_PREFIX = `hearth_test_run_${createHash('sha256').update(hostname()).digest('hex').slice(0, 8)}_`;
+const ENGINE_DIR = join('test', 'engine') + sep;
+const CLUSTER_DIR = join('test', 'cluster') + sep;
+// Test files run at once in each pass (two passes run side by side): most tests wait on children.
+const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY ?? '2';
 
 function collect(dir, out) {
   for (const name of readdirSync(dir).sort()) {
@@ -14,10 +42,212 @@ function collect(dir, out) {
 }
 
 const filters = process.argv.slice(2);
-const files = collect('test', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--enable-source-maps', '--test', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
+const selected = collect('test', []).filter(
+  (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
 );
-process.exit(result.status ?? 1);
+const files = selected.filter((f) => !f.startsWith(CLUSTER_DIR));
+const clusterFiles = selected.filter((f) => f.startsWith(CLUSTER_DIR));
+// Named on the command line: the whole fault test; part of a run of everything: a few trials.
+const clusterTrials = process.env.CLUSTER_TRIALS ?? (filters.some((x) => x.includes('cluster')) ? '30' : '3');
+if (selected.length === 0) {
+  // node --test without files would look for tests everywhere instead.
+  console.error(`no test file matches ${filters.map((f) => JSON.stringify(f)).join(', ')}`);
+  process.exit(1);
+}
+const engineFiles = files.filter((f) => f.startsWith(ENGINE_DIR));
+
+/** Connects to the server's maintenance database; undefined (and why) when it can't be reached. */
+async function connect() {
+  const client = new pg.Client({ connectionString: SERVER, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return { client };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    return { why: error.message };
+  }
+}
+
+function redact(url) {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Creates this run's database, after dropping those of runs on this host that died. */
+async function prepareDatabase(client) {
+  const { rows } = await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [
+    RUN_PREFIX,
+  ]);
+  for (const { datname } of rows) {
+    const pid = Number(datname.slice(RUN_PREFIX.length));
+    if (Number.isInteger(pid) && !pidAlive(pid))
+      await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
+  const name = `${RUN_PREFIX}${process.pid}`;
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${name}`);
+  return name;
+}
+
+async function dropDatabase(name) {
+  const { client } = await connect();
+  if (!client) return;
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Bundles the CLI for the tests' children; returns the bundle's entry point. */
+async function bundleCli() {
+  // Under node_modules, so the bundle's imports of packages resolve to the project's.
+  const outdir = resolve('node_modules', '.cache', 'hearth-test-cli', String(process.pid));
+  await build({
+    entryPoints: ['src/cli/index.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    splitting: true,
+    outdir,
+    logLevel: 'warning',
+  });
+  return { outdir, entry: join(outdir, 'index.js') };
+}
+
+const children = new Set();
+
+/** Runs one pass; resolves with its exit code and everything it printed. */
+function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
+  const args = [
+    '--import',
+    'tsx',
+    '--enable-source-maps',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${concurrency}`,
+    ...passFiles,
+  ];
+  const started = Date.now();
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const chunks = [];
+  child.stdout.on('data', (c) => chunks.push(c));
+  child.stderr.on('data', (c) => chunks.push(c));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      const output = Buffer.concat(chunks).toString('utf8');
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n===== ${label}: ${passFiles.length} files, ${seconds} s =====\n${output}`);
+      resolve({ label, code: code ?? 1, signal, ...counts(output) });
+    });
+  });
+}
+
+/** The spec reporter's totals (`ℹ pass N`, `ℹ fail N`, `ℹ cancelled N`); cancelled counts as failed. */
+function counts(output) {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const total = (word) => {
+    const found = [...plain.matchAll(new RegExp(`^ℹ ${word} (\\d+)$`, 'gm'))];
+    return found.length === 0 ? undefined : Number(found[found.length - 1][1]);
+  };
+  const passed = total('pass');
+  const failed = total('fail');
+  const cancelled = total('cancelled');
+  return { passed: passed ?? 0, failed: (failed ?? 0) + (cancelled ?? 0), summarised: passed !== undefined };
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
+}
+
+const passes = [];
+let database;
+let postgresProblem;
+if (engineFiles.length > 0 || clusterFiles.length > 0) {
+  const { client, why } = await connect();
+  if (client) {
+    try {
+      database = await prepareDatabase(client);
+    } finally {
+      await client.end();
+    }
+  } else if (process.env.CI === 'true') {
+    console.error(
+      `PostgreSQL at ${redact(SERVER)} is unavailable: ${why} (CI=true: the PostgreSQL pass must run)`,
+    );
+    process.exit(1);
+  } else {
+    postgresProblem = why;
+    console.log(`PostgreSQL at ${redact(SERVER)} is unavailable (${why}): skipping the PostgreSQL pass`);
+  }
+}
+
+const cli = await bundleCli();
+const dbEnv = { HEARTH_TEST_CLI: cli.entry, ...(database ? { HEARTH_TEST_DATABASE: database } : {}) };
+if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv).then((r) => [r]));
+passes.push(
+  (async () => {
+    const chain = [];
+    if (database && engineFiles.length > 0) {
+      chain.push(
+        await runPass('PostgreSQL pass (HEARTH_TEST_BACKEND=postgres, test/engine/)', engineFiles, {
+          ...dbEnv,
+          HEARTH_TEST_BACKEND: 'postgres',
+        }),
+      );
+    }
+    if (clusterFiles.length > 0) {
+      chain.push(
+        // One file at a time: each runs a fleet of engines.
+        await runPass(
+          `cluster pass (CLUSTER_TRIALS=${clusterTrials})`,
+          clusterFiles,
+          { ...dbEnv, CLUSTER_TRIALS: clusterTrials },
+          '1',
+        ),
+      );
+    }
+    return chain;
+  })(),
+);
+const results = (await Promise.all(passes)).flat();
+rmSync(cli.outdir, { recursive: true, force: true });
+if (database)
+  await dropDatabase(database).catch((error) =>
+    console.error(`could not drop ${database}: ${error.message}`),
+  );
+
+let passed = 0;
+let failed = 0;
+let ok = true;
+for (const r of results) {
+  passed += r.passed;
+  // A pass that ended without its totals (crashed, killed) counts as one failure at least.
+  failed += r.summarised ? r.failed : Math.max(1, r.failed);
+  if (r.code !== 0 || !r.summarised) {
+    ok = false;
+    console.log(`${r.label} failed (${r.signal ? `signal ${r.signal}` : `exit code ${r.code}`})`);
+  }
+}
+if (postgresProblem) console.log('PostgreSQL pass skipped: no server');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok ? 0 : 1);

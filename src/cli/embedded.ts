@@ -10,8 +10,9 @@ import { Engine } from '../engine/engine.js';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { Reality } from '../resources/contract.js';
 import { MemoryReality } from '../resources/reality/memory.js';
+import { PostgresReality } from '../resources/reality/postgres.js';
 import { SqliteReality } from '../resources/reality/sqlite.js';
-import { openStore } from '../store/index.js';
+import { isPostgresUrl, openStore, type Store, sqliteFileOf } from '../store/index.js';
 
 /** The CLI's global options that choose where state lives. */
 export interface GlobalOptions {
@@ -48,18 +49,40 @@ export function publicApiUrl(config: Config): string {
 }
 
 /**
- * An engine on the configured store (HEARTH_DB, unless --db is given, names the SQLite file).
- * `publicUrl` is where signal URLs point (asked each time: a server on port 0 knows it late).
+ * The store the CLI uses: `--db` (already in `config.database`), else HEARTH_DB, else the
+ * `database` option. `~` is expanded in a file path; a URL is used as written.
+ */
+export function configuredDatabase(config: Config, opts: GlobalOptions = {}): string {
+  return expandHome(process.env.HEARTH_DB && !opts.db ? process.env.HEARTH_DB : config.database);
+}
+
+/**
+ * Opens the configured store (a SQLite file's directory is created first), with the configured
+ * pool for PostgreSQL. The schema is brought up to date unless `migrate: false`.
+ */
+export async function openConfiguredStore(
+  config: Config,
+  opts: GlobalOptions = {},
+  options: { migrate?: boolean } = {},
+): Promise<Store> {
+  const database = configuredDatabase(config, opts);
+  const file = sqliteFileOf(database);
+  if (file !== undefined) mkdirSync(dirname(file), { recursive: true });
+  return openStore(database, { poolSize: config.database_pool_size, ...options });
+}
+
+/**
+ * An engine on the configured store, its schema brought up to date (the embedded default just
+ * works; `hearth manage db sync` is the operator's explicit step). `publicUrl` is where signal
+ * URLs point (asked each time: a server on port 0 knows it late).
  */
 export async function openEngine(
   config: Config,
   opts: GlobalOptions = {},
   publicUrl: () => string = () => publicApiUrl(config),
 ): Promise<Engine> {
-  const database = expandHome(process.env.HEARTH_DB && !opts.db ? process.env.HEARTH_DB : config.database);
-  if (database !== ':memory:' && !database.includes('://')) mkdirSync(dirname(database), { recursive: true });
-  const store = await openStore(database);
-  await store.migrate();
+  const database = configuredDatabase(config, opts);
+  const store = await openConfiguredStore(config, opts);
   const signer = await SignalSigner.load(store, config.auth_encryption_key);
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
@@ -71,7 +94,9 @@ export async function openEngine(
     random: Math.random,
     settings: {
       workLeaseMs: config.work_lease_ms,
-      engineDeadAfterMs: Math.max(3000, 3 * config.heartbeat_interval_ms),
+      heartbeatIntervalMs: config.heartbeat_interval_ms,
+      engineDeadAfterMs: config.engine_dead_after_ms,
+      shutdownTimeoutMs: config.shutdown_timeout_ms,
       actionRetryLimit: config.action_retry_limit,
       stackActionTimeout: config.stack_action_timeout,
       lockRetryMs: 200,
@@ -96,11 +121,13 @@ export async function withEngine<T>(program: Command, fn: (engine: Engine) => Pr
 }
 
 /**
- * Where types without a cloud keep their objects: a SQLite file beside the state. A separate file,
+ * Where types without a cloud keep their objects: a SQLite file beside the state (a separate file,
  * because better-sqlite3 waits for a lock synchronously: a plugin call waiting on the state file's
- * write lock would block the very event loop that holds it.
+ * write lock would block the very event loop that holds it), or a table of the shared PostgreSQL
+ * database, which every engine on every host sees.
  */
 function realityFor(database: string): Reality {
-  if (database === ':memory:' || database.includes('://')) return new MemoryReality();
-  return new SqliteReality(`${database}.reality`);
+  if (isPostgresUrl(database)) return new PostgresReality(database);
+  const file = sqliteFileOf(database);
+  return file === undefined ? new MemoryReality() : new SqliteReality(`${file}.reality`);
 }

@@ -27,7 +27,7 @@ export function buildProgram(
   const program = new Command('hearth')
     .description('Hearth: orchestration of Heat templates on a convergence engine')
     .version(HEARTH_VERSION)
-    .option('--db <path>', 'the SQLite database of the embedded engine (env HEARTH_DB)')
+    .option('--db <path|url>', 'the store: a SQLite file or a postgres:// URL (env HEARTH_DB)')
     .option('--config <file>', 'the configuration file (env HEARTH_CONFIG)')
     .option(
       '--url <url>',

@@ -126,23 +126,7 @@ export function loadConfigDetailed(options: LoadConfigOptions = {}): LoadedConfi
   }
 
   // 4. Options that constrain each other.
-  if (issues.length === 0) {
-    const heartbeat = values.heartbeat_interval_ms as number;
-    const lease = values.work_lease_ms as number;
-    if (heartbeat >= lease) {
-      const blame: OptionName =
-        sources.heartbeat_interval_ms?.kind === 'default' ? 'work_lease_ms' : 'heartbeat_interval_ms';
-      const show = (n: OptionName): string => `${n} (${String(values[n])}, ${describeSource(sources[n]!)})`;
-      issues.push(
-        issue(
-          sources[blame]!,
-          `heartbeat_interval_ms must be less than work_lease_ms, or leases expire between heartbeats: ` +
-            `${show('heartbeat_interval_ms')} >= ${show('work_lease_ms')}`,
-          blame,
-        ),
-      );
-    }
-  }
+  if (issues.length === 0) issues.push(...crossChecks(values, sources));
 
   if (issues.length > 0) throw new ConfigError(issues);
   values.database = expandHome(values.database as string);
@@ -152,6 +136,44 @@ export function loadConfigDetailed(options: LoadConfigOptions = {}): LoadedConfi
     file,
     format,
   });
+}
+
+/**
+ * Checks between options, once every source is merged. A broken pair is blamed on the option that
+ * was set (the other kept its default), or, when both were, on `blameFirst`.
+ */
+function crossChecks(values: Record<string, unknown>, sources: Record<string, ValueSource>): ConfigIssue[] {
+  const found: ConfigIssue[] = [];
+  const show = (n: OptionName): string => `${n} (${String(values[n])}, ${describeSource(sources[n]!)})`;
+  const check = (
+    ok: boolean,
+    blameFirst: OptionName,
+    other: OptionName,
+    why: string,
+    shown: string,
+  ): void => {
+    if (ok) return;
+    const blame = sources[blameFirst]?.kind === 'default' ? other : blameFirst;
+    found.push(issue(sources[blame]!, `${why}: ${shown}`, blame));
+  };
+  const heartbeat = values.heartbeat_interval_ms as number;
+  const lease = values.work_lease_ms as number;
+  const deadAfter = values.engine_dead_after_ms as number;
+  check(
+    heartbeat < lease,
+    'heartbeat_interval_ms',
+    'work_lease_ms',
+    'heartbeat_interval_ms must be less than work_lease_ms, or leases expire between heartbeats',
+    `${show('heartbeat_interval_ms')} >= ${show('work_lease_ms')}`,
+  );
+  check(
+    deadAfter > 2 * heartbeat,
+    'engine_dead_after_ms',
+    'heartbeat_interval_ms',
+    'engine_dead_after_ms must be more than twice heartbeat_interval_ms, or one late heartbeat makes a live engine look dead',
+    `${show('engine_dead_after_ms')} <= 2 * ${show('heartbeat_interval_ms')}`,
+  );
+  return found;
 }
 
 function lineOf(source: ValueSource): number {

@@ -40,12 +40,18 @@ export interface Config {
   // --- Hearth's own ---
   /** The store: a SQLite file path or a database URL. `~` is the home directory. */
   readonly database: string;
+  /** Connections each process keeps to a PostgreSQL store (a SQLite store ignores it). */
+  readonly database_pool_size: number;
   /** Least severe log messages written. */
   readonly log_level: LogLevel;
   /** How long a claimed unit of work stays an engine's before another engine may take it over, in ms. */
   readonly work_lease_ms: number;
   /** Interval between an engine's heartbeats (liveness and lease renewal), in ms. */
   readonly heartbeat_interval_ms: number;
+  /** An engine whose last heartbeat is older than this is presumed dead and its work taken over, in ms. */
+  readonly engine_dead_after_ms: number;
+  /** How long a stopping engine (SIGTERM) may finish the work it runs before handing the rest back, in ms. */
+  readonly shutdown_timeout_ms: number;
   /** Units of work an engine claims and runs at once. */
   readonly work_batch_size: number;
   /** Deepest nesting of maps and lists inside one template or environment document. */
@@ -295,6 +301,17 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       note: 'Heat needs a MySQL or PostgreSQL URL; Hearth defaults to a SQLite file.',
     },
   },
+  database_pool_size: {
+    type: 'int',
+    default: 10,
+    min: 1,
+    help: 'Connections each process keeps open to a PostgreSQL store; a SQLite store ignores it.',
+    heat: {
+      name: '[database] max_pool_size',
+      default: '5',
+      note: 'oslo.db also allows max_overflow connections beyond it; Hearth’s pool never exceeds its size.',
+    },
+  },
   log_level: {
     type: 'enum',
     choices: LOG_LEVELS,
@@ -316,11 +333,31 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   },
   heartbeat_interval_ms: {
     type: 'int',
-    default: 10_000,
+    default: 1000,
     min: 1,
     unit: 'ms',
     help: 'Interval between an engine’s heartbeats, which renew its leases, in ms; less than work_lease_ms.',
     heat: null,
+  },
+  engine_dead_after_ms: {
+    type: 'int',
+    default: 5000,
+    min: 1,
+    unit: 'ms',
+    help: 'An engine whose last heartbeat is older than this is presumed dead and its work taken over, in ms; more than twice heartbeat_interval_ms.',
+    heat: null,
+  },
+  shutdown_timeout_ms: {
+    type: 'int',
+    default: 20_000,
+    min: 0,
+    unit: 'ms',
+    help: 'On SIGTERM an engine stops claiming work and has this long, in ms, to finish what it runs; the rest is handed back to other engines.',
+    heat: {
+      name: 'graceful_shutdown_timeout',
+      default: '60',
+      note: 'oslo.service’s, in seconds, after which a stopping service just exits; Hearth’s is in ms and hands unfinished work back at once.',
+    },
   },
   work_batch_size: {
     type: 'int',
@@ -495,6 +532,10 @@ export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
   'HEARTH_URL', // the API server a client command talks to
   'HEARTH_PROJECT', // the project of stacks managed without a server (embedded mode)
   'HEARTH_PROPERTY_SCALE', // test suite: how many times more the property tests run
+  'HEARTH_TEST_BACKEND', // test suite: the store the engine tests run on (sqlite or postgres)
+  'HEARTH_TEST_POSTGRES', // test suite: the PostgreSQL server the tests use
+  'HEARTH_TEST_DATABASE', // test suite: the database on it the tests make their schemas in
+  'HEARTH_TEST_CLI', // test suite: the bundled CLI the tests' children run
 ]);
 
 /**

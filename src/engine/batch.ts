@@ -145,7 +145,7 @@ export async function recordBatch(
   return deps.store.tx(async (tx) => {
     const lost: NodeScope[] = [];
     const events: NewEvent[] = [];
-    const completed = drop.map((scope) => scope.item.id);
+    const completed = drop.map((scope) => scope.item);
     const reports = new Map<string, { stack: StackRecord; finished: Map<string, Json> }>();
     const written = await tx.resources.updateMany(
       results.flatMap((result) => (result.write ? [toLockedWrite(result.write)] : [])),
@@ -158,7 +158,7 @@ export async function recordBatch(
         }
         events.push(...told({ ...write.row, ...write.changes, atomicKey: write.row.atomicKey + 1 }));
       }
-      completed.push(scope.item.id);
+      completed.push(scope.item);
       if (!scope.current) continue;
       const key = scope.item.traversalId;
       let group = reports.get(key);
@@ -169,7 +169,7 @@ export async function recordBatch(
     for (const [traversalId, group] of reports) {
       await propagateMany(tx, group.stack, traversalId, group.finished, now);
     }
-    await tx.work.completeMany(completed, deps.engineId);
+    await tx.work.completeMany(completed);
     return lost;
   });
 }

@@ -120,7 +120,7 @@ export async function report(
       failed,
     };
     await propagate(tx, stack, item.traversalId, item.node, output as unknown as Json, now);
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
     return true;
   });
   if (!ok) return retryLater(scope);

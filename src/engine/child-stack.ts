@@ -242,14 +242,8 @@ export interface ParkedPayload {
  * starts the child's operation, so the event cannot come first). `runAt` is the safety deadline,
  * or now if the child has already ended.
  */
-export async function park(
-  tx: Tx,
-  scope: NodeScope,
-  payload: ParkedPayload,
-  runAt: number,
-): Promise<boolean> {
-  const { deps, item } = scope;
-  return tx.work.reschedule(item.id, deps.engineId, runAt, { ...payload }, stackWaitKey(payload.child));
+export async function park(tx: Tx, scope: NodeScope, payload: ParkedPayload, runAt: number): Promise<void> {
+  await tx.work.reschedule(scope.item, runAt, { ...payload }, stackWaitKey(payload.child));
 }
 
 /** The child's outputs as the parent resource's attributes (plus OS::stack_id); its id is the reference. */
@@ -301,7 +295,7 @@ export async function startChildVisit(
       });
       if (!locked) return false;
       await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
-      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      await park(tx, scope, payload, now + NESTED_SAFETY_MS);
       await begin(tx, now);
       return true;
     }),

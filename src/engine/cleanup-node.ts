@@ -132,13 +132,14 @@ export async function afterDelete(
       progress: progress ?? null,
     });
     if (!next) return false;
-    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, {
+    await tx.work.reschedule(item, deps.clock.now() + delay, {
       phase: 'poll',
       op: 'delete',
       row: row.id,
       attempt: attempt + 1,
       ...(retries > 0 ? { retries } : {}),
     });
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -166,7 +167,7 @@ export async function finishCleanup(
     }
     if (scope.current)
       await propagate(tx, stack, item.traversalId, item.node, { rowId: row?.id ?? null }, now);
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
     return true;
   });
   if (!ok) return retryLater(scope);

@@ -14,8 +14,12 @@ export const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 export interface EngineSettings {
   /** How long a claimed unit of work stays ours before another engine may take it over. */
   workLeaseMs: number;
+  /** Interval between the engine's heartbeats, which renew the leases of the units it runs (default 1000). */
+  heartbeatIntervalMs?: number;
   /** An engine whose heartbeat is older than this is presumed dead (its locks may be stolen). */
   engineDeadAfterMs: number;
+  /** On SIGTERM, how long running units may finish before their claims are handed back (default 20000). */
+  shutdownTimeoutMs?: number;
   /** Retries of a failed create/delete before the resource fails (Heat: action_retry_limit). */
   actionRetryLimit: number;
   /**

@@ -4,6 +4,7 @@ import type { EngineDeps } from './deps.js';
 import { engineAlive } from './liveness.js';
 import { TemplateCache } from './templates.js';
 import { Worker } from './worker.js';
+import { errorMessage } from './node-work.js';
 
 /** Progress of a stack while an operation runs, for `--wait` displays. */
 export interface StackProgress {
@@ -22,16 +23,24 @@ export interface WaitOptions {
 
 /** How often a busy engine still asks whether what it runs for is done. */
 const DONE_CHECK_MS = 250;
+/** Longest idle wait between two looks at the queue (a notification usually comes first). */
+const IDLE_POLL_MS = 200;
+/** Backoff after store errors (a lost connection, a database restart): doubles up to the cap. */
+const FIRST_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 5000;
 
 /**
  * One engine process: a worker over the shared store, a heartbeat in the services table (so other
- * engines can tell it is alive), and a cache of bound templates.
+ * engines can tell it is alive, and the leases of the units it runs stay its own), and a cache of
+ * bound templates.
  */
 export class Engine {
   readonly cache: TemplateCache;
   readonly worker: Worker;
   private lastBeat = 0;
   private readonly started: number;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
 
   constructor(
     readonly deps: EngineDeps,
@@ -42,25 +51,37 @@ export class Engine {
     this.started = deps.clock.now();
   }
 
+  private get heartbeatIntervalMs(): number {
+    return this.deps.settings.heartbeatIntervalMs ?? 1000;
+  }
+
   /**
-   * Records that this engine is alive, and reaps engines that are not: the units they had claimed
-   * become claimable at once instead of after their lease.
+   * Records that this engine is alive, renews the leases of the units it runs, and reaps engines
+   * that are not alive: the units they had claimed become claimable at once instead of after
+   * their lease. An engine that was itself reaped (it stalled) simply registers again: what it
+   * was running is fenced off by its lost claims.
    */
   async heartbeat(force = false): Promise<void> {
     const now = this.deps.clock.now();
-    if (!force && now - this.lastBeat < 1000) return;
+    if (!force && now - this.lastBeat < this.heartbeatIntervalMs) return;
     this.lastBeat = now;
+    const { engineId, settings } = this.deps;
+    const held = this.worker.heldClaims();
     const reaped = await this.deps.store.tx(async (tx) => {
       await tx.services.heartbeat({
-        engineId: this.deps.engineId,
+        engineId,
         host: hostname(),
         pid: process.pid,
         startedAt: this.started,
         heartbeatAt: now,
       });
+      // Only leases past their first half: a unit's own transaction then rarely meets the
+      // heartbeat's write on its work row (a conflict that would make it run again).
+      if (held.length > 0) {
+        await tx.work.renewClaims(held, now + settings.workLeaseMs, now + settings.workLeaseMs / 2);
+      }
       const dead = (await tx.services.list()).filter(
-        (s) =>
-          s.engineId !== this.deps.engineId && !engineAlive(s, now, this.deps.settings.engineDeadAfterMs),
+        (s) => s.engineId !== engineId && !engineAlive(s, now, settings.engineDeadAfterMs),
       );
       for (const service of dead) {
         await tx.work.releaseClaimsOf(service.engineId, now);
@@ -72,27 +93,73 @@ export class Engine {
   }
 
   /**
-   * Runs work until `done` says so; sleeps (without holding anything) while nothing is due. `done`
-   * is asked whenever nothing ran, and at least every DONE_CHECK_MS while work keeps coming (other
-   * stacks' work must not hold up a caller whose own work has ended).
+   * Heartbeats on a timer of its own, not between units of work: a long batch must not make this
+   * engine look dead. A failed beat (the database is away) is retried at the next tick.
+   */
+  startHeartbeat(): void {
+    if (this.heartbeatTimer) return;
+    const beat = () => {
+      if (this.beating) return;
+      this.beating = this.heartbeat(true)
+        .catch((err: unknown) => this.log(`heartbeat failed: ${errorMessage(err)}`))
+        .finally(() => (this.beating = undefined));
+    };
+    this.heartbeatTimer = setInterval(beat, this.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
+    beat();
+  }
+
+  async stopHeartbeat(): Promise<void> {
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+    await this.beating;
+  }
+
+  /**
+   * Runs work until `done` says so, or `signal` aborts (then it stops claiming and returns once
+   * the units it runs have finished). Sleeps while nothing is due, waking early when the store
+   * says work arrived. `done` is asked whenever nothing ran, and at least every DONE_CHECK_MS
+   * while work keeps coming (other stacks' work must not hold up a caller whose own work has
+   * ended). Store errors don't end it: it backs off and tries again, so an engine rides out a
+   * lost connection or a database restart.
    */
   async runUntil(
     done: () => Promise<boolean>,
     options: { signal?: AbortSignal; onIdle?: () => Promise<void> } = {},
   ) {
-    await this.heartbeat(true);
+    const ownHeartbeat = !this.heartbeatTimer;
+    const wake = new Wakeup(options.signal);
+    const unsubscribe = this.deps.store.onWork(() => wake.notify());
+    if (ownHeartbeat) this.startHeartbeat();
     let lastCheck = this.deps.clock.now();
-    while (!options.signal?.aborted) {
-      await this.heartbeat();
-      const ran = await this.worker.runDue();
-      if (ran > 0 && this.deps.clock.now() - lastCheck < DONE_CHECK_MS) continue;
-      lastCheck = this.deps.clock.now();
-      if (await done()) return;
-      if (ran > 0) continue;
-      await options.onIdle?.();
-      const next = await this.deps.store.nextWorkTime();
-      const wait = next === undefined ? 200 : Math.min(200, Math.max(5, next - this.deps.clock.now()));
-      await sleep(wait, options.signal);
+    let backoff = 0;
+    try {
+      while (!options.signal?.aborted) {
+        try {
+          await this.worker.releaseStranded();
+          const ran = await this.worker.runDue();
+          if (backoff > 0) this.log('the store is reachable again');
+          backoff = 0;
+          if (ran > 0 && this.deps.clock.now() - lastCheck < DONE_CHECK_MS) continue;
+          lastCheck = this.deps.clock.now();
+          if (await done()) return;
+          if (ran > 0) continue;
+          await options.onIdle?.();
+          const next = await this.deps.store.nextWorkTime();
+          const wait =
+            next === undefined
+              ? IDLE_POLL_MS
+              : Math.min(IDLE_POLL_MS, Math.max(5, next - this.deps.clock.now()));
+          await wake.wait(wait);
+        } catch (err) {
+          backoff = backoff === 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoff * 2);
+          this.log(`store error: ${errorMessage(err)}; trying again in ${backoff} ms`);
+          await sleep(backoff * (0.5 + Math.random() / 2), options.signal);
+        }
+      }
+    } finally {
+      unsubscribe();
+      if (ownHeartbeat) await this.stopHeartbeat();
     }
   }
 
@@ -136,8 +203,47 @@ export class Engine {
     return last;
   }
 
+  /**
+   * Leaves the cluster: hands back every claim this engine holds and removes its heartbeat row, so
+   * nobody waits for it to look dead. After a drain nothing runs any more; after a drain that ran
+   * out of time, units still running lose their claims: other engines take them over at once, and
+   * their late results are fenced off.
+   */
   async stop(): Promise<void> {
-    await this.deps.store.tx((tx) => tx.services.remove(this.deps.engineId)).catch(() => undefined);
+    await this.stopHeartbeat();
+    const { store, engineId, clock } = this.deps;
+    await store
+      .tx(async (tx) => {
+        await tx.work.releaseClaimsOf(engineId, clock.now());
+        await tx.services.remove(engineId);
+      })
+      .catch(() => undefined);
+  }
+}
+
+/** An idle wait that a notification ends early; a notification while busy ends the next wait at once. */
+class Wakeup {
+  private pending = false;
+  private resolve: (() => void) | undefined;
+
+  constructor(private readonly signal?: AbortSignal) {}
+
+  notify(): void {
+    if (this.resolve) this.resolve();
+    else this.pending = true;
+  }
+
+  async wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      this.resolve = resolve;
+      void sleep(ms, this.signal).then(resolve);
+    });
+    this.resolve = undefined;
+    this.pending = false;
   }
 }
 

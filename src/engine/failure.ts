@@ -33,7 +33,7 @@ export async function failNode(scope: NodeScope, row: ResourceRecord, reason: st
       const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
       if (failedStack && rollsBack) await enqueueRollback(tx, stack, now);
     }
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
   });
 }
 
@@ -70,7 +70,7 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
     const failed = await failTraversal(tx, stack, item.traversalId, reason, now);
     const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
     if (failed && rollsBack) await enqueueRollback(tx, stack, now);
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
   });
   return true;
 }

@@ -75,17 +75,15 @@ export async function stopAtHook(scope: NodeScope, row: ResourceRecord, op: Oper
         data: { ...row.data, [BREAKPOINT_KEY]: waiting as unknown as JsonObject },
       });
       // The row moved meanwhile: the parked unit runs again at once and looks afresh.
-      if (!written) return tx.work.reschedule(item.id, deps.engineId, now, item.payload);
+      if (!written) {
+        await tx.work.reschedule(item, now, item.payload);
+        return true;
+      }
       const reason = `${op.toUpperCase()} paused until Hook ${hook} is cleared`;
       await tx.events.append([resourceEvent(row, row.action, row.status, reason, now)]);
     }
-    return tx.work.reschedule(
-      item.id,
-      deps.engineId,
-      now + HOOK_SAFETY_MS,
-      item.payload,
-      hookWaitKey(row.id),
-    );
+    await tx.work.reschedule(item, now + HOOK_SAFETY_MS, item.payload, hookWaitKey(row.id));
+    return true;
   });
   return true;
 }

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { ServiceRecord } from '../store/contract.js';
+import type { ServiceRecord, Tx } from '../store/contract.js';
 
 const HOST = hostname();
 
@@ -23,4 +23,33 @@ function processExists(pid: number): boolean {
     // EPERM: it exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** An engine removed from the services table as dead, and how many claimed units it held. */
+export interface RemovedEngine {
+  service: ServiceRecord;
+  releasedWork: number;
+}
+
+/**
+ * Removes the engines presumed dead at `now` (all but `except`) and makes the work they had
+ * claimed claimable at once, in the caller's transaction: no engine's row goes without its work
+ * being released, and an engine that comes back finds its claims taken (it commits nothing).
+ */
+export async function removeDeadEngines(
+  tx: Tx,
+  now: number,
+  deadAfterMs: number,
+  except?: string,
+): Promise<RemovedEngine[]> {
+  const dead = (await tx.services.list()).filter(
+    (s) => s.engineId !== except && !engineAlive(s, now, deadAfterMs),
+  );
+  const removed: RemovedEngine[] = [];
+  for (const service of dead) {
+    const releasedWork = await tx.work.releaseClaimsOf(service.engineId, now);
+    await tx.services.remove(service.engineId);
+    removed.push({ service, releasedWork });
+  }
+  return removed;
 }

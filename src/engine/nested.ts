@@ -237,11 +237,12 @@ async function converge(
       });
       if (!locked) return false;
       await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
-      await tx.templates.insert(record);
+      await tx.templates.insert(record, identity.rootId);
       if (op === 'create') await tx.stacks.insert(identity);
       const child = op === 'create' ? identity : await tx.stacks.get(childId);
       const payload: ParkedPayload = { phase: 'nested', op, row: row.id, child: childId };
-      if (!child || !(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      if (!child) throw new Retry();
+      await park(tx, scope, payload, now + NESTED_SAFETY_MS);
       const desired = desiredOf(definition);
       await beginTraversal(tx, {
         stack: child,
@@ -283,7 +284,7 @@ async function deleteChild(scope: NodeScope, row: ResourceRecord): Promise<void>
       if (!locked) return false;
       await tx.events.append([resourceEvent(locked, 'DELETE', 'IN_PROGRESS', 'state changed', now)]);
       const payload: ParkedPayload = { phase: 'nested', op: 'delete', row: row.id, child: childId };
-      if (!(await park(tx, scope, payload, now + NESTED_SAFETY_MS))) throw new Retry();
+      await park(tx, scope, payload, now + NESTED_SAFETY_MS);
       await beginTraversal(tx, {
         stack: child,
         action: 'DELETE',
@@ -309,7 +310,7 @@ async function adopt(scope: NodeScope, row: ResourceRecord, inflight: NestedProg
         engineId: scope.holder,
       });
       if (!locked) return false;
-      if (!(await parkOnChild(tx, scope, payload, now))) throw new Retry();
+      await parkOnChild(tx, scope, payload, now);
       return true;
     }),
   );
@@ -322,7 +323,7 @@ async function repark(scope: NodeScope, payload: ParkedPayload): Promise<void> {
   await deps.store.tx((tx) => parkOnChild(tx, scope, payload, deps.clock.now()));
 }
 
-async function parkOnChild(tx: Tx, scope: NodeScope, payload: ParkedPayload, now: number): Promise<boolean> {
+async function parkOnChild(tx: Tx, scope: NodeScope, payload: ParkedPayload, now: number): Promise<void> {
   const child = await tx.stacks.get(payload.child);
   const runAt = child?.status === 'IN_PROGRESS' ? now + NESTED_SAFETY_MS : now;
   return park(tx, scope, payload, runAt);

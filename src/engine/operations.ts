@@ -107,7 +107,7 @@ export async function createStack(
     if (await tx.stacks.findByName(req.projectId, req.name)) {
       throw new OperationError(`a stack named "${req.name}" already exists`, 'conflict');
     }
-    await tx.templates.insert(record);
+    await tx.templates.insert(record, stack.rootId);
     await tx.stacks.insert(stack);
     await beginTraversal(tx, {
       stack,
@@ -166,7 +166,7 @@ export async function updateStack(
   if (refused) return refused;
   const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
-    await tx.templates.insert(record);
+    await tx.templates.insert(record, stack.rootId);
     await beginTraversal(tx, {
       stack,
       action: 'UPDATE',

@@ -97,7 +97,8 @@ export async function retryCreate(scope: NodeScope, row: ResourceRecord, failure
       resourceEvent(row, 'CREATE', 'FAILED', failure, now),
       resourceEvent(next, 'DELETE', 'IN_PROGRESS', reason, now),
     ]);
-    return tx.work.reschedule(item.id, deps.engineId, now, payload);
+    await tx.work.reschedule(item, now, payload);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -198,7 +199,8 @@ async function deleteFailedAttempt(scope: NodeScope, row: ResourceRecord, polls:
     });
     if (!next) return false;
     const payload: RetryPayload = { phase: 'retry', row: row.id, polls: polls + 1 };
-    return tx.work.reschedule(item.id, deps.engineId, now + pollDelay(result.pollAfterMs, polls), payload);
+    await tx.work.reschedule(item, now + pollDelay(result.pollAfterMs, polls), payload);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -222,9 +224,13 @@ async function backOffCreate(scope: NodeScope, row: ResourceRecord, state: Retry
     });
     if (!next) return false;
     await tx.events.append([resourceEvent(row, 'DELETE', 'COMPLETE', 'state changed', now)]);
-    if (!scope.current) return tx.work.complete(item.id, deps.engineId);
+    if (!scope.current) {
+      await tx.work.complete(item);
+      return true;
+    }
     const payload: RetryPayload = { phase: 'retry', row: row.id, polls: 0 };
-    return tx.work.reschedule(item.id, deps.engineId, retryAt(scope, row.createRetries + 1), payload);
+    await tx.work.reschedule(item, retryAt(scope, row.createRetries + 1), payload);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -254,7 +260,8 @@ export async function backOffDelete(
     });
     if (!next) return false;
     await tx.events.append([resourceEvent(next, 'DELETE', 'FAILED', reason, now)]);
-    return tx.work.reschedule(item.id, deps.engineId, retryAt(scope, retry), payload);
+    await tx.work.reschedule(item, retryAt(scope, retry), payload);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }

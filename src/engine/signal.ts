@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type AdjustedResource, NoActionRequired, type SignalContext } from '../resources/contract.js';
-import type { EventRecord, ResourceRecord, StackRecord, Tx, WorkItem } from '../store/contract.js';
+import {
+  ClaimLostError,
+  type EventRecord,
+  type ResourceRecord,
+  type StackRecord,
+  type Tx,
+  type WorkItem,
+} from '../store/contract.js';
 import type { Value } from '../template/functions/types.js';
 import type { Json, JsonObject } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
@@ -124,7 +131,7 @@ export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: Wo
   // A resource's signals are handled in the order they were accepted: a later one waits its turn.
   const waiting = await deps.store.tx(async (tx) => {
     if (!(await tx.work.signalQueuedBefore(item.node, item.id))) return false;
-    await tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + SIGNAL_TURN_MS, item.payload);
+    await tx.work.reschedule(item, deps.clock.now() + SIGNAL_TURN_MS, item.payload);
     return true;
   });
   if (waiting) return;
@@ -143,9 +150,7 @@ export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: Wo
       : await handle(deps, stack, row, payload);
     if (await record(deps, cache, item, row, outcome, payload)) return;
   }
-  await deps.store.tx((tx) =>
-    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + 100, item.payload),
-  );
+  await deps.store.tx((tx) => tx.work.reschedule(item, deps.clock.now() + 100, item.payload));
 }
 
 async function handle(
@@ -214,18 +219,16 @@ async function record(
       }
       const event = row && eventOf(row, outcome, now);
       if (event) await tx.events.append([{ ...event, uuid: payload.signalId }]);
-      if (!(await tx.work.complete(item.id, deps.engineId))) throw new LostClaim();
+      await tx.work.complete(item);
       return true;
     })
     .catch((err: unknown) => {
-      if (err instanceof LostClaim) return true;
+      if (err instanceof ClaimLostError) return true;
       // A row changed meanwhile, or the stack's traversal did (another update started): run again.
       if (err instanceof LostRace || err instanceof ConflictError) return false;
       throw err;
     });
 }
-
-class LostClaim extends Error {}
 
 /** A compare-and-swap lost inside the recording transaction: it rolls back, the signal runs again. */
 class LostRace extends Error {}

@@ -110,7 +110,8 @@ async function settle(
     });
     if (!written) return false;
     const due = deps.clock.now() + pollDelay(result.pollAfterMs, attempt);
-    return tx.work.reschedule(item.id, deps.engineId, due, next as unknown as JsonObject);
+    await tx.work.reschedule(item, due, next as unknown as JsonObject);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -139,7 +140,7 @@ async function record(scope: NodeScope, row: ResourceRecord, status: 'COMPLETE' 
     }
     const output = { name: row.name, rowId: row.id, refId: row.physicalId, attributes: row.attributes };
     await propagate(tx, stack, item.traversalId, item.node, output as unknown as Json, now);
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
     return true;
   });
   if (!ok) return retryLater(scope);

@@ -312,7 +312,8 @@ export async function afterAction(
       ...(reassess ? { reassess: true } : {}),
     };
     const key = wakeOn === undefined ? undefined : signalWaitKey(scope.stack.id, wakeOn);
-    return tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + delay, payload, key);
+    await tx.work.reschedule(item, deps.clock.now() + delay, payload, key);
+    return true;
   });
   if (!saved) return retryLater(scope);
 }
@@ -400,7 +401,7 @@ export async function recordDone(
     if (scope.current && reassess) {
       // A resumed operation finished with its original properties: run this node again to bring
       // the resource to the definition it wants now (the result is recorded, nothing reported).
-      await tx.work.reschedule(item.id, deps.engineId, now, { phase: 'start' });
+      await tx.work.reschedule(item, now, { phase: 'start' });
       return true;
     }
     if (scope.current) {
@@ -411,7 +412,7 @@ export async function recordDone(
       const output = { name: row.name, rowId: row.id, refId, attributes };
       await propagate(tx, stack, item.traversalId, item.node, output, now);
     }
-    await tx.work.complete(item.id, deps.engineId);
+    await tx.work.complete(item);
     return true;
   });
   if (!ok) return retryLater(scope);
@@ -485,7 +486,7 @@ class LostRace extends Error {}
 async function waitForLock(scope: NodeScope): Promise<void> {
   const { deps, item } = scope;
   await deps.store.tx((tx) =>
-    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + deps.settings.lockRetryMs, {
+    tx.work.reschedule(item, deps.clock.now() + deps.settings.lockRetryMs, {
       phase: 'start',
     }),
   );
@@ -494,15 +495,13 @@ async function waitForLock(scope: NodeScope): Promise<void> {
 /** A compare-and-swap lost to a concurrent writer: run this step again from fresh state. */
 async function retryLater(scope: NodeScope): Promise<void> {
   const { deps, item } = scope;
-  await deps.store.tx((tx) =>
-    tx.work.reschedule(item.id, deps.engineId, deps.clock.now() + 10, item.payload),
-  );
+  await deps.store.tx((tx) => tx.work.reschedule(item, deps.clock.now() + 10, item.payload));
 }
 
 /** Stale work of a superseded traversal that had not started: nothing to do. */
 async function drop(scope: NodeScope): Promise<void> {
   const { deps, item } = scope;
-  await deps.store.tx((tx) => tx.work.complete(item.id, deps.engineId));
+  await deps.store.tx((tx) => tx.work.complete(item));
 }
 
 export { drop, retryLater, waitForLock };

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { WorkItem } from '../store/contract.js';
+import { ClaimLostError, type WorkItem } from '../store/contract.js';
 import { runCheckNode } from './check-node.js';
 import { CleanupBatch } from './cleanup-batch.js';
 import { runCleanupNode } from './cleanup-node.js';
@@ -30,6 +30,10 @@ export type UnitObserver = (kind: string, ok: boolean, ms: number) => void;
  */
 export class Worker {
   private readonly running = new Set<number>();
+  /** The claims this worker holds now, by item id: its heartbeat renews their leases. */
+  private readonly held = new Map<number, WorkItem>();
+  /** Units that failed and could not be handed back (the database was down): released later. */
+  private stranded: WorkItem[] = [];
   private readonly observers = new Set<UnitObserver>();
 
   constructor(
@@ -62,6 +66,40 @@ export class Worker {
   async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
+    for (const item of items) this.held.set(item.id, item);
+    try {
+      await this.runClaimed(items);
+    } finally {
+      for (const item of items) this.held.delete(item.id);
+    }
+    return items.length;
+  }
+
+  /** The claims held now (units being run). */
+  heldClaims(): WorkItem[] {
+    return [...this.held.values()];
+  }
+
+  /**
+   * Hands back the units that failed while the database was unreachable, so that any engine can
+   * run them again at once rather than after their lease. Those still unreachable stay for next time.
+   */
+  async releaseStranded(): Promise<void> {
+    if (this.stranded.length === 0) return;
+    const { store, clock } = this.deps;
+    const left: WorkItem[] = [];
+    for (const item of this.stranded) {
+      try {
+        await store.tx((tx) => tx.work.reschedule(item, clock.now(), item.payload));
+      } catch (err) {
+        // Taken over meanwhile: nothing to hand back.
+        if (!(err instanceof ClaimLostError)) left.push(item);
+      }
+    }
+    this.stranded = left;
+  }
+
+  private async runClaimed(items: readonly WorkItem[]): Promise<void> {
     const updates: WorkItem[] = [];
     const cleanups: WorkItem[] = [];
     const single: WorkItem[] = [];
@@ -77,7 +115,6 @@ export class Worker {
       this.runBatch(cleanups, (batch) => cleanup.run(batch)),
       ...single.map((item) => this.run(item)),
     ]);
-    return items.length;
   }
 
   /** Runs a batch, then what it leaves one by one. */
@@ -112,17 +149,23 @@ export class Worker {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
       else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
-      else await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
+      else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {
       this.report(item.kind, false, performance.now() - start);
-      // A bug or an unavailable database: the unit stays claimed and is retried after its lease.
+      if (err instanceof ClaimLostError) {
+        // This engine was presumed dead and the item taken over: its new claimer runs it.
+        this.log(`unit of work ${item.id} (${item.kind} ${item.node}) was taken over: nothing recorded`);
+        return;
+      }
+      // A bug or an unavailable database: the unit runs again in a second, from its last
+      // recorded state; if it can't even be handed back now, the engine hands it back later.
       this.log(`unit of work ${item.id} (${item.kind} ${item.node}) failed: ${errorMessage(err)}`);
       await this.deps.store
-        .tx((tx) =>
-          tx.work.reschedule(item.id, this.deps.engineId, this.deps.clock.now() + 1000, item.payload),
-        )
-        .catch(() => undefined);
+        .tx((tx) => tx.work.reschedule(item, this.deps.clock.now() + 1000, item.payload))
+        .catch((error: unknown) => {
+          if (!(error instanceof ClaimLostError)) this.stranded.push(item);
+        });
     } finally {
       this.running.delete(item.id);
     }
@@ -137,7 +180,7 @@ export class Worker {
       return { stack, traversal, point };
     });
     if (!loaded.stack) {
-      await deps.store.tx((tx) => tx.work.complete(item.id, deps.engineId));
+      await deps.store.tx((tx) => tx.work.complete(item));
       return;
     }
     const scope: NodeScope = {
@@ -174,6 +217,6 @@ export class Worker {
 
   private async runRollback(item: WorkItem): Promise<void> {
     await rollbackStack(this.deps, this.cache, item.stackId);
-    await this.deps.store.tx((tx) => tx.work.complete(item.id, this.deps.engineId));
+    await this.deps.store.tx((tx) => tx.work.complete(item));
   }
 }

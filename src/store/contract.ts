@@ -125,6 +125,23 @@ export interface EventRecord {
   createdAt: string;
 }
 
+/** What identifies one claim of a work item (a WorkItem is one). */
+export interface Claim {
+  readonly id: number;
+  readonly claimedBy: string | null;
+}
+
+/**
+ * A unit of work tried to record its outcome after losing its claim (its engine was presumed dead
+ * and another took the item over). Its transaction rolls back: the new claimer runs the unit.
+ */
+export class ClaimLostError extends Error {
+  constructor(readonly itemId: number) {
+    super(`unit of work ${itemId} is no longer claimed by this engine`);
+    this.name = 'ClaimLostError';
+  }
+}
+
 /** A unit of work: "check node N of traversal T" (or another kind), claimable by any engine. */
 export interface WorkItem {
   id: number;
@@ -138,6 +155,10 @@ export interface WorkItem {
   /** Not claimable before this time (persisted polling and backoff). */
   runAt: number;
   attempts: number;
+  /**
+   * The claim: `<engine id>#<attempt>`, unique to one claim of the item (a fencing token). A unit
+   * writes its outcome only while the item is still claimed with this token.
+   */
   claimedBy: string | null;
   claimExpires: number | null;
   /**
@@ -347,7 +368,8 @@ export interface Tx {
     countByStatus(): Promise<StackStatusCount[]>;
   };
   templates: {
-    insert(template: TemplateRecord): Promise<void>;
+    /** Stores a template of a stack of `rootStackId`'s tree (rows are placed by their root stack). */
+    insert(template: TemplateRecord, rootStackId: string): Promise<void>;
     get(id: string): Promise<TemplateRecord | undefined>;
     delete(id: string): Promise<void>;
   };
@@ -458,23 +480,21 @@ export interface Tx {
   };
   work: {
     enqueue(items: NewWork[]): Promise<void>;
-    /** Removes a finished item; false if it was already gone or claimed by someone else. */
-    complete(id: number, claimedBy: string): Promise<boolean>;
-    /** Removes finished items claimed by `claimedBy`; returns how many it removed. */
-    completeMany(ids: readonly number[], claimedBy: string): Promise<number>;
+    /**
+     * Removes a finished item. Throws ClaimLostError (rolling back the caller's transaction) when
+     * the item is no longer claimed with `claim.claimedBy`: another engine took it over, and it
+     * alone may write the unit's outcome now.
+     */
+    complete(claim: Claim): Promise<void>;
+    /** complete() for many items: one statement; throws ClaimLostError if any claim was lost. */
+    completeMany(claims: readonly Claim[]): Promise<void>;
     /**
      * Persisted polling: release the claim and make the item claimable again at `runAt`. With
      * `waitingFor`, the item is parked on that key: `wakeWaiting(key)` makes it due at once, and
      * `runAt` is only a safety deadline (no polling). Without it, the item waits for nothing (an
-     * earlier key is cleared). False if the item is gone or not claimed by `claimedBy`.
+     * earlier key is cleared). Throws ClaimLostError as complete() does.
      */
-    reschedule(
-      id: number,
-      claimedBy: string,
-      runAt: number,
-      payload?: Json,
-      waitingFor?: string,
-    ): Promise<boolean>;
+    reschedule(claim: Claim, runAt: number, payload?: Json, waitingFor?: string): Promise<void>;
     /** Items of a traversal (for tests and cancellation). */
     listForTraversal(traversalId: string): Promise<WorkItem[]>;
     deleteForTraversal(traversalId: string): Promise<void>;
@@ -482,8 +502,14 @@ export interface Tx {
     exists(id: number): Promise<boolean>;
     /** Whether a signal item for the same node was queued before item `id` and is still there. */
     signalQueuedBefore(node: string, id: number): Promise<boolean>;
-    /** Makes every item claimed by `engineId` claimable now (that engine is known to be dead). */
+    /** Makes every item claimed by `engineId` claimable now (that engine is dead, or stopping). */
     releaseClaimsOf(engineId: string, now: number): Promise<number>;
+    /**
+     * Extends the leases of these claims to `expires` (an engine's heartbeat, for the units it is
+     * running), those whose lease ends before `renewBefore` only; a claim lost meanwhile is left
+     * alone. Returns how many it extended.
+     */
+    renewClaims(claims: readonly Claim[], expires: number, renewBefore?: number): Promise<number>;
     /** How many items of a stack are queued or running (an operation has settled at 0). */
     countForStack(stackId: string): Promise<number>;
     /**
@@ -527,6 +553,7 @@ export interface Tx {
   services: {
     heartbeat(service: ServiceRecord): Promise<void>;
     list(): Promise<ServiceRecord[]>;
+    get(engineId: string): Promise<ServiceRecord | undefined>;
     remove(engineId: string): Promise<void>;
   };
 }
@@ -541,7 +568,15 @@ export interface Store {
   claimWork(engineId: string, now: number, limit: number, leaseMs: number): Promise<WorkItem[]>;
   /** The time (ms) the next item becomes claimable, or undefined if the queue is empty. */
   nextWorkTime(): Promise<number | undefined>;
-  /** Creates or upgrades the schema (versioned migrations). */
-  migrate(): Promise<void>;
+  /**
+   * Calls `listener` when work may have become due: after a transaction of this process enqueued
+   * or woke some, and, where the backend can tell (PostgreSQL's NOTIFY), another process's. Returns
+   * what stops it. A hint only: an engine still polls, at a slower pace.
+   */
+  onWork(listener: () => void): () => void;
+  /** Creates or upgrades the schema (versioned migrations); returns the version it is at. */
+  migrate(): Promise<number>;
+  /** The version the schema is at (0: no schema yet), without changing anything. */
+  schemaVersion(): Promise<number>;
   close(): Promise<void>;
 }

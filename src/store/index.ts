@@ -1,28 +1,44 @@
 import type { Store } from './contract.js';
+import { openPostgresStore, type OpenPostgresOptions } from './postgres/index.js';
 import { openSqliteStore, type OpenSqliteOptions } from './sqlite/index.js';
 
 export type * from './contract.js';
+export { ClaimLostError } from './contract.js';
 
-export type OpenStoreOptions = OpenSqliteOptions;
+export type OpenStoreOptions = OpenSqliteOptions & OpenPostgresOptions;
 
 /**
- * Opens the store a URL names: a file path, `sqlite:PATH`, or `:memory:` (a private, empty
- * database for tests). PostgreSQL comes in a later version. The schema is migrated on open
- * unless `migrate: false`.
+ * Opens the store a URL names: `postgres://` or `postgresql://` (PostgreSQL), a file path,
+ * `sqlite:PATH`, or `:memory:` (a private, empty SQLite database for tests). The schema is
+ * migrated on open unless `migrate: false`.
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  if (isPostgresUrl(url)) return openPostgresStore(url, options);
   return openSqliteStore(sqlitePath(url), options);
 }
 
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * The SQLite file a store URL names, or undefined when it names none (a PostgreSQL URL,
+ * `:memory:`, another scheme): what may have its directory created or a file beside it.
+ */
+export function sqliteFileOf(url: string): string | undefined {
+  if (isPostgresUrl(url)) return undefined;
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
+  if (path === '' || path === ':memory:' || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return undefined;
+  return path;
+}
+
 function sqlitePath(url: string): string {
-  if (/^postgres(ql)?:/i.test(url)) {
-    // The URL may hold a password: don't echo it.
-    throw new Error('PostgreSQL stores are not supported yet: use a SQLite file path or sqlite:PATH');
-  }
   const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);
   if (scheme)
-    throw new Error(`unsupported store URL scheme "${scheme[1]}:" (expected a file path or sqlite:PATH)`);
+    throw new Error(
+      `unsupported store URL scheme "${scheme[1]}:" (expected postgres://, a file path or sqlite:PATH)`,
+    );
   if (path === '') throw new Error('empty store path');
   return path;
 }

@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,11 +21,10 @@ export interface ServeProcess {
 export function startServe(args: string[]): Promise<ServeProcess> {
   const log = join(mkdtempSync(join(tmpdir(), 'hearth-serve-log-')), 'serve.log');
   const fd = openSync(log, 'w');
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), resolve(ROOT, 'src/cli/index.ts'), ...args],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', fd] },
-  );
+  const child = spawn(process.execPath, [...hearthNodeArgs(), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', fd],
+  });
   closeSync(fd);
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
   const stop = async () => {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { REPO } from './helpers.js';
 import { type EventRow, parseJson, statuses, T, Workdir } from './workdir.js';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 // OS::Heat::Delay end to end: the wait is persisted polling, so the engine runs other stacks while
 // it lasts, and a process killed during the wait leaves a deadline the next one keeps.
@@ -24,11 +23,10 @@ resources:
 
 /** Starts `hearth` on the workdir's database as a process the test can kill. */
 function startKillable(w: Workdir, args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), resolve(REPO, 'src/cli/index.ts'), '--db', w.db, ...args],
-    { cwd: w.dir, stdio: 'ignore' },
-  );
+  const child = spawn(process.execPath, [...hearthNodeArgs(), '--db', w.db, ...args], {
+    cwd: w.dir,
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((res) => child.on('exit', () => res()));
   return { kill: async () => (child.kill('SIGKILL'), await exited) };
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -14,16 +15,12 @@ export interface CliResult {
 /** Runs the real `hearth` command in a child process, from the TypeScript sources; `env` adds variables. */
 export function hearth(args: string[], cwd: string = ROOT, env: Record<string, string> = {}): CliResult {
   // tsx resolved from here, so the child finds it whatever its working directory.
-  const r = spawnSync(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), resolve(ROOT, 'src/cli/index.ts'), ...args],
-    {
-      cwd,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-      timeout: 60_000,
-    },
-  );
+  const r = spawnSync(process.execPath, [...hearthNodeArgs(), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

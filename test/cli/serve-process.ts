@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { REPO } from './helpers.js';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 /** A `hearth serve` child process, listening. */
 export interface ServeProcess {
@@ -24,11 +24,11 @@ export interface ServeProcess {
  * for its "listening" line. Rejects with its stderr if it exits first or takes over 30 s.
  */
 export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), resolve(REPO, 'src/cli/index.ts'), ...args],
-    { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...hearthNodeArgs(), ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteReality } from '../../src/resources/reality/sqlite.js';
-import { REPO, workdir } from './helpers.js';
+import { workdir } from './helpers.js';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 const T = 'OS::Heat::TestResource';
 
@@ -180,19 +181,7 @@ describe('hearth stack (embedded engine)', () => {
     const db = join(w.dir, 'state.db');
     const first = spawn(
       process.execPath,
-      [
-        '--import',
-        import.meta.resolve('tsx'),
-        resolve(REPO, 'src/cli/index.ts'),
-        '--db',
-        db,
-        'stack',
-        'update',
-        'c',
-        '-t',
-        'v2.yaml',
-        '--wait',
-      ],
+      [...hearthNodeArgs(), '--db', db, 'stack', 'update', 'c', '-t', 'v2.yaml', '--wait'],
       { cwd: w.dir, stdio: 'ignore' },
     );
     const firstDone = new Promise<number>((res) => first.on('exit', (code) => res(code ?? -1)));

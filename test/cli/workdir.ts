@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type CliResult, REPO } from './helpers.js';
+import { join } from 'node:path';
+import type { CliResult } from './helpers.js';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 // End-to-end tests drive the real `hearth` command: a temporary directory holds the templates and
 // the SQLite state, and every call is a new process, as a user at a terminal would run it.
@@ -81,11 +82,11 @@ export class Workdir {
    * command can be left running in the background while others are issued).
    */
   start(args: string[]): Background {
-    const child = spawn(
-      process.execPath,
-      ['--import', import.meta.resolve('tsx'), resolve(REPO, 'src/cli/index.ts'), '--db', this.db, ...args],
-      { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 },
-    );
+    const child = spawn(process.execPath, [...hearthNodeArgs(), '--db', this.db, ...args], {
+      cwd: this.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 90_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));

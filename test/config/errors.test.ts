@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, describeSource, isConfigError, type Config } from '../../src/config/index.js';
+import {
+  ConfigError,
+  describeSource,
+  isConfigError,
+  type Config,
+  loadConfig,
+} from '../../src/config/index.js';
 import { configError, oneIssue, scratch } from './helpers.js';
 
 const tmp = scratch();
@@ -115,7 +121,8 @@ describe('config errors: unknown options', () => {
     assert.equal(
       envIssue({ HEARTH_FROBNICATE: '1' }),
       'environment variable HEARTH_FROBNICATE: unknown option "frobnicate" (HEARTH_<OPTION> variables set options; ' +
-        'the others with that prefix are HEARTH_CONFIG, HEARTH_DB, HEARTH_URL, HEARTH_PROJECT, HEARTH_PROPERTY_SCALE)',
+        'the others with that prefix are HEARTH_CONFIG, HEARTH_DB, HEARTH_URL, HEARTH_PROJECT, HEARTH_PROPERTY_SCALE, ' +
+        'HEARTH_TEST_BACKEND, HEARTH_TEST_POSTGRES, HEARTH_TEST_DATABASE, HEARTH_TEST_CLI)',
     );
   });
 
@@ -345,16 +352,17 @@ describe('config errors: duplicates', () => {
 describe('config errors: heartbeat_interval_ms and work_lease_ms', () => {
   it('blames work_lease_ms when only it was set', () => {
     assert.equal(
-      envIssue({ HEARTH_WORK_LEASE_MS: '10000' }),
+      envIssue({ HEARTH_WORK_LEASE_MS: '1000' }),
       'environment variable HEARTH_WORK_LEASE_MS: heartbeat_interval_ms must be less than work_lease_ms, ' +
-        'or leases expire between heartbeats: heartbeat_interval_ms (10000, default) >= ' +
-        'work_lease_ms (10000, environment variable HEARTH_WORK_LEASE_MS)',
+        'or leases expire between heartbeats: heartbeat_interval_ms (1000, default) >= ' +
+        'work_lease_ms (1000, environment variable HEARTH_WORK_LEASE_MS)',
     );
   });
 
   it('blames heartbeat_interval_ms when it was set', () => {
-    const file = tmp.file('hb.yaml', 'heartbeat_interval_ms: 40000\n');
+    const file = tmp.file('hb.yaml', 'heartbeat_interval_ms: 40000\nengine_dead_after_ms: 100000\n');
     const err = configError({ file, env: {} });
+    assert.equal(err.issues.length, 1);
     assert.equal(err.issues[0]!.option, 'heartbeat_interval_ms');
     assert.equal(
       err.issues[0]!.message,
@@ -367,6 +375,46 @@ describe('config errors: heartbeat_interval_ms and work_lease_ms', () => {
     const err = configError({ env: { HEARTH_WORK_LEASE_MS: '1', HEARTH_LOG_LEVEL: 'loud' } });
     assert.equal(err.issues.length, 1);
     assert.equal(err.issues[0]!.option, 'log_level');
+  });
+});
+
+describe('config errors: engine_dead_after_ms and heartbeat_interval_ms', () => {
+  it('blames engine_dead_after_ms when it was set, naming both values and their sources', () => {
+    assert.equal(
+      envIssue({ HEARTH_ENGINE_DEAD_AFTER_MS: '2000' }),
+      'environment variable HEARTH_ENGINE_DEAD_AFTER_MS: engine_dead_after_ms must be more than twice ' +
+        'heartbeat_interval_ms, or one late heartbeat makes a live engine look dead: ' +
+        'engine_dead_after_ms (2000, environment variable HEARTH_ENGINE_DEAD_AFTER_MS) <= ' +
+        '2 * heartbeat_interval_ms (1000, default)',
+    );
+  });
+
+  it('blames heartbeat_interval_ms when only it was set (the default 5000 is then too short)', () => {
+    const err = configError({ env: {}, overrides: { heartbeat_interval_ms: 2500 } });
+    assert.equal(err.issues.length, 1);
+    assert.equal(err.issues[0]!.option, 'heartbeat_interval_ms');
+    assert.match(
+      err.issues[0]!.message,
+      /^command-line override: engine_dead_after_ms must be more than twice/,
+    );
+    assert.match(
+      err.issues[0]!.message,
+      /engine_dead_after_ms \(5000, default\) <= 2 \* heartbeat_interval_ms \(2500,/,
+    );
+  });
+
+  it('accepts just over twice, refuses exactly twice', () => {
+    assert.doesNotThrow(() => loadConfig({ env: {}, overrides: { engine_dead_after_ms: 2001 } }));
+    const err = configError({ env: {}, overrides: { engine_dead_after_ms: 2000 } });
+    assert.equal(err.issues[0]!.option, 'engine_dead_after_ms');
+  });
+
+  it('reports both broken pairs at once', () => {
+    const err = configError({ env: { HEARTH_WORK_LEASE_MS: '800', HEARTH_ENGINE_DEAD_AFTER_MS: '1500' } });
+    assert.deepEqual(
+      err.issues.map((i) => i.option),
+      ['work_lease_ms', 'engine_dead_after_ms'],
+    );
   });
 });
 

@@ -33,9 +33,12 @@ const DEFAULTS: Config = {
   periodic_interval: 60,
   engine_life_check_timeout: 2,
   database: join(homedir(), '.hearth/hearth.db'),
+  database_pool_size: 10,
   log_level: 'info',
   work_lease_ms: 30_000,
-  heartbeat_interval_ms: 10_000,
+  heartbeat_interval_ms: 1000,
+  engine_dead_after_ms: 5000,
+  shutdown_timeout_ms: 20_000,
   work_batch_size: 256,
   max_document_depth: 64,
   max_document_nodes: 50_000_000,
@@ -374,6 +377,29 @@ describe('loadConfig: precedence', () => {
     assert.equal(config.work_lease_ms, 5000);
     assert.equal(config.heartbeat_interval_ms, 1000);
   });
+
+  it('checks engine_dead_after_ms against heartbeat_interval_ms after all sources are merged', () => {
+    const config = loadConfig({
+      env: { HEARTH_HEARTBEAT_INTERVAL_MS: '2000' },
+      overrides: { engine_dead_after_ms: 4001 },
+    });
+    assert.equal(config.heartbeat_interval_ms, 2000);
+    assert.equal(config.engine_dead_after_ms, 4001);
+  });
+
+  it('reads the engine lifecycle and pool options from every source', () => {
+    const file = tmp.file('life.conf', '[DEFAULT]\nshutdown_timeout_ms = 0\ndatabase_pool_size = 3\n');
+    const config = loadConfig({ file, env: { HEARTH_ENGINE_DEAD_AFTER_MS: '60000' } });
+    assert.equal(config.shutdown_timeout_ms, 0);
+    assert.equal(config.database_pool_size, 3);
+    assert.equal(config.engine_dead_after_ms, 60_000);
+  });
+
+  it('leaves a database URL as written: no ~ expansion, password and query intact', () => {
+    const url = 'postgres://u:s%40cret@db.example:5432/hearth?options=-c%20search_path%3Dx';
+    assert.equal(loadConfig({ env: {}, overrides: { database: url } }).database, url);
+    assert.equal(loadConfig({ env: { HEARTH_DATABASE: url } }).database, url);
+  });
 });
 
 describe('expandHome', () => {
@@ -382,5 +408,7 @@ describe('expandHome', () => {
     assert.equal(expandHome('~/a/b.db', '/home/u'), '/home/u/a/b.db');
     assert.equal(expandHome('~other/x', '/home/u'), '~other/x');
     assert.equal(expandHome('/abs/~/x', '/home/u'), '/abs/~/x');
+    assert.equal(expandHome('postgres://u:p@h/~/db', '/home/u'), 'postgres://u:p@h/~/db');
+    assert.equal(expandHome(':memory:', '/home/u'), ':memory:');
   });
 });

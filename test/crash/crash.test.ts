@@ -18,7 +18,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'node:test';
 import { Crasher, type PhaseReport, sleep } from './crasher.js';
-import { checkConverged, checkDeleted, Child, realityObjects, StateProbe, stateFile } from './harness.js';
+import {
+  checkConverged,
+  checkDeleted,
+  checkReplacements,
+  Child,
+  realityObjects,
+  StateProbe,
+  stateFile,
+} from './harness.js';
 import { type BigTemplate, bigTemplate, rng } from './template.js';
 
 const SEED = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : randomInt(1, 2 ** 31);
@@ -88,14 +96,6 @@ async function converged(crasher: Crasher, template: BigTemplate, gen: string, a
     return await checkConverged(crasher.dir, crasher.db, STACK, template, gen, action);
   } catch (err) {
     assert.fail(crasher.explain(`${action} with gen=${gen} did not converge: ${(err as Error).message}`));
-  }
-}
-
-/** Updated in place keeps the physical object; `update_replace_value` makes a new one. */
-function checkReplacements(template: BigTemplate, before: Map<string, string>, after: Map<string, string>) {
-  for (const name of template.names) {
-    if (template.replaced.has(name)) assert.notEqual(after.get(name), before.get(name), `${name} replaced`);
-    else assert.equal(after.get(name), before.get(name), `${name} updated in place`);
   }
 }
 

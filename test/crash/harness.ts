@@ -6,16 +6,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { BigTemplate } from './template.js';
 import { TEST_RESOURCE } from './template.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = resolve(ROOT, 'src/cli/index.ts');
-// tsx resolved from here, so the child finds it whatever its working directory.
-const TSX = import.meta.resolve('tsx');
+import { hearthNodeArgs } from '../support/hearth-command.js';
 
 /** Short leases and heartbeats, so a restarted engine takes over a killed one's work quickly. */
 export const CHILD_ENV: Record<string, string> = {
@@ -54,8 +49,7 @@ export class Child {
       if (name.startsWith('HEARTH_') || name === 'NODE_TEST_CONTEXT') delete env[name];
     Object.assign(env, CHILD_ENV, extraEnv);
     const started = Date.now();
-    const imports = preload.flatMap((file) => ['--import', pathToFileURL(file).href]);
-    this.process = spawn(process.execPath, ['--import', TSX, ...imports, CLI, '--db', db, ...args], {
+    this.process = spawn(process.execPath, [...hearthNodeArgs(preload), '--db', db, ...args], {
       cwd: dir,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +67,11 @@ export class Child {
 
   get running(): boolean {
     return !this.done;
+  }
+
+  /** What it has printed so far (the tails): stdout, then stderr. */
+  get output(): string {
+    return this.stdout + this.stderr;
   }
 
   kill(): void {
@@ -230,12 +229,92 @@ export async function cli(dir: string, db: string, args: string[], timeoutMs = 6
   return exit.stdout;
 }
 
+/** What a converged stack is checked on, however it was read (the CLI, or the store itself). */
+export interface ObservedStack {
+  /** `ACTION_STATUS`. */
+  status: string;
+  reason: string;
+  /** Output values by key; not checked when absent. */
+  outputs?: Map<string, unknown>;
+  resources: {
+    name: string;
+    physicalId: string | null;
+    /** `ACTION_STATUS`. */
+    status: string;
+    /** The `value` property the row was last converged with; not checked when absent. */
+    value?: unknown;
+  }[];
+  /** Every physical object of the fake cloud. */
+  objects: PhysicalObject[];
+  /** Resource rows still holding a lock. */
+  locked: unknown[];
+}
+
 /**
  * Everything a converged stack must satisfy: COMPLETE with the template's resources, every one
  * COMPLETE; one live physical object per resource carrying the template's value; no two objects
  * with the same idempotency key (a duplicate); no object no resource points at (a leak); no lock
  * left held. Returns the physical id of each resource.
  */
+export function checkObserved(
+  observed: ObservedStack,
+  template: BigTemplate,
+  gen: string,
+  action: 'CREATE' | 'UPDATE',
+): Map<string, string> {
+  const expected = template.expected(gen);
+  assert.equal(observed.status, `${action}_COMPLETE`, observed.reason);
+  if (observed.outputs) {
+    for (const [key, name] of template.outputs)
+      assert.equal(observed.outputs.get(key), expected.get(name), `output ${key}`);
+  }
+
+  const rows = observed.resources;
+  assert.deepEqual(
+    rows.map((r) => r.name).sort(),
+    [...template.names].sort(),
+    'exactly one resource row per template resource',
+  );
+  const incomplete = rows.filter((r) => !/^(CREATE|UPDATE)_COMPLETE$/.test(r.status));
+  assert.deepEqual(incomplete, [], 'every resource is CREATE_COMPLETE or UPDATE_COMPLETE');
+  const stale = rows.filter((r) => 'value' in r && r.value !== expected.get(r.name));
+  assert.deepEqual(stale, [], 'resources whose recorded value is not the template one');
+  const physical = new Map(rows.map((r) => [r.name, r.physicalId ?? '']));
+  const owner = new Map(rows.map((r) => [r.physicalId, r.name]));
+  assert.equal(owner.size, rows.length, 'no two resources share a physical id');
+
+  const { objects } = observed;
+  const byKey = new Map<string, PhysicalObject[]>();
+  for (const o of objects) byKey.set(`${o.type} ${o.key}`, [...(byKey.get(`${o.type} ${o.key}`) ?? []), o]);
+  const duplicates = [...byKey.values()].filter((list) => list.length > 1);
+  assert.deepEqual(duplicates, [], 'duplicates: live objects sharing an idempotency key');
+  const leaks = objects.filter((o) => !owner.has(o.id));
+  assert.deepEqual(leaks, [], 'leaks: live objects no resource points at');
+  const ids = new Set(objects.map((o) => o.id));
+  const missing = rows.filter((r) => r.physicalId === null || !ids.has(r.physicalId));
+  assert.deepEqual(missing, [], 'resources whose physical object is gone');
+  const wrong = objects
+    .filter((o) => o.type !== TEST_RESOURCE || o.properties.value !== expected.get(owner.get(o.id)!))
+    .map((o) => ({ resource: owner.get(o.id), id: o.id, type: o.type, value: o.properties.value }));
+  assert.deepEqual(wrong, [], 'objects whose value is not the template one');
+  assert.equal(objects.length, template.names.length);
+  assert.deepEqual(observed.locked, [], 'no resource lock left held');
+  return physical;
+}
+
+/** Updated in place keeps the physical object; `update_replace_value` makes a new one. */
+export function checkReplacements(
+  template: BigTemplate,
+  before: Map<string, string>,
+  after: Map<string, string>,
+): void {
+  for (const name of template.names) {
+    if (template.replaced.has(name)) assert.notEqual(after.get(name), before.get(name), `${name} replaced`);
+    else assert.equal(after.get(name), before.get(name), `${name} updated in place`);
+  }
+}
+
+/** checkObserved on what the CLI shows of the stack and the state file holds. */
 export async function checkConverged(
   dir: string,
   db: string,
@@ -244,55 +323,36 @@ export async function checkConverged(
   gen: string,
   action: 'CREATE' | 'UPDATE',
 ): Promise<Map<string, string>> {
-  const expected = template.expected(gen);
   const shown = JSON.parse(await cli(dir, db, ['stack', 'show', stackName, '-f', 'json'])) as {
     stack_status: string;
     stack_status_reason: string;
     outputs: { output_key: string; output_value: unknown }[];
   };
-  assert.equal(shown.stack_status, `${action}_COMPLETE`, shown.stack_status_reason);
-  for (const [key, name] of template.outputs) {
-    const output = shown.outputs.find((o) => o.output_key === key);
-    assert.equal(output?.output_value, expected.get(name), `output ${key}`);
-  }
-
   const rows = JSON.parse(
     await cli(dir, db, ['stack', 'resource', 'list', stackName, '-f', 'json']),
   ) as ResourceView[];
-  assert.deepEqual(
-    rows.map((r) => r.resource_name).sort(),
-    [...template.names].sort(),
-    'exactly one resource row per template resource',
-  );
-  const incomplete = rows.filter((r) => !/^(CREATE|UPDATE)_COMPLETE$/.test(r.resource_status));
-  assert.deepEqual(incomplete, [], 'every resource is CREATE_COMPLETE or UPDATE_COMPLETE');
-  const physical = new Map(rows.map((r) => [r.resource_name, r.physical_resource_id]));
-  const owner = new Map(rows.map((r) => [r.physical_resource_id, r.resource_name]));
-  assert.equal(owner.size, rows.length, 'no two resources share a physical id');
-
-  const objects = realityObjects(db);
-  const byKey = new Map<string, PhysicalObject[]>();
-  for (const o of objects) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o]);
-  const duplicates = [...byKey.values()].filter((list) => list.length > 1);
-  assert.deepEqual(duplicates, [], 'duplicates: live objects sharing an idempotency key');
-  const leaks = objects.filter((o) => !owner.has(o.id));
-  assert.deepEqual(leaks, [], 'leaks: live objects no resource points at');
-  const ids = new Set(objects.map((o) => o.id));
-  const missing = rows.filter((r) => !ids.has(r.physical_resource_id));
-  assert.deepEqual(missing, [], 'resources whose physical object is gone');
-  const wrong = objects
-    .filter((o) => o.type !== TEST_RESOURCE || o.properties.value !== expected.get(owner.get(o.id)!))
-    .map((o) => ({ resource: owner.get(o.id), id: o.id, type: o.type, value: o.properties.value }));
-  assert.deepEqual(wrong, [], 'objects whose value is not the template one');
-  assert.equal(objects.length, template.names.length);
-
   const probe = new StateProbe(db);
   try {
-    assert.deepEqual(probe.lockedRows(), [], 'no resource lock left held');
+    return checkObserved(
+      {
+        status: shown.stack_status,
+        reason: shown.stack_status_reason,
+        outputs: new Map(shown.outputs.map((o) => [o.output_key, o.output_value])),
+        resources: rows.map((r) => ({
+          name: r.resource_name,
+          physicalId: r.physical_resource_id,
+          status: r.resource_status,
+        })),
+        objects: realityObjects(db),
+        locked: probe.lockedRows(),
+      },
+      template,
+      gen,
+      action,
+    );
   } finally {
     probe.close();
   }
-  return physical;
 }
 
 /** A deleted stack: not found any more, and not one physical object left behind (a leak). */

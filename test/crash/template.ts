@@ -25,8 +25,10 @@ export interface Shape {
   length: number;
   /** Resources joining the outputs of several chain links (get_attr fan-in). */
   fanIn: number;
-  /** One resource in `waitEvery` waits 50 ms after create and update. */
+  /** One resource in `waitEvery` waits after create and update */
   waitEvery: number;
+  /** for this many seconds (default 0.05), or as long as each action says. */
+  waitSecs?: number | { create: number; update: number };
   /** Resources with `update_replace_value: {get_param: gen}`, replaced by every update. */
   replaced: number;
 }
@@ -108,7 +110,10 @@ export function bigTemplate(seed: number, shape: Shape): BigTemplate {
         ],
       },
     };
-    if (s.wait) properties.action_wait_secs = { create: 0.05, update: 0.05 };
+    if (s.wait) {
+      const secs = shape.waitSecs ?? 0.05;
+      properties.action_wait_secs = typeof secs === 'number' ? { create: secs, update: secs } : { ...secs };
+    }
     if (s.replace) properties.update_replace_value = { get_param: 'gen' };
     resources[s.name] = {
       type: TEST_RESOURCE,

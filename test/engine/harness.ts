@@ -12,10 +12,10 @@ import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
 import { type PhysicalObject, type ResourcePlugin, ResourceInError } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
 import type { ResourceRecord, StackRecord } from '../../src/store/contract.js';
-import { openStore } from '../../src/store/index.js';
 import { emptyEnvironment } from '../../src/template/environment/index.js';
 import { DEFAULT_LIMITS } from '../../src/template/limits.js';
 import type { Json } from '../../src/util/json.js';
+import { openTestStore } from '../support/stores.js';
 
 export interface OperationOptions {
   parameters?: Record<string, Json>;
@@ -80,7 +80,7 @@ export interface HarnessOptions {
 }
 
 /**
- * The deterministic, step-driven harness: one in-process engine on an in-memory store, a fake
+ * The deterministic, step-driven harness: one in-process engine on a new store of the test backend (support/stores.ts), a fake
  * clock, and work processed one round at a time (a round runs every unit that is due), so a
  * scenario can stop between any two steps and look at the state.
  */
@@ -92,8 +92,7 @@ export class Harness {
 
   static async create(options: HarnessOptions = {}): Promise<Harness> {
     const h = new Harness();
-    const store = await openStore(':memory:');
-    await store.migrate();
+    const store = await openTestStore();
     h.deps = {
       store,
       plugins: pluginCatalog([...builtinPlugins(), ...(options.plugins ?? [])]),
@@ -110,7 +109,11 @@ export class Harness {
         limits: DEFAULT_LIMITS,
       },
     };
-    h.engine = new Engine(h.deps);
+    // HEARTH_TEST_LOG=1 prints what the engine logs (failed units of work) while debugging a test.
+    h.engine = new Engine(
+      h.deps,
+      process.env.HEARTH_TEST_LOG ? (m) => process.stderr.write(`${m}\n`) : undefined,
+    );
     await h.engine.heartbeat(true);
     return h;
   }

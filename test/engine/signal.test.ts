@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findStack, OperationError } from '../../src/engine/operations.js';
 import { signalError, signalResource, signalSettled } from '../../src/engine/signal.js';
-import type { EventRecord, ResourceRecord } from '../../src/store/contract.js';
+import { ClaimLostError, type EventRecord, type ResourceRecord } from '../../src/store/contract.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { Harness } from './harness.js';
 import { SIGNALLED, SignalProbe } from './signal-plugin.js';
@@ -226,6 +226,9 @@ describe('resource signals', () => {
     await h.settle();
     assert.equal(probe.calls.length, 1);
     assert.deepEqual((await row(h)).data.signals, [{ say: 'late' }]);
-    assert.equal(await h.deps.store.tx((tx) => tx.work.complete(claimed!.id, 'dead-engine')), false);
+    await assert.rejects(
+      h.deps.store.tx((tx) => tx.work.complete(claimed!)),
+      ClaimLostError,
+    );
   });
 });

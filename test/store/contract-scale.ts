@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import type { Store } from '../../src/store/contract.js';
 import { point, resource, stackWithTraversal, withStore, work } from './fixtures.js';
 
-// Generous bounds for a shared CI machine; the measured times are printed as diagnostics.
-const BOUND_MS = 2000;
 const N = 10_000;
+/** Reports sent together, as an engine's batch of finished nodes sends them. */
+const REPORTS_PER_CALL = 10;
 
 async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const start = performance.now();
@@ -13,7 +13,12 @@ async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number 
   return { result, ms: Math.round(performance.now() - start) };
 }
 
-export function scaleContract(open: () => Promise<Store>): void {
+/**
+ * `boundMs`: generous bounds for a shared CI machine (a server database pays a network round trip
+ * per statement); the measured times are printed as diagnostics.
+ */
+export function scaleContract(open: () => Promise<Store>, boundMs = 4000): void {
+  const BOUND_MS = boundMs;
   describe('at scale', () => {
     it(`writes ${N} resources, sync points and work items in one transaction, then claims them in batches`, (t) =>
       withStore(open, async (store) => {
@@ -55,7 +60,7 @@ export function scaleContract(open: () => Promise<Store>): void {
             if (batch.length === 0) return seen;
             for (const item of batch) seen.add(item.id);
             await store.tx(async (tx) => {
-              for (const item of batch) assert.ok(await tx.work.complete(item.id, 'e1'));
+              await tx.work.completeMany(batch);
             });
           }
         });
@@ -69,18 +74,15 @@ export function scaleContract(open: () => Promise<Store>): void {
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);
         await store.tx((tx) => tx.sync.insert([point(traversalId, stackId, 'top', { waiting: N })]));
-        const reports = await timed(() =>
-          store.tx(async (tx) => {
-            const ready: string[] = [];
-            for (let i = 0; i < N; i++)
-              ready.push(
-                ...(await tx.sync.report(traversalId, [
-                  { node: 'top', from: `u:${i}`, data: { id: `p${i}` } },
-                ])),
-              );
-            return ready;
-          }),
-        );
+        const reports = await timed(async () => {
+          const ready: string[] = [];
+          for (let i = 0; i < N; i += REPORTS_PER_CALL) {
+            const senders = Array.from({ length: REPORTS_PER_CALL }, (_, j) => `u:${i + j}`);
+            const batch = senders.map((from) => ({ node: 'top', from, data: { id: `p${from}` } }));
+            ready.push(...(await store.tx((tx) => tx.sync.report(traversalId, batch))));
+          }
+          return ready;
+        });
         t.diagnostic(`${N} reports into one sync point: ${reports.ms} ms`);
         assert.deepEqual(reports.result, ['top'], 'ready once, by the last report');
         const top = await store.tx((tx) => tx.sync.get(traversalId, 'top'));

@@ -179,7 +179,7 @@ export function stacksContract(open: () => Promise<Store>): void {
         const environment = JSON.parse('{"parameters": {"__proto__": {"x": 1}, "n": [1, 2.5, null]}}');
         const files = JSON.parse('{"file:///a.yaml": "a: 1\\n", "__proto__": "not a prototype"}');
         const record = template({ files, environment });
-        await store.tx((tx) => tx.templates.insert(record));
+        await store.tx((tx) => tx.templates.insert(record, 'root-1'));
         const stored = await store.tx((tx) => tx.templates.get(record.id));
         assert.deepEqual(stored, record);
         assert.ok(stored && Object.hasOwn(stored.environment.parameters as object, '__proto__'));

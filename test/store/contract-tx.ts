@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Store } from '../../src/store/contract.js';
+import { SCHEMA_VERSION } from '../../src/store/sql/index.js';
 import { resource, stack, stackWithTraversal, withStore, work } from './fixtures.js';
 
 export function transactionContract(open: () => Promise<Store>): void {
@@ -70,12 +71,13 @@ export function transactionContract(open: () => Promise<Store>): void {
         assert.ok(await store.tx((tx) => tx.stacks.get(s.id)));
       }));
 
-    it('migrate is idempotent', () =>
+    it('migrate is idempotent, and schemaVersion reads the version it reached', () =>
       withStore(open, async (store) => {
         const s = stack();
         await store.tx((tx) => tx.stacks.insert(s));
-        await store.migrate();
-        await store.migrate();
+        assert.equal(await store.migrate(), SCHEMA_VERSION);
+        assert.equal(await store.migrate(), SCHEMA_VERSION);
+        assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
         assert.ok(await store.tx((tx) => tx.stacks.get(s.id)));
       }));
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Store } from '../../src/store/contract.js';
+import { ClaimLostError, type Store } from '../../src/store/contract.js';
 import { withStore, work } from './fixtures.js';
 
 export interface WorkContractOptions {
@@ -62,8 +62,8 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual(
           first.map((w) => [w.node, w.claimedBy, w.claimExpires, w.attempts]),
           [
-            ['early', 'e1', 1000 + LEASE, 1],
-            ['mid', 'e1', 1000 + LEASE, 1],
+            ['early', 'e1#1', 1000 + LEASE, 1],
+            ['mid', 'e1#1', 1000 + LEASE, 1],
           ],
         );
         assert.deepEqual(
@@ -77,34 +77,64 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual(
           reclaimed.map((w) => [w.node, w.claimedBy, w.attempts]),
           [
-            ['early', 'e3', 2],
-            ['mid', 'e3', 2],
-            ['late', 'e3', 2],
+            ['early', 'e3#2', 2],
+            ['mid', 'e3#2', 2],
+            ['late', 'e3#2', 2],
           ],
         );
       }));
 
-    it('complete removes an item only for its current claimer', () =>
+    it('complete removes an item only under its current claim, else rolls the transaction back', () =>
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1')]));
         const [item] = await store.claimWork('e1', 1000, 1, LEASE);
         const [stolen] = await store.claimWork('e2', 1000 + LEASE, 1, LEASE);
         assert.equal(stolen?.id, item?.id);
-        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e1')), false);
-        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e2')), true);
-        assert.equal(await store.tx((tx) => tx.work.complete(item!.id, 'e2')), false, 'already gone');
+        // The old claimer's outcome is fenced off: nothing it wrote in that transaction stays.
+        await assert.rejects(
+          store.tx(async (tx) => {
+            await tx.work.enqueue([work('t1', 's1', 'written-by-e1')]);
+            await tx.work.complete(item!);
+          }),
+          ClaimLostError,
+        );
+        assert.deepEqual(
+          (await store.tx((tx) => tx.work.listForTraversal('t1'))).map((w) => w.node),
+          ['u:1'],
+        );
+        // Its own engine claiming it again is another claim too.
+        const [mine] = await store.claimWork('e2', 1000 + 2 * LEASE, 1, LEASE);
+        assert.equal(mine?.claimedBy, 'e2#3');
+        await assert.rejects(
+          store.tx((tx) => tx.work.complete(stolen!)),
+          ClaimLostError,
+        );
+        await store.tx((tx) => tx.work.complete(mine!));
+        await assert.rejects(
+          store.tx((tx) => tx.work.complete(mine!)),
+          ClaimLostError,
+          'already gone',
+        );
         assert.deepEqual(await store.tx((tx) => tx.work.listForTraversal('t1')), []);
       }));
 
-    it('completeMany removes the items its caller holds, and only those', () =>
+    it('completeMany removes the items its caller holds, or none if one was lost', () =>
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue(['u:1', 'u:2', 'u:3'].map((n) => work('t1', 's1', n))));
         const mine = await store.claimWork('e1', 1000, 2, LEASE);
         const [theirs] = await store.claimWork('e2', 1000, 1, LEASE);
-        const ids = [...mine.map((i) => i.id), theirs!.id];
-        assert.equal(await store.tx((tx) => tx.work.completeMany(ids, 'e1')), 2);
-        assert.equal(await store.tx((tx) => tx.work.completeMany(ids, 'e1')), 0, 'already gone');
-        assert.equal(await store.tx((tx) => tx.work.completeMany([], 'e1')), 0);
+        await assert.rejects(
+          store.tx((tx) => tx.work.completeMany([...mine, { id: theirs!.id, claimedBy: 'e1#1' }])),
+          (error: unknown) => error instanceof ClaimLostError && error.itemId === theirs!.id,
+        );
+        assert.equal((await store.tx((tx) => tx.work.listForTraversal('t1'))).length, 3);
+        await store.tx((tx) => tx.work.completeMany(mine));
+        await assert.rejects(
+          store.tx((tx) => tx.work.completeMany(mine)),
+          ClaimLostError,
+          'already gone',
+        );
+        await store.tx((tx) => tx.work.completeMany([]));
         assert.deepEqual(
           (await store.tx((tx) => tx.work.listForTraversal('t1'))).map((i) => i.id),
           [theirs!.id],
@@ -115,18 +145,52 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1', { payload: { poll: 0 } })]));
         const [item] = await store.claimWork('e1', 1000, 1, LEASE);
-        assert.equal(
-          await store.tx((tx) => tx.work.reschedule(item!.id, 'e2', 5000)),
-          false,
+        await assert.rejects(
+          store.tx((tx) => tx.work.reschedule({ id: item!.id, claimedBy: 'e2#1' }, 5000)),
+          ClaimLostError,
           'not its claim',
         );
-        assert.equal(await store.tx((tx) => tx.work.reschedule(item!.id, 'e1', 5000, { poll: 1 })), true);
+        await store.tx((tx) => tx.work.reschedule(item!, 5000, { poll: 1 }));
         assert.equal(await store.nextWorkTime(), 5000);
         assert.deepEqual(await store.claimWork('e2', 4999, 1, LEASE), []);
         const [again] = await store.claimWork('e2', 5000, 1, LEASE);
         assert.deepEqual([again?.payload, again?.runAt, again?.attempts], [{ poll: 1 }, 5000, 2]);
-        assert.equal(await store.tx((tx) => tx.work.reschedule(again!.id, 'e2', 6000)), true);
+        await store.tx((tx) => tx.work.reschedule(again!, 6000));
         assert.deepEqual((await store.tx((tx) => tx.work.listForTraversal('t1')))[0]?.payload, { poll: 1 });
+      }));
+
+    it('renewClaims extends the leases of running claims; releaseClaimsOf frees an engine’s', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueue(['a', 'b', 'c', 'd'].map((n) => work('t1', 's1', n))));
+        const mine = await store.claimWork('e1', 1000, 3, LEASE);
+        await store.claimWork('e10', 1000, 1, LEASE);
+        const lost = { id: mine[2]!.id, claimedBy: 'e1#0' };
+        assert.equal(await store.tx((tx) => tx.work.renewClaims([mine[0]!, mine[1]!, lost], 90_000)), 2);
+        assert.deepEqual(
+          (await store.tx((tx) => tx.work.listForTraversal('t1'))).map((w) => [w.node, w.claimExpires]),
+          [
+            ['a', 90_000],
+            ['b', 90_000],
+            ['c', 1000 + LEASE],
+            ['d', 1000 + LEASE],
+          ],
+        );
+        assert.equal(await store.tx((tx) => tx.work.renewClaims([], 90_000)), 0);
+        assert.equal(
+          await store.tx((tx) => tx.work.renewClaims([mine[0]!, mine[1]!], 95_000, 90_000)),
+          0,
+          'leases ending at or after renewBefore are left as they are',
+        );
+        assert.equal(await store.tx((tx) => tx.work.renewClaims([mine[0]!], 95_000, 90_001)), 1);
+        assert.equal(await store.tx((tx) => tx.work.releaseClaimsOf('e1', 2000)), 3, 'not e10’s');
+        assert.deepEqual(
+          (await store.claimWork('e2', 2000, 10, LEASE)).map((w) => [w.node, w.claimedBy]),
+          [
+            ['a', 'e2#2'],
+            ['b', 'e2#2'],
+            ['c', 'e2#2'],
+          ],
+        );
       }));
 
     it('wake makes a node’s waiting items due now, and is not lost on an item being run', () =>
@@ -145,11 +209,11 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.equal(woken?.traversalId, 't1');
         // Woken while its worker runs it: the worker's later "poll again in a minute" becomes "now".
         assert.equal(await store.tx((tx) => tx.work.wake('t1', 'u:1', 3000)), 1);
-        assert.equal(await store.tx((tx) => tx.work.reschedule(woken!.id, 'e1', 63_000)), true);
+        await store.tx((tx) => tx.work.reschedule(woken!, 63_000));
         const [rerun] = await store.claimWork('e1', 3000, 10, LEASE);
         assert.equal(rerun?.id, woken?.id);
         // Without a wake, a reschedule is what it says; a wake never delays an item already due.
-        assert.equal(await store.tx((tx) => tx.work.reschedule(rerun!.id, 'e1', 63_000)), true);
+        await store.tx((tx) => tx.work.reschedule(rerun!, 63_000));
         assert.deepEqual(await store.claimWork('e1', 62_999, 10, LEASE), []);
         await store.tx((tx) => tx.work.enqueue([work('t3', 's1', 'due', { runAt: 10 })]));
         await store.tx((tx) => tx.work.wake('t3', 'due', 5000));
@@ -166,9 +230,9 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         const [a, b, c] = claimed;
         assert.equal(claimed.length, 3);
         await store.tx(async (tx) => {
-          assert.equal(await tx.work.reschedule(a!.id, 'e1', 301_000, { wait: 'a' }, 'stack:x'), true);
-          assert.equal(await tx.work.reschedule(b!.id, 'e1', 301_000, { wait: 'b' }, 'stack:x'), true);
-          assert.equal(await tx.work.reschedule(c!.id, 'e1', 301_000, { wait: 'c' }, 'stack:y'), true);
+          await tx.work.reschedule(a!, 301_000, { wait: 'a' }, 'stack:x');
+          await tx.work.reschedule(b!, 301_000, { wait: 'b' }, 'stack:x');
+          await tx.work.reschedule(c!, 301_000, { wait: 'c' }, 'stack:y');
         });
         const parked = await store.tx((tx) => tx.work.listForTraversal('t1'));
         assert.deepEqual(
@@ -192,8 +256,8 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         );
         // A reschedule without a key clears it: a later event does not wake the item.
         await store.tx(async (tx) => {
-          await tx.work.complete(a!.id, 'e2');
-          await tx.work.reschedule(b!.id, 'e2', 900_000);
+          await tx.work.complete(woken[0]!);
+          await tx.work.reschedule(woken[1]!, 900_000);
         });
         assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 3000)), 0);
         // The item on another key is still parked, until its safety deadline.
@@ -212,27 +276,24 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1')]));
         const [item] = await store.claimWork('e1', 1000, 1, LEASE);
-        await store.tx((tx) => tx.work.reschedule(item!.id, 'e1', 301_000, null, 'stack:x'));
+        await store.tx((tx) => tx.work.reschedule(item!, 301_000, null, 'stack:x'));
         assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 2000)), 1);
         const [running] = await store.claimWork('e1', 2000, 1, LEASE);
         assert.equal(running?.id, item?.id);
         // The worker looked (the child was still running) and is about to park again; meanwhile
         // the child finishes and wakes the key.
         assert.equal(await store.tx((tx) => tx.work.wakeWaiting('stack:x', 3000)), 1);
-        assert.equal(
-          await store.tx((tx) => tx.work.reschedule(running!.id, 'e1', 303_000, null, 'stack:x')),
-          true,
-        );
+        await store.tx((tx) => tx.work.reschedule(running!, 303_000, null, 'stack:x'));
         const [again] = await store.claimWork('e1', 3000, 1, LEASE);
         assert.equal(again?.id, item?.id, 'due at the time of the wake, not at the deadline');
         // A wake never delays an item that is already due.
-        await store.tx((tx) => tx.work.reschedule(again!.id, 'e1', 10, null, 'stack:x'));
+        await store.tx((tx) => tx.work.reschedule(again!, 10, null, 'stack:x'));
         await store.tx((tx) => tx.work.wakeWaiting('stack:x', 5000));
         assert.equal((await store.tx((tx) => tx.work.listForTraversal('t1')))[0]?.runAt, 10);
         // Parked in the same transaction as the event: due at once.
         const [last] = await store.claimWork('e1', 5000, 1, LEASE);
         await store.tx(async (tx) => {
-          await tx.work.reschedule(last!.id, 'e1', 305_000, null, 'stack:z');
+          await tx.work.reschedule(last!, 305_000, null, 'stack:z');
           await tx.work.wakeWaiting('stack:z', 5000);
         });
         assert.equal((await store.claimWork('e1', 5000, 1, LEASE))[0]?.id, item?.id);
@@ -268,7 +329,7 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual(await stats(1200), { due: 3, claimed: 0, scheduled: 1, nextAvailableAt: 300 });
         // A parked item waits for its event: scheduled, not due, until its deadline.
         const [parked] = await store.claimWork('e1', 1200, 1, LEASE);
-        await store.tx((tx) => tx.work.reschedule(parked!.id, 'e1', 9000, null, 'stack:x'));
+        await store.tx((tx) => tx.work.reschedule(parked!, 9000, null, 'stack:x'));
         assert.deepEqual(await stats(1200), { due: 2, claimed: 0, scheduled: 2, nextAvailableAt: 1100 });
       }));
 

@@ -7,7 +7,10 @@ import { transactionContract } from './contract-tx.js';
 import { syncContract } from './contract-sync.js';
 import { workContract, type WorkContractOptions } from './contract-work.js';
 
-export type StoreContractOptions = WorkContractOptions;
+export interface StoreContractOptions extends WorkContractOptions {
+  /** Bound on each at-scale step (default 4000 ms: test files run side by side in CI). */
+  scaleBoundMs?: number;
+}
 
 /**
  * The store contract, as tests every backend must pass. `open` returns a new, migrated, empty
@@ -20,5 +23,5 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   syncContract(open);
   workContract(open, options);
   eventsContract(open);
-  scaleContract(open);
+  scaleContract(open, options.scaleBoundMs);
 }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { openStore } from '../../src/store/index.js';
+import { openStore, sqliteFileOf } from '../../src/store/index.js';
 import { migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
 import { SqliteDriver } from '../../src/store/sqlite/index.js';
 import { stack } from './fixtures.js';
 import { queryPlanTests } from './sqlite-plans.js';
-import { multiProcessTests } from './sqlite-processes.js';
+import { multiProcessTests } from './processes.js';
+import { migrationTests } from './upgrade.js';
 
 export function sqliteBackendTests(newFile: () => string): void {
   describe('opening', () => {
@@ -20,13 +21,35 @@ export function sqliteBackendTests(newFile: () => string): void {
       assert.ok(existsSync(file));
     });
 
-    it('refuses PostgreSQL URLs for now, without echoing credentials, and unknown schemes', async () => {
-      await assert.rejects(openStore('postgres://hearth:s3cret@db/hearth'), (error: Error) => {
-        assert.match(error.message, /PostgreSQL .*not supported yet/);
-        assert.doesNotMatch(error.message, /s3cret/);
-        return true;
-      });
-      await assert.rejects(openStore('postgresql://db/hearth'), /not supported yet/);
+    it('names the SQLite file of a store URL, and none for URLs that name no file', () => {
+      assert.equal(sqliteFileOf('/var/lib/h.db'), '/var/lib/h.db');
+      assert.equal(sqliteFileOf('sqlite:/var/lib/h.db'), '/var/lib/h.db');
+      assert.equal(sqliteFileOf('rel/h.db'), 'rel/h.db');
+      for (const none of [
+        ':memory:',
+        'sqlite::memory:',
+        'postgres://u:p@h/db',
+        'POSTGRESQL://h/db',
+        'mysql://h/db',
+        '',
+      ]) {
+        assert.equal(sqliteFileOf(none), undefined, none);
+      }
+    });
+
+    it('reads the schema version without changing it: 0 before the first migration', async () => {
+      const store = await openStore(newFile(), { migrate: false });
+      try {
+        assert.equal(await store.schemaVersion(), 0);
+        assert.equal(await store.schemaVersion(), 0);
+        assert.equal(await store.migrate(), SCHEMA_VERSION);
+        assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('refuses unknown schemes and empty paths', async () => {
       await assert.rejects(openStore('mysql://db/hearth'), /unsupported store URL scheme "mysql:"/);
       await assert.rejects(openStore(''), /empty store path/);
     });
@@ -56,6 +79,8 @@ export function sqliteBackendTests(newFile: () => string): void {
   });
 
   describe('migrations', () => {
+    migrationTests(() => new SqliteDriver(newFile()));
+
     it('records each applied step in schema_version, once', async () => {
       const file = newFile();
       const store = await openStore(file);
@@ -69,31 +94,6 @@ export function sqliteBackendTests(newFile: () => string): void {
           rows.map((r) => r.version),
           Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
         );
-      } finally {
-        await driver.close();
-      }
-    });
-
-    it('applies a new step in order, and a failing step leaves nothing behind', async () => {
-      const driver = new SqliteDriver(newFile());
-      try {
-        await migrate(driver);
-        const next = SCHEMA_VERSION + 1;
-        const broken = [
-          {
-            version: next,
-            description: 'broken',
-            statements: () => ['CREATE TABLE half_done (x INTEGER)', 'CREATE TABLE half_done (x INTEGER)'],
-          },
-        ];
-        await assert.rejects(migrate(driver, broken), /already exists/);
-        assert.deepEqual(await driver.query("SELECT name FROM sqlite_master WHERE name = 'half_done'"), []);
-        const good = [
-          { version: next, description: 'add', statements: () => ['CREATE TABLE added (x INTEGER)'] },
-        ];
-        assert.equal(await migrate(driver, good), next);
-        assert.equal(await migrate(driver, good), next);
-        await assert.rejects(migrate(driver), /newer than this Hearth knows/);
       } finally {
         await driver.close();
       }

@@ -47,7 +47,7 @@ async function exercise(store: Store): Promise<void> {
       point(t.id, s.id, 'u:1', { dependents: ['u:2'] }),
       point(t.id, s.id, 'u:2', { waiting: 1 }),
     ]);
-    await tx.work.enqueue([work(t.id, s.id, 'u:1')]);
+    await tx.work.enqueue([work(t.id, s.id, 'u:1'), work(t.id, s.id, 'u:2')]);
     await tx.stacks.get(s.id);
     await tx.stacks.findByName(s.projectId, 'web');
     await tx.stacks.list({ projectId: s.projectId });
@@ -78,7 +78,7 @@ async function exercise(store: Store): Promise<void> {
     await tx.work.wake(t.id, 'u:1', 5);
     await tx.work.wakeWaiting(`stack:${s.id}`, 5);
     await tx.work.countForStack(s.id);
-    await tx.work.completeMany([1, 2], 'e');
+    await tx.work.completeMany([]);
     await tx.resources.purge('nope');
     await tx.resources.purge('nope', true);
     await tx.work.listForTraversal(t.id);
@@ -101,10 +101,14 @@ async function exercise(store: Store): Promise<void> {
   });
   const [item] = await store.claimWork('e', 10, 5, 1000);
   await store.nextWorkTime();
+  await store.tx((tx) => tx.work.reschedule(item!, 20));
+  const [again] = await store.claimWork('e', 20, 5, 1000);
+  await store.tx((tx) => tx.work.reschedule(again!, 30, null, `stack:${s.id}`));
+  await store.tx((tx) => tx.work.renewClaims([again!], 40));
+  const [last, other] = await store.claimWork('e', 1030, 5, 1000);
   await store.tx(async (tx) => {
-    await tx.work.reschedule(item!.id, 'e', 20);
-    await tx.work.reschedule(item!.id, 'e', 30, null, `stack:${s.id}`);
-    await tx.work.complete(item!.id, 'e');
+    await tx.work.completeMany([other!]);
+    await tx.work.complete(last!);
     await tx.work.deleteForTraversal(t.id);
     await tx.sync.deleteTraversal(t.id);
     await tx.traversals.delete(t.id);

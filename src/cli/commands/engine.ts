@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { drainOnSignals } from '../drain.js';
 import { type GlobalOptions, openEmbedded } from '../embedded.js';
 
 /**
  * `hearth engine`: runs workers only, until stopped. SIGTERM or SIGINT stops claiming new work;
- * units already running finish and commit before the process exits (a unit cut short would be
- * claimed again by another engine after its lease, so stopping early is safe too).
+ * units already running finish and commit before the process exits, within the shutdown timeout
+ * (see drain.ts). Operators never prepare an engine for maintenance: stopping it is enough.
  */
 export function registerEngineCommand(program: Command, print: (s: string) => void): void {
   program
@@ -12,16 +13,12 @@ export function registerEngineCommand(program: Command, print: (s: string) => vo
     .description('Run engine workers on the store until stopped (what an operator starts after a crash)')
     .action(async () => {
       const engine = await openEmbedded(program.opts<GlobalOptions>());
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
+      const drain = drainOnSignals(engine, print);
       print(`engine ${engine.deps.engineId} started\n`);
       try {
-        await engine.runUntil(async () => false, { signal: stop.signal });
+        await engine.runUntil(async () => false, { signal: drain.signal });
       } finally {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        drain.dispose();
         await engine.stop();
         await engine.deps.store.close();
         print(`engine ${engine.deps.engineId} stopped\n`);

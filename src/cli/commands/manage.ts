@@ -2,13 +2,17 @@ import type { Command } from 'commander';
 import { createProject, createToken, createUser } from '../../auth/index.js';
 import { type GlobalOptions, openEmbedded } from '../embedded.js';
 import { show } from '../output.js';
+import { registerDbCommands } from './manage-db.js';
+import { registerServiceCommands } from './manage-service.js';
 
 type Print = (s: string) => void;
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** `hearth manage ...`: operator tasks on the store (standalone identity for now). */
+/** `hearth manage ...`: operator tasks on the store: its schema, its engines, standalone identity. */
 export function registerManageCommands(program: Command, print: Print): void {
   const manage = program.command('manage').description('Operator tasks on the store');
+  registerDbCommands(manage, program, print);
+  registerServiceCommands(manage, program, print);
   const withStore = async <T>(fn: (engine: Awaited<ReturnType<typeof openEmbedded>>) => Promise<T>) => {
     const engine = await openEmbedded(program.opts<GlobalOptions>());
     try {

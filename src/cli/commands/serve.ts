@@ -11,6 +11,7 @@ import { apiLogger } from '../../api/logging.js';
 import { KeystoneClient, keystoneSettings, v3Endpoint } from '../../auth/keystone.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
+import { drainOnSignals } from '../drain.js';
 import { cliConfig, type GlobalOptions, openEngine, publicApiUrl } from '../embedded.js';
 
 interface ServeOptions {
@@ -68,7 +69,8 @@ function authenticatorFor(config: Config, engine: Engine, logger: Logger): Authe
 
 /**
  * `hearth serve`: the Heat-compatible API with engine workers in the same process, until SIGTERM
- * or SIGINT; then it stops listening, lets running units finish, and exits.
+ * or SIGINT; then it stops listening, lets running units finish (within the shutdown timeout), and
+ * exits.
  */
 export function registerServeCommand(program: Command, print: (s: string) => void): void {
   program
@@ -85,10 +87,7 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       let listening = publicApiUrl(config);
       const engine = await openEngine(config, global, () => listening);
       const logger = apiLogger(config.log_level);
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
+      const drain = drainOnSignals(engine, print);
       try {
         const authenticator = authenticatorFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
@@ -98,12 +97,14 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
         if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);
-        if (opts.workers) await engine.runUntil(async () => false, { signal: stop.signal });
-        else await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
-        await app.close();
+        // Requests stop first (a load balancer moves on), then the units running finish.
+        const closed = new Promise((resolve) =>
+          drain.signal.addEventListener('abort', () => void app.close().then(resolve), { once: true }),
+        );
+        if (opts.workers) await engine.runUntil(async () => false, { signal: drain.signal });
+        await closed;
       } finally {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        drain.dispose();
         await engine.stop();
         await engine.deps.store.close();
       }

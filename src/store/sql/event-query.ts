@@ -13,7 +13,7 @@ export function eventQuerySql(query: EventQuery, dialect: Dialect): { sql: strin
   const stacks =
     query.stackIds.length === 1
       ? `stack_id = ${where.param(query.stackIds[0]!)}`
-      : `stack_id IN ${dialect.stringsFromJson(where.param(JSON.stringify(query.stackIds)))}`;
+      : dialect.inStrings('stack_id', where.param(JSON.stringify(query.stackIds)));
   where.add(stacks);
   where.anyOf('resource_name', query.resourceNames);
   where.anyOf('resource_type', query.resourceTypes);

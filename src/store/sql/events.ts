@@ -69,6 +69,11 @@ export function servicesRepository(db: SqlExecutor): Tx['services'] {
       return (await db.all('SELECT * FROM services ORDER BY engine_id')).map((r) => SERVICES.decode(r));
     },
 
+    async get(engineId) {
+      const [row] = await db.all('SELECT * FROM services WHERE engine_id = $1', [engineId]);
+      return row && SERVICES.decode(row);
+    },
+
     async remove(engineId) {
       await db.run('DELETE FROM services WHERE engine_id = $1', [engineId]);
     },

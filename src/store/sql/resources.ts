@@ -42,7 +42,7 @@ const SKIP_ON_UPDATE: ReadonlySet<string> = new Set(['id', 'atomicKey']);
 const DELETE_COMPLETE = "action = 'DELETE' AND status = 'COMPLETE'";
 
 export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['resources'] {
-  const idsIn = dialect.integersFromJson('$1');
+  const idIn = dialect.inIntegers('id', '$1');
 
   return {
     async insert(rows) {
@@ -78,7 +78,7 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
 
     async getMany(ids) {
       if (ids.length === 0) return [];
-      const rows = await db.all(`SELECT * FROM resources WHERE id IN ${idsIn}`, [JSON.stringify(ids)]);
+      const rows = await db.all(`SELECT * FROM resources WHERE ${idIn}`, [JSON.stringify(ids)]);
       const byId = new Map(rows.map((r) => RESOURCES.decode(r)).map((r) => [r.id, r]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
@@ -175,10 +175,7 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
 
     async setTemplate(ids, templateId) {
       if (ids.length === 0) return 0;
-      return db.run(`UPDATE resources SET template_id = $2 WHERE id IN ${idsIn}`, [
-        JSON.stringify(ids),
-        templateId,
-      ]);
+      return db.run(`UPDATE resources SET template_id = $2 WHERE ${idIn}`, [JSON.stringify(ids), templateId]);
     },
 
     async purge(stackId, all = false) {
@@ -189,7 +186,7 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
 
     async delete(ids) {
       if (ids.length === 0) return;
-      await db.run(`DELETE FROM resources WHERE id IN ${idsIn}`, [JSON.stringify(ids)]);
+      await db.run(`DELETE FROM resources WHERE ${idIn}`, [JSON.stringify(ids)]);
     },
   };
 }
@@ -202,10 +199,12 @@ function updateManySql(dialect: Dialect, columns: readonly ColumnSpec[], rows: n
   const key = `resources.updateMany ${dialect.name}:${columns.map((c) => c.column).join(',')}*${rows}`;
   return memoSql(key, () => {
     const names = ['w_id', 'w_key', 'w_engine', ...columns.map((c) => `w_${c.column}`)];
+    // A VALUES table's columns have no type PostgreSQL can infer: integers are typed by hand.
+    const integer = [true, true, false, ...columns.map((c) => c.kind !== 'text' && c.kind !== 'json')];
     const tuples: string[] = [];
     let n = 1;
     for (let r = 0; r < rows; r++) {
-      const values = names.map((_, i) => (i < 2 ? dialect.bigintParam(`$${n++}`) : `$${n++}`));
+      const values = names.map((_, i) => (integer[i] ? dialect.bigintParam(`$${n++}`) : `$${n++}`));
       tuples.push(`(${values.join(', ')})`);
     }
     const set = [

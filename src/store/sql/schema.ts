@@ -237,4 +237,27 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'stacks: live stacks counted by action and status from an index (the metrics endpoint)',
     statements: () => ['CREATE INDEX stacks_by_status ON stacks (deleted_at, action, status)'],
   },
+  {
+    version: 12,
+    description:
+      'templates: the root stack of the tree they belong to, as every row a traversal reads carries (distribution key)',
+    statements: () => [
+      'ALTER TABLE templates ADD COLUMN root_stack_id TEXT',
+      // Existing rows: from the stacks and traversals that use them, one join each.
+      `UPDATE templates SET root_stack_id = s.root_stack_id FROM stacks s
+       WHERE s.template_id = templates.id AND templates.root_stack_id IS NULL`,
+      `UPDATE templates SET root_stack_id = s.root_stack_id FROM stacks s
+       WHERE s.prev_template_id = templates.id AND templates.root_stack_id IS NULL`,
+      `UPDATE templates SET root_stack_id = t.root_stack_id FROM traversals t
+       WHERE t.template_id = templates.id AND templates.root_stack_id IS NULL`,
+    ],
+  },
+  {
+    version: 13,
+    description: 'stacks: one live top-level stack per name in a project, whatever transactions interleave',
+    statements: () => [
+      `CREATE UNIQUE INDEX stacks_live_name ON stacks (project_id, name)
+       WHERE deleted_at IS NULL AND parent_id IS NULL`,
+    ],
+  },
 ];

@@ -5,7 +5,7 @@ import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
-const INSERT_TEMPLATE = insertSql('templates', TEMPLATES.columnNames, 1);
+const INSERT_TEMPLATE = insertSql('templates', [...TEMPLATES.columnNames, 'root_stack_id'], 1);
 const SKIP_ID: ReadonlySet<string> = new Set(['id']);
 
 // Counted where the rows are, each an index range scan (sync points by traversal, resources by
@@ -115,8 +115,8 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
 
 export function templatesRepository(db: SqlExecutor): Tx['templates'] {
   return {
-    async insert(template: TemplateRecord) {
-      await db.run(INSERT_TEMPLATE, TEMPLATES.encode(template));
+    async insert(template: TemplateRecord, rootStackId) {
+      await db.run(INSERT_TEMPLATE, [...TEMPLATES.encode(template), rootStackId]);
     },
 
     async get(id) {

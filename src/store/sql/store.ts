@@ -2,7 +2,7 @@ import type { Store, Tx, WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
 import { authRepository, settingsRepository } from './auth.js';
 import { eventsRepository, servicesRepository } from './events.js';
-import { migrate } from './migrate.js';
+import { migrate, schemaVersion } from './migrate.js';
 import { resourcesRepository } from './resources.js';
 import { stacksRepository, templatesRepository } from './stacks.js';
 import { syncRepository, traversalsRepository } from './sync.js';
@@ -10,10 +10,23 @@ import { claimWork, nextWorkTime, workRepository } from './work.js';
 
 /** The store contract over any SQL driver: backends differ only in their driver and dialect. */
 export class SqlStore implements Store {
-  constructor(private readonly driver: SqlDriver) {}
+  private readonly workListeners = new Set<() => void>();
 
-  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.driver.transaction((db) => fn(repositories(db, this.driver.dialect)));
+  constructor(readonly driver: SqlDriver) {}
+
+  async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const { dialect } = this.driver;
+    let workDue = false;
+    const value = await this.driver.transaction(async (db) => {
+      // Reset on each attempt: a driver may run the transaction again.
+      workDue = false;
+      const result = await fn(repositories(db, dialect, () => (workDue = true)));
+      // Other processes hear of it at commit (PostgreSQL delivers notifications then).
+      if (workDue && dialect.notifyWork) await db.run(dialect.notifyWork);
+      return result;
+    });
+    if (workDue) this.workAvailable();
+    return value;
   }
 
   claimWork(engineId: string, now: number, limit: number, leaseMs: number): Promise<WorkItem[]> {
@@ -24,8 +37,22 @@ export class SqlStore implements Store {
     return nextWorkTime(this.driver);
   }
 
-  async migrate(): Promise<void> {
-    await migrate(this.driver);
+  onWork(listener: () => void): () => void {
+    this.workListeners.add(listener);
+    return () => this.workListeners.delete(listener);
+  }
+
+  /** Tells this process's listeners that work may be due. */
+  protected workAvailable(): void {
+    for (const listener of this.workListeners) listener();
+  }
+
+  migrate(): Promise<number> {
+    return migrate(this.driver);
+  }
+
+  schemaVersion(): Promise<number> {
+    return schemaVersion(this.driver);
   }
 
   close(): Promise<void> {
@@ -33,7 +60,7 @@ export class SqlStore implements Store {
   }
 }
 
-function repositories(db: SqlExecutor, dialect: Dialect): Tx {
+function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void): Tx {
   return {
     stacks: stacksRepository(db),
     templates: templatesRepository(db),
@@ -41,9 +68,21 @@ function repositories(db: SqlExecutor, dialect: Dialect): Tx {
     traversals: traversalsRepository(db),
     sync: syncRepository(db, dialect),
     events: eventsRepository(db, dialect),
-    work: workRepository(db, dialect),
+    work: workRepository(db, dialect, workTouched),
     auth: authRepository(db),
     settings: settingsRepository(db),
     services: servicesRepository(db),
   };
+}
+
+/** Brings a newly opened store's schema up to date unless told not to; closes it if that fails. */
+export async function migrated<S extends Store>(store: S, migrate = true): Promise<S> {
+  if (!migrate) return store;
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
 }

@@ -38,8 +38,8 @@ export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
 
 export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
   // One node (the single path's case) is a plain key lookup; many are a JSON list bound to $2.
-  const nodesIn = dialect.stringsFromJson('$2');
-  const nodeIs = (nodes: readonly string[]) => (nodes.length === 1 ? 'node = $2' : `node IN ${nodesIn}`);
+  const nodesIn = dialect.inStrings('node', '$2');
+  const nodeIs = (nodes: readonly string[]) => (nodes.length === 1 ? 'node = $2' : nodesIn);
   const nodeParam = (nodes: readonly string[]) => (nodes.length === 1 ? nodes[0]! : JSON.stringify(nodes));
 
   /** Predecessors' data of the given points, by point: O(their in-degrees). */
@@ -130,11 +130,20 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
 
     getMany: points,
 
-    async report(traversalId, reports) {
+    async report(traversalId, sent) {
       // An input row is keyed by its sender, so a repeated report inserts nothing: each point's
       // counter goes down once per predecessor however often a unit of work runs. Two multi-row
       // statements per chunk: insert the inputs, then take what arrived off the counters.
       const arrived = new Map<string, number>();
+      // One report per sender and point (the first): within one statement the databases would
+      // pick among duplicates differently.
+      const seen = new Set<string>();
+      const reports = sent.filter(({ node, from }) => {
+        const key = JSON.stringify([node, from]);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
       const size = Math.min(500, Math.floor((dialect.maxParams - 1) / 3));
       for (let start = 0; start < reports.length; start += size) {
         const chunk = reports.slice(start, start + size);

@@ -1,6 +1,6 @@
-import type { Tx, WorkItem } from '../contract.js';
+import { type Claim, ClaimLostError, type Tx, type WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor, SqlValue } from './driver.js';
-import { batchInsert, encodeValue } from './columns.js';
+import { batchInsert, encodeValue, memoSql } from './columns.js';
 import { WORK } from './tables.js';
 
 const NEW_WORK_COLUMNS = [
@@ -18,31 +18,55 @@ const NEW_WORK_COLUMNS = [
 /** The time a released item becomes due: its new run time, or earlier if it was woken meanwhile. */
 const RELEASE_AT = 'CASE WHEN woken_at IS NOT NULL AND woken_at < $3 THEN woken_at ELSE $3 END';
 
-export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
+/**
+ * `touched` is told when a statement may have made work due, so the transaction can wake idle
+ * engines once it commits.
+ */
+export function workRepository(
+  db: SqlExecutor,
+  dialect: Dialect,
+  touched: () => void = () => {},
+): Tx['work'] {
   return {
     async enqueue(items) {
+      if (items.length === 0) return;
       const rows = items.map((w): SqlValue[] => {
-        const runAt = w.runAt ?? 0;
+        const runAt = ms(w.runAt ?? 0);
         const payload = encodeValue('json', w.payload ?? null);
         return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0];
       });
       await batchInsert(db, dialect, 'work', NEW_WORK_COLUMNS, rows);
+      touched();
     },
 
-    async complete(id, claimedBy) {
-      return (await db.run('DELETE FROM work WHERE id = $1 AND claimed_by = $2', [id, claimedBy])) > 0;
-    },
-
-    async completeMany(ids, claimedBy) {
-      if (ids.length === 0) return 0;
-      return db.run(`DELETE FROM work WHERE claimed_by = $2 AND id IN ${dialect.integersFromJson('$1')}`, [
-        JSON.stringify(ids),
-        claimedBy,
+    async complete(claim) {
+      const changed = await db.run('DELETE FROM work WHERE id = $1 AND claimed_by = $2', [
+        claim.id,
+        claimToken(claim),
       ]);
+      if (changed === 0) throw new ClaimLostError(claim.id);
     },
 
-    async reschedule(id, claimedBy, runAt, payload, waitingFor) {
-      const params: SqlValue[] = [id, claimedBy, runAt, waitingFor ?? null];
+    async completeMany(claims) {
+      const size = Math.min(500, Math.floor(dialect.maxParams / 2));
+      for (let start = 0; start < claims.length; start += size) {
+        const chunk = claims.slice(start, start + size);
+        const params = chunk.flatMap((c): SqlValue[] => [c.id, claimToken(c)]);
+        const changed = await db.run(claimsSql(dialect, chunk.length, 'DELETE FROM work', 1), params);
+        if (changed < chunk.length) {
+          // The lost one is still queued under another claim (or gone: then name the first).
+          const ids = chunk.map((c) => c.id);
+          const [held] = await db.all(
+            `SELECT id FROM work WHERE ${dialect.inIntegers('id', '$1')} ORDER BY id LIMIT 1`,
+            [JSON.stringify(ids)],
+          );
+          throw new ClaimLostError(held ? Number(held.id) : ids[0]!);
+        }
+      }
+    },
+
+    async reschedule(claim, runAt, payload, waitingFor) {
+      const params: SqlValue[] = [claim.id, claimToken(claim), ms(runAt), waitingFor ?? null];
       let setPayload = '';
       if (payload !== undefined) {
         params.push(encodeValue('json', payload));
@@ -54,7 +78,8 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
          WHERE id = $1 AND claimed_by = $2`,
         params,
       );
-      return changed > 0;
+      if (changed === 0) throw new ClaimLostError(claim.id);
+      touched();
     },
 
     async listForTraversal(traversalId) {
@@ -79,11 +104,37 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
     },
 
     async releaseClaimsOf(engineId, now) {
-      return db.run(
-        `UPDATE work SET claimed_by = NULL, claim_expires = NULL, available_at = $2
-         WHERE claimed_by = $1`,
-        [engineId, now],
+      const released = await db.run(
+        `UPDATE work SET claimed_by = NULL, claim_expires = NULL, available_at = $3
+         WHERE claimed_by >= $1 AND claimed_by < $2`,
+        [...claimsOf(engineId), now],
       );
+      if (released > 0) touched();
+      return released;
+    },
+
+    async renewClaims(claims, expires, renewBefore = Number.MAX_SAFE_INTEGER) {
+      let renewed = 0;
+      const size = Math.min(500, Math.floor((dialect.maxParams - 1) / 2));
+      for (let start = 0; start < claims.length; start += size) {
+        const chunk = claims.slice(start, start + size);
+        const params: SqlValue[] = [
+          ms(expires),
+          ms(renewBefore),
+          ...chunk.flatMap((c): SqlValue[] => [c.id, claimToken(c)]),
+        ];
+        renewed += await db.run(
+          claimsSql(
+            dialect,
+            chunk.length,
+            'UPDATE work SET claim_expires = $1, available_at = $1',
+            3,
+            'claim_expires < $2 AND ',
+          ),
+          params,
+        );
+      }
+      return renewed;
     },
 
     async countForStack(stackId) {
@@ -122,7 +173,7 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
       // An unclaimed item becomes due now. A claimed one is being run: its worker may already have
       // looked and be about to reschedule it for later, so the wake is remembered and that
       // reschedule makes it due no later than now (no lost wake-up).
-      return db.run(
+      const woken = await db.run(
         `UPDATE work SET
            run_at = CASE WHEN claimed_by IS NULL AND run_at > $3 THEN $3 ELSE run_at END,
            available_at = CASE WHEN claimed_by IS NULL AND available_at > $3 THEN $3 ELSE available_at END,
@@ -130,12 +181,14 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
          WHERE traversal_id = $1 AND node = $2`,
         [traversalId, node, now],
       );
+      if (woken > 0) touched();
+      return woken;
     },
 
     async wakeWaiting(key, now) {
       // As wake(): due now if unclaimed; remembered in woken_at if claimed (its worker's next
       // reschedule honours it). The key stays until that reschedule, so a second event is not lost.
-      return db.run(
+      const woken = await db.run(
         `UPDATE work SET
            run_at = CASE WHEN claimed_by IS NULL AND run_at > $2 THEN $2 ELSE run_at END,
            available_at = CASE WHEN claimed_by IS NULL AND available_at > $2 THEN $2 ELSE available_at END,
@@ -143,6 +196,8 @@ export function workRepository(db: SqlExecutor, dialect: Dialect): Tx['work'] {
          WHERE waiting_for = $1`,
         [key, now],
       );
+      if (woken > 0) touched();
+      return woken;
     },
   };
 }
@@ -161,15 +216,17 @@ export async function claimWork(
 ): Promise<WorkItem[]> {
   if (limit <= 0) return [];
   const expires = now + leaseMs;
-  const rows = await driver.transaction((db) =>
-    db.all(
-      `UPDATE work SET claimed_by = $1, claim_expires = $4, available_at = $4, attempts = attempts + 1, woken_at = NULL
+  const rows = await driver.transaction(
+    (db) =>
+      db.all(
+        `UPDATE work SET claimed_by = CAST($1 AS TEXT) || '#' || CAST(attempts + 1 AS TEXT), claim_expires = $4, available_at = $4, attempts = attempts + 1, woken_at = NULL
        WHERE id IN (
          SELECT id FROM work WHERE available_at <= $2 ORDER BY available_at, id LIMIT $3${driver.dialect.claimLock}
        )
        RETURNING *`,
-      [engineId, now, limit, expires],
-    ),
+        [engineId, now, limit, expires],
+      ),
+    { isolation: 'read committed' },
   );
   return rows.map((r) => WORK.decode(r)).sort((a, b) => a.runAt - b.runAt || a.id - b.id);
 }
@@ -177,4 +234,33 @@ export async function claimWork(
 export async function nextWorkTime(driver: SqlDriver): Promise<number | undefined> {
   const [row] = await driver.query('SELECT MIN(available_at) AS next FROM work');
   return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+}
+
+/** The token a claim was made with (an item never claimed has none, and matches nothing). */
+function claimToken(claim: Claim): string {
+  return claim.claimedBy ?? '';
+}
+
+/**
+ * The range of claim tokens of one engine: `<engine id>#<attempt>` sorts between `<engine id>#`
+ * and `<engine id>$`, so the index on claimed_by finds them with one range scan.
+ */
+function claimsOf(engineId: string): [string, string] {
+  return [`${engineId}#`, `${engineId}$`];
+}
+
+/** `head` (a DELETE or an UPDATE of work) where (id, claimed_by) is one of `rows` pairs from `$first` on. */
+function claimsSql(dialect: Dialect, rows: number, head: string, first: number, also = ''): string {
+  return memoSql(`work claims ${dialect.name}:${head}*${rows}@${first}:${also}`, () => {
+    const pairs = Array.from(
+      { length: rows },
+      (_, r) => `(${dialect.bigintParam(`$${first + 2 * r}`)}, $${first + 2 * r + 1})`,
+    );
+    return `${head} WHERE ${also}(id, claimed_by) IN (VALUES ${pairs.join(', ')})`;
+  });
+}
+
+/** A time as the BIGINT columns hold it: whole ms, never earlier than asked (jittered delays are fractional). */
+function ms(time: number): number {
+  return Math.ceil(time);
 }

@@ -32,10 +32,11 @@ function lines(child: ChildProcess): () => Promise<string> {
   };
 }
 
-export function multiProcessTests(newFile: () => string): void {
-  describe('several processes on one file', () => {
-    it(`${PROCESSES} processes open a new file at once, then drain one queue without sharing an item`, async () => {
-      const file = newFile();
+/** Processes sharing one database: `newDatabase` names a new, empty one (a file, or a URL). */
+export function multiProcessTests(newDatabase: () => string | Promise<string>): void {
+  describe('several processes on one database', () => {
+    it(`${PROCESSES} processes open a new database at once, then drain one queue without sharing an item`, async () => {
+      const file = await newDatabase();
       const children = Array.from({ length: PROCESSES }, (_, i) =>
         spawn(process.execPath, ['--import', 'tsx', WORKER, file, `engine-${i}`], {
           stdio: ['pipe', 'pipe', 'inherit'],

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { MIGRATIONS, migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
+import type { SqlDriver } from '../../src/store/sql/driver.js';
+import { stack } from './fixtures.js';
+
+/**
+ * Upgrading keeps data: a database made by an older Hearth (schema 11), with a stack and its
+ * templates in it, is upgraded in place; the rows are all there, new columns filled from them.
+ */
+export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>): void {
+  it('applies a new step in order, and a failing step leaves nothing behind', async () => {
+    const driver = await newDriver();
+    try {
+      await migrate(driver);
+      const next = SCHEMA_VERSION + 1;
+      const broken = [
+        {
+          version: next,
+          description: 'broken',
+          statements: () => ['CREATE TABLE half_done (x INTEGER)', 'CREATE TABLE half_done (x INTEGER)'],
+        },
+      ];
+      await assert.rejects(migrate(driver, broken), /already exists/);
+      await assert.rejects(driver.query('SELECT COUNT(*) FROM half_done'), /half_done/);
+      const good = [
+        { version: next, description: 'add', statements: () => ['CREATE TABLE added (x INTEGER)'] },
+      ];
+      assert.equal(await migrate(driver, good), next);
+      assert.equal(await migrate(driver, good), next);
+      await assert.rejects(migrate(driver), /newer than this Hearth knows/);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('upgrades a database of schema 11 in place, losing nothing and filling the new columns', async () => {
+    const driver = await newDriver();
+    const store = new SqlStore(driver);
+    try {
+      assert.equal(
+        await migrate(
+          driver,
+          MIGRATIONS.filter((m) => m.version <= 11),
+        ),
+        11,
+      );
+      // What schema 11 held: a template row had no root stack.
+      const s = stack({ id: 'child', rootId: 'root', templateId: 'tpl-new', prevTemplateId: 'tpl-old' });
+      await store.tx((tx) => tx.stacks.insert(s));
+      for (const id of ['tpl-new', 'tpl-old', 'tpl-orphan']) {
+        await driver.query(
+          `INSERT INTO templates (id, template, url, files, environment, created_at)
+           VALUES ($1, 'heat_template_version: 2018-08-31', 'file:///t.yaml', '{}', '{}', 5)`,
+          [id],
+        );
+      }
+      assert.equal(await migrate(driver), SCHEMA_VERSION);
+      assert.deepEqual(
+        (await store.tx((tx) => tx.stacks.get('child')))?.templateId,
+        'tpl-new',
+        'the stack is intact',
+      );
+      const rows = await driver.query('SELECT id, root_stack_id, template FROM templates ORDER BY id');
+      assert.deepEqual(
+        rows.map((r) => [r.id, r.root_stack_id, r.template]),
+        [
+          ['tpl-new', 'root', 'heat_template_version: 2018-08-31'],
+          ['tpl-old', 'root', 'heat_template_version: 2018-08-31'],
+          ['tpl-orphan', null, 'heat_template_version: 2018-08-31'],
+        ],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+}
