@@ -23,6 +23,9 @@ import { runSuspendNode } from './suspend-node.js';
  */
 export type UnitObserver = (kind: string, ok: boolean, ms: number) => void;
 
+/** A failed batch this size or smaller runs as single units rather than in halves. */
+const MIN_SPLIT = 8;
+
 /**
  * Claims units of work from the durable queue and runs them. Any engine process can run any
  * unit; a unit whose engine dies is claimed again when its lease expires, and every unit is
@@ -117,7 +120,12 @@ export class Worker {
     ]);
   }
 
-  /** Runs a batch, then what it leaves one by one. */
+  /**
+   * Runs a batch, then what it leaves one by one. A batch that fails (a conflict it lost every
+   * retry, a unit taken over, a bug in one unit) runs again in halves, so that a few bad units
+   * cost a few small batches rather than sending hundreds of units at once down the single path,
+   * all racing for the same rows.
+   */
   private async runBatch(
     items: readonly WorkItem[],
     run: (items: readonly WorkItem[]) => Promise<WorkItem[]>,
@@ -125,7 +133,7 @@ export class Worker {
     if (items.length === 0) return;
     for (const item of items) this.running.add(item.id);
     const start = performance.now();
-    let left: WorkItem[];
+    let left: WorkItem[] | undefined;
     try {
       left = await run(items);
       // Each unit the batch ran gets an even share of its time.
@@ -133,13 +141,19 @@ export class Worker {
       const leftIds = new Set(left.map((item) => item.id));
       for (const item of items) if (!leftIds.has(item.id)) this.report(item.kind, true, share);
     } catch (err) {
-      // As for a single unit: whatever was not recorded runs again on its own.
-      this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; running them one by one`);
-      left = [...items];
+      // Nothing of a failed batch is recorded: its units run again from their recorded state.
+      const how = items.length > MIN_SPLIT ? 'running it again in halves' : 'running them one by one';
+      this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; ${how}`);
     } finally {
       for (const item of items) this.running.delete(item.id);
     }
-    await Promise.all(left.map((item) => this.run(item)));
+    if (left === undefined && items.length > MIN_SPLIT) {
+      const half = Math.ceil(items.length / 2);
+      await this.runBatch(items.slice(0, half), run);
+      await this.runBatch(items.slice(half), run);
+      return;
+    }
+    await Promise.all((left ?? items).map((item) => this.run(item)));
   }
 
   async run(item: WorkItem): Promise<void> {
