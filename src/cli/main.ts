@@ -4,6 +4,7 @@ import type { TypeCatalog } from '../template/types.js';
 import { HEARTH_VERSION } from '../version.js';
 import { registerEngineCommand } from './commands/engine.js';
 import { registerManageCommands } from './commands/manage.js';
+import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
@@ -44,6 +45,7 @@ export function buildProgram(
   registerEngineCommand(program, io.out);
   registerServeCommand(program, io.out);
   registerManageCommands(program, io.out);
+  registerSandboxCommands(program, io.out);
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
     cmd.commands.forEach(configure);

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+
+interface SandboxServeOptions {
+  host: string;
+  port: string;
+  state?: string;
+  noise?: string;
+  publicUrl?: string;
+}
+
+/** `--noise` as JSON text, or `@file` holding it. */
+function readNoise(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  const text = value.startsWith('@') ? readFileSync(value.slice(1), 'utf8') : value;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`--noise: not JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * `hearth sandbox serve`: a local OpenStack-compatible cloud (Keystone, Nova, Neutron, Cinder,
+ * Glance on one port, path-routed) with noise knobs, for tests and demos.
+ */
+export function registerSandboxCommands(program: Command, print: (s: string) => void): void {
+  const sandbox = program
+    .command('sandbox')
+    .description('A local OpenStack-compatible cloud for tests and demos');
+  sandbox
+    .command('serve')
+    .description('Serve the sandbox cloud until SIGTERM or SIGINT')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks one)', '8780')
+    .option('--state <file>', 'the SQLite file the cloud keeps its state in (default: memory only)')
+    .option('--noise <json|@file>', 'noise settings, e.g. {"bootFailureRate":0.1,"latencyMs":50}')
+    .option('--public-url <url>', 'the URL to advertise in the service catalog (default: the request’s host)')
+    .action(async (options: SandboxServeOptions) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port: not a port: ${options.port}`);
+      const noise = readNoise(options.noise);
+      // Loaded only here: every other command would pay for Fastify.
+      const { createSandbox } = await import('../../sandbox/index.js');
+      const { app } = createSandbox({
+        ...(options.state ? { file: options.state } : {}),
+        ...(noise !== undefined ? { noise } : {}),
+        ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      });
+      const address = await app.listen({ host: options.host, port });
+      const url = options.publicUrl ?? address;
+      print(
+        `sandbox cloud listening on ${url}\n` +
+          `  OS_AUTH_URL=${url}/identity/v3 OS_USERNAME=demo OS_PASSWORD=demo OS_PROJECT_NAME=demo\n` +
+          `  OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default (admin: admin/admin)\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGTERM', stop);
+          process.off('SIGINT', stop);
+          void app.close().then(() => resolve());
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      });
+    });
+}

@@ -1,0 +1,91 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The sandbox's noise knobs: how unreliable the cloud is. Set at start (`hearth sandbox serve
+ * --noise`) and changed at run time through the admin route; rates are probabilities from 0 to 1.
+ */
+export const NoiseSchema = Type.Object(
+  {
+    /** How long a server stays BUILD before it is ACTIVE (or ERROR), and a volume `creating`. */
+    bootDelayMs: Type.Integer({ minimum: 0, default: 500 }),
+    /** A new server goes to ERROR instead of ACTIVE. */
+    bootFailureRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    /** An ACTIVE server goes to ERROR `errorAfterMs` after it became ACTIVE. */
+    errorAfterRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    errorAfterMs: Type.Integer({ minimum: 0, default: 10_000 }),
+    /** An ACTIVE server disappears `disappearAfterMs` after it became ACTIVE. */
+    disappearRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    disappearAfterMs: Type.Integer({ minimum: 0, default: 10_000 }),
+    /** Every API answer (identity and admin routes excepted) waits this long: mean and spread. */
+    latencyMs: Type.Integer({ minimum: 0, default: 0 }),
+    latencyJitterMs: Type.Integer({ minimum: 0, default: 0 }),
+    /** An API call is answered 503 (nothing done), or 429 with Retry-After. */
+    serverErrorRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    rateLimitRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    retryAfterSecs: Type.Integer({ minimum: 0, default: 1 }),
+    /** Per-project quotas (-1: unlimited), as Nova, Neutron and Cinder name them. */
+    quotas: Type.Object(
+      {
+        instances: Type.Integer({ minimum: -1, default: -1 }),
+        cores: Type.Integer({ minimum: -1, default: -1 }),
+        ram: Type.Integer({ minimum: -1, default: -1 }),
+        key_pairs: Type.Integer({ minimum: -1, default: -1 }),
+        network: Type.Integer({ minimum: -1, default: -1 }),
+        subnet: Type.Integer({ minimum: -1, default: -1 }),
+        port: Type.Integer({ minimum: -1, default: -1 }),
+        router: Type.Integer({ minimum: -1, default: -1 }),
+        floatingip: Type.Integer({ minimum: -1, default: -1 }),
+        security_group: Type.Integer({ minimum: -1, default: -1 }),
+        volumes: Type.Integer({ minimum: -1, default: -1 }),
+        gigabytes: Type.Integer({ minimum: -1, default: -1 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Noise = Static<typeof NoiseSchema>;
+export type Quota = keyof Noise['quotas'];
+
+/** The defaults: a quiet cloud whose servers boot in half a second. */
+export function defaultNoise(): Noise {
+  return Value.Default(NoiseSchema, { quotas: {} }) as Noise;
+}
+
+/**
+ * `current` with `changes` applied (quotas merged one by one); throws a message naming the first
+ * bad knob.
+ */
+export function mergeNoise(current: Noise, changes: unknown): Noise {
+  if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) {
+    throw new Error('noise settings must be a JSON object');
+  }
+  const { quotas, ...rest } = changes as Record<string, unknown>;
+  const merged: unknown = {
+    ...current,
+    ...rest,
+    quotas: { ...current.quotas, ...(typeof quotas === 'object' && quotas !== null ? quotas : {}) },
+  };
+  if (quotas !== undefined && (typeof quotas !== 'object' || quotas === null || Array.isArray(quotas))) {
+    throw new Error('noise setting quotas must be a JSON object');
+  }
+  const error = Value.Errors(NoiseSchema, merged).First();
+  if (error) throw new Error(`noise setting ${error.path.slice(1).replace(/\//g, '.')}: ${error.message}`);
+  return merged as Noise;
+}
+
+/** The noise's random draws, replaceable for tests (a seeded source makes a run repeatable). */
+export type Random = () => number;
+
+/** Whether an event of probability `rate` happens this time. */
+export function happens(rate: number, random: Random): boolean {
+  return rate > 0 && random() < rate;
+}
+
+/** A latency draw: uniform in mean ± jitter, never negative. */
+export function latency(noise: Noise, random: Random): number {
+  if (noise.latencyMs === 0 && noise.latencyJitterMs === 0) return 0;
+  return Math.max(0, Math.round(noise.latencyMs + (random() * 2 - 1) * noise.latencyJitterMs));
+}

@@ -1,0 +1,123 @@
+import Database from 'better-sqlite3';
+import type { JsonObject } from '../util/json.js';
+
+/**
+ * The sandbox cloud's state, in a SQLite file of its own (or in memory): every object of every
+ * service is a JSON document of a kind (`server`, `network`, `volume`...), owned by a project.
+ * Each service module gives its kinds their shape; this file only stores and finds them.
+ */
+
+/** A stored object: the service's own representation, with an `id`. */
+export type SandboxObject = JsonObject & { id: string };
+
+export interface ListFilter {
+  /** Only this project's objects (undefined: every project's). */
+  projectId?: string;
+}
+
+export class SandboxState {
+  private readonly db: Database.Database;
+
+  constructor(file = ':memory:') {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS objects (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        project_id TEXT,
+        seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
+      );
+      CREATE INDEX IF NOT EXISTS objects_by_project ON objects (kind, project_id, seq);
+      CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+  }
+
+  /** Stores a new object (or replaces one of the same kind and id), keeping its creation order. */
+  put<T extends SandboxObject>(kind: string, projectId: string | null, object: T): T {
+    const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM objects').get() as { n: number })
+      .n;
+    this.db
+      .prepare(
+        `INSERT INTO objects (kind, id, project_id, seq, body) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, project_id = excluded.project_id`,
+      )
+      .run(kind, object.id, projectId, seq, JSON.stringify(object));
+    return object;
+  }
+
+  get<T extends SandboxObject>(kind: string, id: string): T | undefined {
+    const row = this.db.prepare('SELECT body FROM objects WHERE kind = ? AND id = ?').get(kind, id) as
+      { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+
+  /** The project that owns an object (null: shared, e.g. a public image or network). */
+  owner(kind: string, id: string): string | null | undefined {
+    const row = this.db.prepare('SELECT project_id FROM objects WHERE kind = ? AND id = ?').get(kind, id) as
+      { project_id: string | null } | undefined;
+    return row?.project_id;
+  }
+
+  /** Objects of a kind in creation order. */
+  list<T extends SandboxObject>(kind: string, filter: ListFilter = {}): T[] {
+    const rows = (
+      filter.projectId === undefined
+        ? this.db.prepare('SELECT body FROM objects WHERE kind = ? ORDER BY seq').all(kind)
+        : this.db
+            .prepare('SELECT body FROM objects WHERE kind = ? AND project_id = ? ORDER BY seq')
+            .all(kind, filter.projectId)
+    ) as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as T);
+  }
+
+  /** Objects of a kind the project can see: its own and the shared ones (no owner). */
+  visible<T extends SandboxObject>(kind: string, projectId: string): T[] {
+    const rows = this.db
+      .prepare(
+        'SELECT body FROM objects WHERE kind = ? AND (project_id = ? OR project_id IS NULL) ORDER BY seq',
+      )
+      .all(kind, projectId) as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as T);
+  }
+
+  delete(kind: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(kind, id).changes > 0;
+  }
+
+  count(kind: string, projectId?: string): number {
+    const row = (
+      projectId === undefined
+        ? this.db.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ?').get(kind)
+        : this.db
+            .prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ? AND project_id = ?')
+            .get(kind, projectId)
+    ) as { n: number };
+    return row.n;
+  }
+
+  setting(name: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
+      { value: string } | undefined;
+    return row?.value;
+  }
+
+  setSetting(name: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      )
+      .run(name, value);
+  }
+
+  /** Runs `fn` in one transaction (a check-then-write, e.g. a quota or an IP allocation). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
