@@ -4,13 +4,24 @@ import type { ServiceRecord, Tx } from '../store/contract.js';
 const HOST = hostname();
 
 /**
+ * How much longer than `deadAfterMs` the heartbeat of an engine on this host may be late while its
+ * process exists. SQLite statements run synchronously: a transaction over 100,000 rows holds a
+ * process's event loop, its heartbeat timer included, for seconds. Taking its work over then is
+ * safe (claims are fenced) but wasted; a process hung for good is still presumed dead, later.
+ */
+const LOCAL_GRACE_FACTOR = 6;
+
+/**
  * Whether an engine is alive. Its heartbeat decides, except that an engine on this host whose
  * process no longer exists is dead at once (a killed `hearth` command is noticed without waiting
- * for its heartbeat to go stale).
+ * for its heartbeat to go stale), and one whose process exists gets LOCAL_GRACE_FACTOR times longer.
  */
 export function engineAlive(service: ServiceRecord | undefined, now: number, deadAfterMs: number): boolean {
   if (!service) return false;
-  if (service.host === HOST && !processExists(service.pid)) return false;
+  if (service.host === HOST) {
+    if (!processExists(service.pid)) return false;
+    if (service.pid !== process.pid) return now - service.heartbeatAt < deadAfterMs * LOCAL_GRACE_FACTOR;
+  }
   return now - service.heartbeatAt < deadAfterMs;
 }
 

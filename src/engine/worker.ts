@@ -134,6 +134,7 @@ export class Worker {
     for (const item of items) this.running.add(item.id);
     const start = performance.now();
     let left: WorkItem[] | undefined;
+    let split = false;
     try {
       left = await run(items);
       // Each unit the batch ran gets an even share of its time.
@@ -141,13 +142,16 @@ export class Worker {
       const leftIds = new Set(left.map((item) => item.id));
       for (const item of items) if (!leftIds.has(item.id)) this.report(item.kind, true, share);
     } catch (err) {
-      // Nothing of a failed batch is recorded: its units run again from their recorded state.
-      const how = items.length > MIN_SPLIT ? 'running it again in halves' : 'running them one by one';
+      // Nothing of a failed batch is recorded: its units run again from their recorded state. A
+      // lost claim means this engine was presumed dead, so all its claims likely went at once:
+      // one by one, each unit finds out in one statement whether it is still this engine's.
+      split = items.length > MIN_SPLIT && !(err instanceof ClaimLostError);
+      const how = split ? 'running it again in halves' : 'running them one by one';
       this.log(`a batch of ${items.length} units failed: ${errorMessage(err)}; ${how}`);
     } finally {
       for (const item of items) this.running.delete(item.id);
     }
-    if (left === undefined && items.length > MIN_SPLIT) {
+    if (split) {
       const half = Math.ceil(items.length / 2);
       await this.runBatch(items.slice(0, half), run);
       await this.runBatch(items.slice(half), run);
