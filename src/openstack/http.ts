@@ -131,6 +131,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   }
   const cause =
     error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code === 'UND_ERR_SOCKET') return 'the connection closed before an answer';
   if (cause?.code) return `cannot connect (${cause.code})`;
   return `cannot connect (${error instanceof Error ? (cause?.message ?? error.message) : String(error)})`;
 }
