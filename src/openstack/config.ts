@@ -114,6 +114,8 @@ function text(value: unknown, file: string, key: string): string | undefined {
   throw new CloudConfigError(`${file}: ${key} must be a string`);
 }
 
+const BOOLEAN_WORDS = /^(true|false|yes|no|on|off|1|0)$/i;
+
 function flag(value: unknown, where: string, key: string): boolean | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'boolean') return value;
@@ -169,10 +171,9 @@ function fromCloudEntry(entry: unknown, file: string, name: string): Layer {
   set('cacert', 'cacert');
   const verify = entry.verify;
   // `verify` is either a boolean or, as in requests, the CA bundle's path.
-  if (typeof verify === 'string' && flag(verify, file, `${at}.verify`) === undefined)
-    result.cacert ??= verify;
+  if (typeof verify === 'string' && !BOOLEAN_WORDS.test(verify.trim())) result.cacert ??= verify;
   else {
-    const verified = flag(verify, `${file}`, `${at}.verify`);
+    const verified = flag(verify, file, `${at}.verify`);
     if (verified !== undefined) result.insecure = !verified;
   }
   const insecure = flag(entry.insecure, file, `${at}.insecure`);

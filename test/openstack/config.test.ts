@@ -30,6 +30,9 @@ clouds:
       application_credential_id: abc123
       application_credential_secret: topsecret
     cacert: /etc/ssl/cloud.pem
+  bundle:
+    verify: /etc/ssl/bundle.pem
+    auth: {auth_url: http://k, token: t, project_id: p}
 `;
 
 describe('cloud settings (clouds.yaml and OS_* variables)', () => {
@@ -75,6 +78,11 @@ describe('cloud settings (clouds.yaml and OS_* variables)', () => {
     assert.equal(settings.cacert, '/etc/ssl/cloud.pem');
     assert.equal(settings.interface, 'public');
     assert.equal(settings.insecure, false);
+    // verify holding a path, as in requests, is the CA bundle.
+    const bundle = load({}, 'bundle');
+    assert.equal(bundle.cacert, '/etc/ssl/bundle.pem');
+    assert.equal(bundle.insecure, false);
+    assert.equal(bundle.authType, 'token');
   });
 
   it('prefers ./clouds.yaml, and OS_CLIENT_CONFIG_FILE before both', () => {
@@ -166,7 +174,7 @@ describe('cloud settings (clouds.yaml and OS_* variables)', () => {
     assert.match(error({}), /no cloud chosen: set OS_CLOUD/);
     assert.match(
       error({ OS_CLOUD: 'nope' }),
-      /clouds\.yaml: no cloud 'nope' under clouds \(found devstack, appcred\)/,
+      /clouds\.yaml: no cloud 'nope' under clouds \(found devstack, appcred, bundle\)/,
     );
     assert.match(
       error({ OS_AUTH_URL: 'http://k/v3', OS_USERNAME: 'u', OS_PASSWORD: 'hunter2' }),
