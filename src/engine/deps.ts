@@ -1,5 +1,11 @@
 import type { SignalTarget } from '../auth/signal-tokens.js';
-import type { PluginCatalog, Reality, SignalCredentials } from '../resources/contract.js';
+import type { Cloud } from '../openstack/index.js';
+import {
+  type PluginCatalog,
+  type Reality,
+  ResourceFailure,
+  type SignalCredentials,
+} from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
 import type { TemplateLimits } from '../template/limits.js';
 
@@ -47,4 +53,20 @@ export interface EngineDeps {
   readonly random: () => number;
   /** Credentials for signalling a resource from outside (absent: resources get none). */
   readonly signalCredentials?: (target: SignalTarget & { stackName: string }) => SignalCredentials;
+  /**
+   * The OpenStack cloud of a project's stacks (absent: the deployment has none, and the OpenStack
+   * types fail with a message saying what to configure). One cloud per deployment for now: the
+   * project is there for per-project credentials.
+   */
+  readonly openstack?: (projectId: string) => Cloud;
+}
+
+/** The cloud of a project's stacks, or a resource failure saying how to configure one. */
+export function cloudOf(deps: EngineDeps, projectId: string): Cloud {
+  if (!deps.openstack) {
+    throw new ResourceFailure(
+      'no OpenStack cloud is configured: set openstack_cloud (a cloud of clouds.yaml), OS_CLOUD, or the OS_AUTH_URL family of variables',
+    );
+  }
+  return deps.openstack(projectId);
 }

@@ -1,7 +1,7 @@
 import type { ResourceState, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Json } from '../util/json.js';
-import type { EngineDeps } from './deps.js';
+import { cloudOf, type EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from './rows.js';
@@ -91,6 +91,7 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         random: deps.random,
         readResource: peerReader(deps, stackId),
         signalCredentials: () => undefined,
+        openstack: () => cloudOf(deps, ''),
       })
     : row.physicalId;
   return { name: row.name, rowId: row.id, refId, attributes: row.attributes };

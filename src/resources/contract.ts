@@ -1,3 +1,4 @@
+import type { Cloud } from '../openstack/index.js';
 import type { Value } from '../template/functions/types.js';
 import type { AttributesSchema, PropertiesSchema } from '../template/properties/index.js';
 import type { Json, JsonObject } from '../util/json.js';
@@ -64,6 +65,12 @@ export interface PluginContext {
    * token, and a pre-signed URL); undefined when the deployment has no signal key (tests).
    */
   signalCredentials(): SignalCredentials | undefined;
+  /**
+   * The OpenStack cloud the stack's resources live in, logged in (the OS::Nova, OS::Neutron,
+   * OS::Cinder types); throws a ResourceFailure naming what to configure when the deployment has
+   * none.
+   */
+  openstack(): Cloud;
 }
 
 /** How a client outside reaches a resource's signal route. */

@@ -2,6 +2,7 @@
 // for the resource row (physical id, data, stored properties, progress), a fake clock that only
 // moves when told, a seeded random source, and a Reality (in memory unless one is given).
 import assert from 'node:assert/strict';
+import type { Cloud } from '../../src/openstack/index.js';
 import type { CatalogPlugin } from '../../src/resources/catalog.js';
 import {
   type ActionResult,
@@ -9,6 +10,7 @@ import {
   type PluginContext,
   type PollResult,
   type Reality,
+  ResourceFailure,
   type ResourcePlugin,
   type SignalCredentials,
   SoftwareConfig,
@@ -80,6 +82,8 @@ export class FakeResource {
   readonly configs = new Map<string, SoftwareConfig>();
   /** What `ctx().signalCredentials()` gives (none unless a test sets it). */
   signal: SignalCredentials | undefined = undefined;
+  /** The cloud `ctx().openstack()` gives (none unless a test sets it: then it throws, as the engine does). */
+  cloud: Cloud | undefined = undefined;
   /** The properties of an action in progress, stored once it completes. */
   private pending: Record<string, Value> | undefined;
 
@@ -112,6 +116,10 @@ export class FakeResource {
       random: this.random,
       readResource: async (ref) => this.peers.get(ref),
       signalCredentials: () => this.signal,
+      openstack: () => {
+        if (!this.cloud) throw new ResourceFailure('no OpenStack cloud is configured');
+        return this.cloud;
+      },
     };
   }
 
