@@ -175,3 +175,22 @@ export async function computeRig(
   };
   return { app, ctx, ports, volumes, clock, demo: await token('demo'), admin: await token('admin') };
 }
+
+/** Request helpers shared by the compute tests. */
+export const json = { 'content-type': 'application/json' };
+export const v = (minor: number) => ({ 'OpenStack-API-Version': `compute 2.${minor}` });
+
+export async function boot(rig: ComputeRig, server: Record<string, unknown>, headers = rig.demo) {
+  return rig.app.inject({
+    method: 'POST',
+    url: '/compute/v2.1/servers',
+    headers: { ...headers, ...json },
+    payload: { server: { flavorRef: '1', imageRef: 'cirros-0.6.2-x86_64-disk', ...server } },
+  });
+}
+export async function show(rig: ComputeRig, id: string, headers: Record<string, string> = rig.demo) {
+  return rig.app.inject({ method: 'GET', url: `/compute/v2.1/servers/${id}`, headers });
+}
+export async function status(rig: ComputeRig, id: string) {
+  return (await show(rig, id)).json().server.status as string;
+}
