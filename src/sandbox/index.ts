@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
 import { buildSandbox, type SandboxContext, type ServiceModule } from './app.js';
+import { computeAdminActions, computeService } from './compute/index.js';
+import { detachedPorts, detachedVolumes } from './compute/detached.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { imageService } from './image.js';
 import type { Random } from './noise.js';
@@ -10,9 +12,12 @@ export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
 export { createAppCredential } from './identity.js';
 
+// Nova reaches Neutron and Cinder through these binders (detached until those modules are in).
+const BINDINGS = { ports: detachedPorts, volumes: detachedVolumes };
 /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
 const SERVICES: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
   { service: imageService, admin: [] },
+  { service: computeService(BINDINGS), admin: computeAdminActions(BINDINGS) },
 ];
 
 export interface SandboxServerOptions {

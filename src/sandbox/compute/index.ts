@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SandboxContext, ServiceModule } from '../app.js';
+import type { PortBinder, VolumeBinder } from '../bindings.js';
+import { type Compute, COMPUTE_PREFIX } from './common.js';
+import { registerFlavors } from './flavors.js';
+import { registerKeypairs } from './keypairs.js';
+import { registerLimits } from './limits.js';
+import { registerMetadata } from './metadata.js';
+import { MAX_VERSION, MIN_VERSION, negotiateMicroversions } from './microversion.js';
+import { registerServerActions } from './server-actions.js';
+import { registerServers } from './servers.js';
+import { registerVolumeAttachments } from './volume-attachments.js';
+
+/**
+ * Nova v2.1 in the sandbox: flavors, key pairs, servers (with a lifecycle computed from
+ * timestamps), their actions, metadata, interfaces and volume attachments. Ports and volumes are
+ * Neutron's and Cinder's: this module reaches them only through the binders it is given.
+ */
+
+export { computeAdminActions } from './admin-actions.js';
+
+function version(ctx: SandboxContext, request: FastifyRequest) {
+  return {
+    id: 'v2.1',
+    status: 'CURRENT',
+    version: MAX_VERSION,
+    min_version: MIN_VERSION,
+    updated: '2013-07-23T11:33:21Z',
+    links: [
+      { rel: 'self', href: `${ctx.baseUrl(request)}${COMPUTE_PREFIX}/` },
+      { rel: 'describedby', type: 'text/html', href: 'http://docs.openstack.org/' },
+    ],
+    'media-types': [{ base: 'application/json', type: 'application/vnd.openstack.compute+json;version=2.1' }],
+  };
+}
+
+export function computeService(bindings: { ports: PortBinder; volumes: VolumeBinder }): ServiceModule {
+  return {
+    name: 'compute',
+    prefix: COMPUTE_PREFIX,
+    authenticated: true,
+    noisy: true,
+    register(app: FastifyInstance, ctx: SandboxContext) {
+      const compute: Compute = { ctx, ...bindings };
+      negotiateMicroversions(app);
+      app.get('/', { config: { public: true } }, async (request) => ({ version: version(ctx, request) }));
+      registerFlavors(app, ctx);
+      registerKeypairs(app, ctx);
+      registerServers(app, compute);
+      registerServerActions(app, compute);
+      registerMetadata(app, compute);
+      registerVolumeAttachments(app, compute);
+      registerLimits(app, compute);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, badRequest, conflict, notFound } from '../errors.js';
+import { bodyObject, type Compute, invalidInput } from './common.js';
+import { currentPhase, type Phase, type ServerRecord, statesOf, withPhases } from './server-state.js';
+import { findServer } from './server-view.js';
+
+/**
+ * POST /servers/{id}/action (reboot, stop, start, suspend, resume, pause, unpause) and the
+ * server's interfaces (os-interface).
+ */
+
+interface Action {
+  /** Statuses the action is allowed from. */
+  from: string[];
+  phases(now: number, delayMs: number, body: unknown): Phase[];
+}
+
+const REBOOT_TYPES = ['HARD', 'Hard', 'hard', 'SOFT', 'Soft', 'soft'];
+
+const settled =
+  (status: string): Action['phases'] =>
+  (now) => [{ at: now, status }];
+
+const ACTIONS: Record<string, Action> = {
+  reboot: {
+    from: ['ACTIVE', 'SHUTOFF', 'ERROR', 'PAUSED', 'SUSPENDED', 'REBOOT'],
+    phases(now, delayMs, body) {
+      const type = (body as { type?: unknown } | null)?.type;
+      if (typeof type !== 'string' || !REBOOT_TYPES.includes(type)) {
+        throw invalidInput('type', type, `is not one of ['HARD', 'Hard', 'hard', 'SOFT', 'Soft', 'soft']`);
+      }
+      const hard = type.toUpperCase() === 'HARD';
+      return [
+        { at: now, status: hard ? 'HARD_REBOOT' : 'REBOOT' },
+        { at: now + delayMs, status: 'ACTIVE' },
+      ];
+    },
+  },
+  'os-stop': { from: ['ACTIVE', 'ERROR'], phases: settled('SHUTOFF') },
+  'os-start': { from: ['SHUTOFF'], phases: settled('ACTIVE') },
+  suspend: { from: ['ACTIVE', 'SHUTOFF'], phases: settled('SUSPENDED') },
+  resume: { from: ['SUSPENDED'], phases: settled('ACTIVE') },
+  pause: { from: ['ACTIVE'], phases: settled('PAUSED') },
+  unpause: { from: ['PAUSED'], phases: settled('ACTIVE') },
+};
+
+/** Nova's 409 for an action the server's state does not allow. */
+function refuse(action: string, server: ServerRecord, status: string): ApiError {
+  const states = statesOf(status);
+  // Nova names the vm_state, unless the server is active and only its task is in the way.
+  const where = states.task && states.vm === 'active' ? `task_state ${states.task}` : `vm_state ${states.vm}`;
+  const name = action.replace(/^os-/, '');
+  return conflict(`Cannot '${name}' instance ${server.id} while it is in ${where}`);
+}
+
+function runAction(compute: Compute, request: FastifyRequest, id: string): void {
+  const { ctx } = compute;
+  const server = findServer(compute, request, id);
+  const body = bodyObject(request);
+  const names = Object.keys(body);
+  if (names.length !== 1) throw badRequest('There is no such action: ' + names.join(', '));
+  const name = names[0]!;
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  if (!action) throw badRequest(`There is no such action: ${name}`);
+  const now = ctx.now();
+  const status = currentPhase(server, now).status;
+  // A soft reboot is refused while one is under way; a hard one may interrupt it.
+  const hardReboot = name === 'reboot' && /^hard$/i.test(String((body.reboot as { type?: unknown })?.type));
+  if (!action.from.includes(status) || (status === 'REBOOT' && !hardReboot))
+    throw refuse(name, server, status);
+  if (name === 'reboot' && status === 'ERROR' && !hardReboot) throw refuse(name, server, status);
+  const phases = action.phases(now, ctx.noise().bootDelayMs, body[name]);
+  ctx.state.put('server', server.projectId, withPhases(server, now, phases));
+}
+
+/**
+ * The server's ports as os-interface shows them. The addresses come grouped by network in the
+ * order the ports were bound, each with its port's MAC: the n-th MAC seen is the n-th port.
+ */
+function interfaces(compute: Compute, server: ServerRecord) {
+  const addresses = server.portsReleased ? {} : compute.ports.addresses(server.id);
+  const macs: string[] = [];
+  const ipsByMac = new Map<string, string[]>();
+  for (const list of Object.values(addresses)) {
+    for (const address of list) {
+      if (address['OS-EXT-IPS:type'] !== 'fixed') continue;
+      const mac = address['OS-EXT-IPS-MAC:mac_addr'];
+      if (!ipsByMac.has(mac)) {
+        macs.push(mac);
+        ipsByMac.set(mac, []);
+      }
+      ipsByMac.get(mac)!.push(address.addr);
+    }
+  }
+  if (server.portsReleased) return [];
+  return server.ports.map((port, index) => {
+    const mac = macs[index] ?? '';
+    return {
+      port_state: 'ACTIVE',
+      fixed_ips: (ipsByMac.get(mac) ?? []).map((ip) => ({ ip_address: ip })),
+      port_id: port.portId,
+      net_id: port.networkId ?? '',
+      mac_addr: mac,
+    };
+  });
+}
+
+export function registerServerActions(app: FastifyInstance, compute: Compute): void {
+  type ById = { Params: { id: string } };
+  app.post<ById>('/servers/:id/action', async (request, reply) => {
+    runAction(compute, request, request.params.id);
+    return reply.code(202).send();
+  });
+  app.get<ById>('/servers/:id/os-interface', async (request) => ({
+    interfaceAttachments: interfaces(compute, findServer(compute, request, request.params.id)),
+  }));
+  app.get<{ Params: { id: string; portId: string } }>(
+    '/servers/:id/os-interface/:portId',
+    async (request) => {
+      const found = interfaces(compute, findServer(compute, request, request.params.id)).find(
+        (i) => i.port_id === request.params.portId,
+      );
+      if (!found) throw notFound('Port', request.params.portId);
+      return { interfaceAttachment: found };
+    },
+  );
+}
