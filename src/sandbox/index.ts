@@ -3,6 +3,7 @@ import { type AdminAction, adminService } from './admin.js';
 import { buildSandbox, type SandboxContext, type ServiceModule } from './app.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { imageService } from './image.js';
+import { networkAdminActions, networkService } from './network/index.js';
 import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
 
@@ -13,6 +14,7 @@ export { createAppCredential } from './identity.js';
 /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
 const SERVICES: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
   { service: imageService, admin: [] },
+  { service: networkService, admin: networkAdminActions },
 ];
 
 export interface SandboxServerOptions {
