@@ -5,7 +5,9 @@ import { baseFields, save } from './common.js';
 import { cidrText, defaultPools, formatIp, hostRange, parseCidr } from './ip-allocation.js';
 import { KIND, type Network, type Subnet } from './model.js';
 import { newNetwork, registerNetworks } from './networks.js';
+import { registerFloatingIps } from './floating-ips.js';
 import { registerPorts } from './ports.js';
+import { registerRouters } from './routers.js';
 import { registerSecurityGroups } from './security-groups.js';
 import { registerSubnets } from './subnets.js';
 
@@ -129,6 +131,8 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   registerSubnets(app, ctx);
   registerPorts(app, ctx);
   registerSecurityGroups(app, ctx);
+  registerRouters(app, ctx);
+  registerFloatingIps(app, ctx);
 }
 
 export const networkService: ServiceModule = {
