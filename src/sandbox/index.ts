@@ -2,23 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
 import { buildSandbox, type SandboxContext, type ServiceModule } from './app.js';
 import { computeAdminActions, computeService } from './compute/index.js';
-import { detachedPorts, detachedVolumes } from './compute/detached.js';
+import { detachedVolumes } from './compute/detached.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { imageService } from './image.js';
+import { networkAdminActions, networkPorts, networkService } from './network/index.js';
 import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
 
 export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
 export { createAppCredential } from './identity.js';
-
-// Nova reaches Neutron and Cinder through these binders (detached until those modules are in).
-const BINDINGS = { ports: detachedPorts, volumes: detachedVolumes };
-/** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
-const SERVICES: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
-  { service: imageService, admin: [] },
-  { service: computeService(BINDINGS), admin: computeAdminActions(BINDINGS) },
-];
 
 export interface SandboxServerOptions {
   /** The state file (default: in memory). */
@@ -37,12 +30,26 @@ export function createSandbox(options: SandboxServerOptions = {}): {
 } {
   const state = new SandboxState(options.file);
   seedIdentity(state);
-  const { app, ctx } = buildSandbox({
+  // The binders read the clock and the noise of the context buildSandbox makes below.
+  let ctx: SandboxContext | undefined;
+  const live = () => ctx!;
+  // Nova reaches Neutron and Cinder through these binders (volumes detached until Cinder is in).
+  const bindings = {
+    ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
+    volumes: detachedVolumes,
+  };
+  /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
+  const services: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
+    { service: imageService, admin: [] },
+    { service: networkService, admin: networkAdminActions },
+    { service: computeService(bindings), admin: computeAdminActions(bindings) },
+  ];
+  const built = buildSandbox({
     state,
     services: [
       identityService,
-      ...SERVICES.map((s) => s.service),
-      adminService(SERVICES.flatMap((s) => s.admin)),
+      ...services.map((s) => s.service),
+      adminService(services.flatMap((s) => s.admin)),
     ],
     tokens: tokenResolver,
     ...(options.noise !== undefined ? { noise: options.noise } : {}),
@@ -50,6 +57,7 @@ export function createSandbox(options: SandboxServerOptions = {}): {
     ...(options.now ? { now: options.now } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
-  app.addHook('onClose', async () => state.close());
-  return { app, ctx, state };
+  ctx = built.ctx;
+  built.app.addHook('onClose', async () => state.close());
+  return { app: built.app, ctx, state };
 }

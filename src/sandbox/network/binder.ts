@@ -1,0 +1,140 @@
+import { ApiError } from '../errors.js';
+import { defaultNoise, type Noise } from '../noise.js';
+import type { SandboxState } from '../state.js';
+import type { NicRequest, PortBinder, ServerAddress } from '../bindings.js';
+import { type Env, save } from './common.js';
+import { type FloatingIp, KIND, type Network, type Port } from './model.js';
+import { createPort, deletePort } from './ports.js';
+
+/**
+ * Neutron's side of Nova's server NICs: binding ports to servers, and the addresses Nova shows.
+ * Errors are Nova's answers (the compute API throws them to its client).
+ */
+
+export interface BinderClock {
+  /** The sandbox clock (timestamps); default Date.now. */
+  now?: () => number;
+  /** The noise knobs (port quotas); default: no quotas. */
+  noise?: () => Noise;
+}
+
+export function networkPorts(state: SandboxState, clock: BinderClock = {}): PortBinder {
+  const env: Env = {
+    state,
+    now: () => (clock.now ?? Date.now)(),
+    noise: () => (clock.noise ?? defaultNoise)(),
+  };
+
+  const serverPorts = (serverId: string) =>
+    state
+      .list<Port>(KIND.port)
+      .filter((p) => p.device_id === serverId && p.device_owner.startsWith('compute:'))
+      .sort((a, b) => (a._boundOrder ?? 0) - (b._boundOrder ?? 0));
+
+  const nextOrder = (serverId: string) =>
+    serverPorts(serverId).reduce((max, p) => Math.max(max, p._boundOrder ?? 0), 0) + 1;
+
+  const usable = (projectId: string, network: Network | undefined) =>
+    network !== undefined &&
+    (network.project_id === projectId || network.project_id === '' || network.shared);
+
+  return {
+    bind(projectId: string, serverId: string, nic: NicRequest) {
+      return state.transaction(() => {
+        if (nic.portId !== undefined) {
+          const port = state.get<Port>(KIND.port, nic.portId);
+          if (!port || port.project_id !== projectId) {
+            throw new ApiError(404, `Port ${nic.portId} could not be found.`);
+          }
+          if (port.device_id !== '' && port.device_id !== serverId) {
+            throw new ApiError(409, `Port ${port.id} is still in use.`);
+          }
+          save(env, KIND.port, {
+            ...port,
+            device_id: serverId,
+            device_owner: 'compute:nova',
+            status: 'ACTIVE',
+            'binding:host_id': 'sandbox',
+            'binding:vif_type': 'ovs',
+            _boundOrder: nextOrder(serverId),
+          });
+          return { portId: port.id };
+        }
+        if (nic.networkId === undefined) throw new ApiError(400, 'A network or a port is required.');
+        const network = state.get<Network>(KIND.network, nic.networkId);
+        if (!usable(projectId, network)) {
+          throw new ApiError(400, `Network ${nic.networkId} could not be found.`);
+        }
+        const fixedIps = nic.fixedIp === undefined ? undefined : [{ ip_address: nic.fixedIp }];
+        try {
+          const port = createPort(env, projectId, network!, {
+            fixedIps,
+            deviceId: serverId,
+            deviceOwner: 'compute:nova',
+            extra: { _novaCreated: true, _boundOrder: nextOrder(serverId) },
+          });
+          return { portId: port.id };
+        } catch (error) {
+          // Nova's words for Neutron's refusals.
+          if (error instanceof ApiError && error.type === 'IpAddressAlreadyAllocated') {
+            throw new ApiError(
+              409,
+              `Fixed IP address ${nic.fixedIp} is already in use on instance ${serverId}.`,
+            );
+          }
+          if (error instanceof ApiError && error.type === 'OverQuota') {
+            throw new ApiError(403, 'Maximum number of ports exceeded');
+          }
+          if (error instanceof ApiError && error.status === 409) throw new ApiError(409, error.message);
+          if (error instanceof ApiError) throw new ApiError(400, error.message);
+          throw error;
+        }
+      });
+    },
+
+    unbindAll(serverId: string) {
+      state.transaction(() => {
+        for (const port of serverPorts(serverId)) {
+          if (port._novaCreated) {
+            deletePort(env, port);
+            continue;
+          }
+          const { _boundOrder: _, ...rest } = port;
+          save(env, KIND.port, {
+            ...rest,
+            device_id: '',
+            device_owner: '',
+            status: 'DOWN',
+            'binding:host_id': '',
+            'binding:vif_type': 'unbound',
+          });
+        }
+      });
+    },
+
+    addresses(serverId: string) {
+      const result: Record<string, ServerAddress[]> = {};
+      const floating = state.list<FloatingIp>(KIND.floatingip);
+      for (const port of serverPorts(serverId)) {
+        const network = state.get<Network>(KIND.network, port.network_id);
+        const name = network?.name || port.network_id;
+        const list = (result[name] ??= []);
+        const entry = (addr: string, type: 'fixed' | 'floating'): ServerAddress => ({
+          addr,
+          version: addr.includes(':') ? 6 : 4,
+          'OS-EXT-IPS:type': type,
+          'OS-EXT-IPS-MAC:mac_addr': port.mac_address,
+        });
+        for (const ip of port.fixed_ips) list.push(entry(ip.ip_address, 'fixed'));
+        for (const fip of floating)
+          if (fip.port_id === port.id) list.push(entry(fip.floating_ip_address, 'floating'));
+      }
+      return result;
+    },
+
+    defaultNetwork(projectId: string) {
+      const own = state.list<Network>(KIND.network, { projectId }).filter((n) => !n['router:external']);
+      return own.length === 1 ? own[0]!.id : undefined;
+    },
+  };
+}

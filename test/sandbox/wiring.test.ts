@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { networkClient } from './network-helpers.js';
+
+// The sandbox's Nova asks its Neutron for a server's ports, as the real services do.
+describe('sandbox: Nova servers on Neutron networks', () => {
+  it('a server on a network gets a port and an address, and deleting it frees both', async () => {
+    let now = 1_000_000;
+    const n = await networkClient({ now: () => now });
+    try {
+      const net = await n.create('networks', { name: 'private' });
+      const subnet = await n.create('subnets', { network_id: net.id, cidr: '10.0.0.0/24', ip_version: 4 });
+      const compute = async (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: unknown) => {
+        const r = await n.app.inject({
+          method,
+          url: `/compute/v2.1${path}`,
+          headers: { 'x-auth-token': n.token },
+          ...(payload !== undefined ? { payload: payload as object } : {}),
+        });
+        return { status: r.statusCode, body: r.body ? r.json() : undefined };
+      };
+      const created = await compute('POST', '/servers', {
+        server: {
+          name: 'web',
+          flavorRef: '1',
+          imageRef: 'cirros-0.6.2-x86_64-disk',
+          networks: [{ uuid: net.id }],
+        },
+      });
+      assert.equal(created.status, 202, JSON.stringify(created.body));
+      const id = created.body.server.id;
+      now += 60_000;
+      const shown = await compute('GET', `/servers/${id}`);
+      assert.equal(shown.body.server.status, 'ACTIVE');
+      const [address] = shown.body.server.addresses.private;
+      assert.equal(address.version, 4);
+      assert.match(address.addr, /^10\.0\.0\.\d+$/);
+      const ports = await n.call('GET', `/ports?device_id=${id}`);
+      assert.equal(ports.body.ports.length, 1);
+      assert.equal(ports.body.ports[0].device_owner, 'compute:nova');
+      assert.equal(ports.body.ports[0].fixed_ips[0].subnet_id, subnet.id);
+      assert.equal(ports.body.ports[0].fixed_ips[0].ip_address, address.addr);
+
+      assert.equal((await compute('DELETE', `/servers/${id}`)).status, 204);
+      const after = await n.call('GET', `/ports?device_id=${id}`);
+      assert.deepEqual(after.body.ports, []);
+    } finally {
+      await n.app.close();
+    }
+  });
+});
