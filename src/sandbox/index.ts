@@ -31,8 +31,8 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   const state = new SandboxState(options.file);
   seedIdentity(state);
   // The binders read the clock and the noise of the context buildSandbox makes below.
-  let ctx: SandboxContext | undefined;
-  const live = () => ctx!;
+  const made: { ctx?: SandboxContext } = {};
+  const live = () => made.ctx!;
   // Nova reaches Neutron and Cinder through these binders (volumes detached until Cinder is in).
   const bindings = {
     ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
@@ -57,7 +57,7 @@ export function createSandbox(options: SandboxServerOptions = {}): {
     ...(options.now ? { now: options.now } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
-  ctx = built.ctx;
+  made.ctx = built.ctx;
   built.app.addHook('onClose', async () => state.close());
-  return { app: built.app, ctx, state };
+  return { app: built.app, ctx: built.ctx, state };
 }
