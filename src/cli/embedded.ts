@@ -7,6 +7,7 @@ import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
+import { type Cloud, loadCloudSettings, openCloud } from '../openstack/index.js';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { Reality } from '../resources/contract.js';
 import { MemoryReality } from '../resources/reality/memory.js';
@@ -72,6 +73,19 @@ export async function openConfiguredStore(
 }
 
 /**
+ * The OpenStack cloud of the configuration (openstack_cloud, else OS_CLOUD or the OS_* variables),
+ * opened when a resource first needs it: a deployment without OpenStack types needs no cloud. A
+ * configuration error is thrown to that resource, which fails with it.
+ */
+function configuredCloud(config: Config): (projectId: string) => Cloud {
+  let cloud: Cloud | undefined;
+  return () => {
+    cloud ??= openCloud(loadCloudSettings(config.openstack_cloud ? { cloud: config.openstack_cloud } : {}));
+    return cloud;
+  };
+}
+
+/**
  * An engine on the configured store, its schema brought up to date (the embedded default just
  * works; `hearth manage db sync` is the operator's explicit step). `publicUrl` is where signal
  * URLs point (asked each time: a server on port 0 knows it late).
@@ -86,6 +100,7 @@ export async function openEngine(
   const signer = await SignalSigner.load(store, config.auth_encryption_key);
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
+    openstack: configuredCloud(config),
     store,
     plugins: pluginCatalog(builtinPlugins()),
     reality: realityFor(database),

@@ -82,6 +82,8 @@ export interface Config {
   readonly keystone_token_cache_time: number;
   /** How long Hearth waits for Keystone's answer, in seconds. */
   readonly keystone_timeout: number;
+  /** The cloud of clouds.yaml the OpenStack resource types use; empty: OS_CLOUD, or the OS_* variables. */
+  readonly openstack_cloud: string;
   /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
   readonly max_stacks_per_tenant: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
@@ -475,6 +477,12 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       name: '[keystone_authtoken] http_connect_timeout',
       note: 'keystonemiddleware waits without limit when it is unset.',
     },
+  },
+  openstack_cloud: {
+    type: 'string',
+    default: '',
+    help: 'The cloud (by its name in clouds.yaml) the OpenStack resource types create their resources in; empty: OS_CLOUD, or the OS_* variables.',
+    heat: null,
   },
   max_stacks_per_tenant: {
     type: 'int',

@@ -68,5 +68,11 @@ export function cloudOf(deps: EngineDeps, projectId: string): Cloud {
       'no OpenStack cloud is configured: set openstack_cloud (a cloud of clouds.yaml), OS_CLOUD, or the OS_AUTH_URL family of variables',
     );
   }
-  return deps.openstack(projectId);
+  try {
+    return deps.openstack(projectId);
+  } catch (error) {
+    // Opening a cloud makes no call: what fails here is its configuration, which a retry won't fix.
+    if (error instanceof ResourceFailure) throw error;
+    throw new ResourceFailure(`the OpenStack cloud cannot be used: ${(error as Error).message}`);
+  }
 }

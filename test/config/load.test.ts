@@ -54,6 +54,7 @@ const DEFAULTS: Config = {
   keystone_service_project_domain: 'Default',
   keystone_token_cache_time: 30,
   keystone_timeout: 10,
+  openstack_cloud: '',
   max_stacks_per_tenant: 512,
   public_api_url: '',
   auth_encryption_key: '',

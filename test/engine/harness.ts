@@ -77,6 +77,8 @@ export interface HarnessOptions {
   plugins?: readonly ResourcePlugin[];
   actionRetryLimit?: number;
   stackActionTimeout?: number;
+  /** The OpenStack cloud the engine gives plugins (absent: none is configured). */
+  openstack?: EngineDeps['openstack'];
 }
 
 /**
@@ -99,6 +101,7 @@ export class Harness {
       reality: h.reality,
       clock: h.clock,
       engineId: 'engine-1',
+      ...(options.openstack ? { openstack: options.openstack } : {}),
       random: seeded(42),
       settings: {
         workLeaseMs: 60_000,
