@@ -5,6 +5,7 @@ import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { imageService } from './image.js';
 import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
+import { volumeAdminActions, volumeService } from './volume/index.js';
 
 export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
@@ -13,6 +14,7 @@ export { createAppCredential } from './identity.js';
 /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
 const SERVICES: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
   { service: imageService, admin: [] },
+  { service: volumeService, admin: volumeAdminActions },
 ];
 
 export interface SandboxServerOptions {
