@@ -90,6 +90,9 @@ describe('sandbox Cinder: discovery and volume lifecycle', () => {
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(put.json().volume.name, 'renamed');
     assert.deepEqual(put.json().volume.metadata, { a: '1' });
+    const legacy = await cloud.cinder('PUT', `/volumes/${id}`, { volume: { display_name: 'old-style' } });
+    assert.equal(legacy.json().volume.name, 'old-style', 'the openstack client sends display_name');
+    assert.equal(legacy.json().volume.description, 'x');
 
     const del = await cloud.cinder('DELETE', `/volumes/${id}`);
     assert.equal(del.statusCode, 202);

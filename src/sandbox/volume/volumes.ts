@@ -16,14 +16,22 @@ export type Params = { project_id: string; id: string };
 /** The statuses a volume can be deleted in (and only when nothing is attached). */
 const DELETABLE = ['available', 'error', 'error_restoring', 'error_extending', 'error_managing'];
 
+/** `name` or `description`, also under Cinder's older `display_` names (the openstack client's update sends those). */
+function textField(body: Record<string, unknown>, key: 'name' | 'description'): string | null | undefined {
+  return key in body ? optionalText(body, key) : optionalText(body, `display_${key}`);
+}
+
 function createVolume(ctx: SandboxContext, request: FastifyRequest, projectId: string): Volume {
   const body = bodyPart(request.body, 'volume');
-  const name = optionalText(body, 'name') ?? null;
-  const description = optionalText(body, 'description') ?? null;
+  const name = textField(body, 'name') ?? null;
+  const description = textField(body, 'description') ?? null;
   const metadata = body.metadata === undefined || body.metadata === null ? {} : metadataField(body.metadata);
+  // No snapshots or backups exist in the sandbox.
   if (body.snapshot_id !== undefined && body.snapshot_id !== null) {
     throw notFound('Snapshot', String(body.snapshot_id));
   }
+  if (body.backup_id !== undefined && body.backup_id !== null)
+    throw notFound('Backup', String(body.backup_id));
 
   let source: Volume | undefined;
   if (body.source_volid !== undefined && body.source_volid !== null) {
@@ -171,8 +179,8 @@ export function registerVolumes(app: FastifyInstance, ctx: SandboxContext): void
   app.put<{ Params: Params }>('/volumes/:id', async (request) => {
     const body = bodyPart(request.body, 'volume');
     const volume = projectVolume(ctx, request.params.project_id, request.params.id);
-    const name = optionalText(body, 'name');
-    const description = optionalText(body, 'description');
+    const name = textField(body, 'name');
+    const description = textField(body, 'description');
     const changed: Volume = {
       ...volume,
       ...(name !== undefined ? { name } : {}),
