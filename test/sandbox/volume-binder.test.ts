@@ -110,6 +110,34 @@ describe('sandbox Cinder: the VolumeBinder (Nova’s attachments) and admin acti
     assert.equal((await show(shared)).status, 'available');
   });
 
+  it('extends an in-use volume from microversion 3.42 only, back to in-use afterwards', async () => {
+    const id = await volume();
+    binder.attach(cloud.demo.projectId, id, 'server-7');
+    const extend = (version: string) =>
+      cloud.cinder('POST', `/volumes/${id}/action`, { 'os-extend': { new_size: 2 } }, { version });
+    assert.equal((await extend('3.41')).statusCode, 400);
+    const r = await extend('3.42');
+    assert.equal(r.statusCode, 202, r.body);
+    assert.equal((await show(id)).status, 'extending');
+    cloud.advance(1000);
+    const extended = await show(id);
+    assert.equal(extended.status, 'in-use');
+    assert.equal(extended.size, 2);
+    assert.equal(extended.attachments.length, 1);
+    // Detached while extending: it ends available, not in-use with nothing attached.
+    assert.equal((await extend('3.42')).statusCode, 400, 'new_size must grow');
+    const again = await cloud.cinder(
+      'POST',
+      `/volumes/${id}/action`,
+      { 'os-extend': { new_size: 3 } },
+      { version: '3.42' },
+    );
+    assert.equal(again.statusCode, 202);
+    binder.detachAll('server-7');
+    cloud.advance(1000);
+    assert.equal((await show(id)).status, 'available');
+  });
+
   it('changes a volume out of band (status, size, name, metadata) and deletes it, attachments and all', async () => {
     const id = await volume({}, false);
     const set = await cloud.app.inject({

@@ -103,6 +103,11 @@ describe('sandbox Cinder: lists, quotas and limits', () => {
       assert.equal(limits.maxTotalVolumeGigabytes, 13);
       assert.equal(limits.totalVolumesUsed, 5);
       assert.equal(limits.totalGigabytesUsed, 11);
+      const quotaSet = (
+        await cloud.cinder('GET', `/os-quota-sets/${cloud.demo.projectId}?usage=True`)
+      ).json();
+      assert.deepEqual(quotaSet.quota_set.gigabytes, { limit: 13, in_use: 11, reserved: 0, allocated: 0 });
+      assert.equal(quotaSet.quota_set.id, cloud.demo.projectId);
 
       const tooBig = await cloud.cinder('POST', '/volumes', { volume: { size: 3 } });
       assert.equal(tooBig.statusCode, 413, tooBig.body);

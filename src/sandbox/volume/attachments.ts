@@ -35,8 +35,14 @@ function nextDevice(used: Set<string>): string {
 /** Drops the server's attachment from the volume; the last one leaves it available. */
 function release(ctx: SandboxContext, volume: Volume, serverId: string): void {
   const attachments = volume.attachments.filter((a) => a.server_id !== serverId);
-  const status = attachments.length === 0 && volume.status === 'in-use' ? 'available' : volume.status;
-  save(ctx, { ...volume, attachments, status });
+  const free = attachments.length === 0;
+  const status = free && volume.status === 'in-use' ? 'available' : volume.status;
+  // An in-use extend under way ends available once nothing is attached any more.
+  const transition =
+    free && volume.transition?.to === 'in-use'
+      ? { ...volume.transition, to: 'available' }
+      : volume.transition;
+  save(ctx, { ...volume, attachments, status, transition });
 }
 
 export function volumeAttachments(ctx: SandboxContext): VolumeBinder {

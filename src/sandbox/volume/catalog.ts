@@ -77,6 +77,32 @@ export function registerCatalog(app: FastifyInstance, ctx: SandboxContext): void
     };
   });
 
+  // Read only: the quotas are the noise knobs (`PUT /admin/noise`), the same for every project.
+  app.get<{ Params: Params & { target: string }; Querystring: { usage?: string } }>(
+    '/os-quota-sets/:target',
+    async (request) => {
+      const { quotas } = ctx.noise();
+      const limits: Record<string, number> = {
+        volumes: quotas.volumes,
+        gigabytes: quotas.gigabytes,
+        snapshots: -1,
+        backups: -1,
+        backup_gigabytes: -1,
+        groups: -1,
+        per_volume_gigabytes: -1,
+      };
+      const withUsage = ['true', 'True', '1'].includes(request.query.usage ?? '');
+      const used: Record<string, number> = { ...usage(ctx, request.params.target) };
+      const quotaSet = Object.fromEntries(
+        Object.entries(limits).map(([k, limit]) => [
+          k,
+          withUsage ? { limit, in_use: used[k] ?? 0, reserved: 0, allocated: 0 } : limit,
+        ]),
+      );
+      return { quota_set: { id: request.params.target, ...quotaSet } };
+    },
+  );
+
   app.get('/os-availability-zone', async () => ({
     availabilityZoneInfo: [{ zoneName: ZONE, zoneState: { available: true } }],
   }));
