@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
 import { buildSandbox, type SandboxContext, type ServiceModule } from './app.js';
 import { computeAdminActions, computeService } from './compute/index.js';
-import { detachedVolumes } from './compute/detached.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { imageService } from './image.js';
 import { networkAdminActions, networkPorts, networkService } from './network/index.js';
 import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
+import { volumeAdminActions, volumeAttachments, volumeService } from './volume/index.js';
 
 export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
@@ -30,18 +30,20 @@ export function createSandbox(options: SandboxServerOptions = {}): {
 } {
   const state = new SandboxState(options.file);
   seedIdentity(state);
-  // The binders read the clock and the noise of the context buildSandbox makes below.
+  // The binders use the context buildSandbox makes below, once requests arrive.
   const made: { ctx?: SandboxContext } = {};
   const live = () => made.ctx!;
-  // Nova reaches Neutron and Cinder through these binders (volumes detached until Cinder is in).
+  const lateCtx = new Proxy({} as SandboxContext, { get: (_target, name) => Reflect.get(live(), name) });
+  // Nova reaches Neutron and Cinder through these binders, as the real services call each other.
   const bindings = {
     ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
-    volumes: detachedVolumes,
+    volumes: volumeAttachments(lateCtx),
   };
   /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
   const services: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
     { service: imageService, admin: [] },
     { service: networkService, admin: networkAdminActions },
+    { service: volumeService, admin: volumeAdminActions },
     { service: computeService(bindings), admin: computeAdminActions(bindings) },
   ];
   const built = buildSandbox({

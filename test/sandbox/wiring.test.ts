@@ -4,7 +4,7 @@ import { networkClient } from './network-helpers.js';
 
 // The sandbox's Nova asks its Neutron for a server's ports, as the real services do.
 describe('sandbox: Nova servers on Neutron networks', () => {
-  it('a server on a network gets a port and an address, and deleting it frees both', async () => {
+  it('a server on a network gets a port and an address, and a volume through Nova; deleting it frees them', async () => {
     let now = 1_000_000;
     const n = await networkClient({ now: () => now });
     try {
@@ -41,7 +41,34 @@ describe('sandbox: Nova servers on Neutron networks', () => {
       assert.equal(ports.body.ports[0].fixed_ips[0].subnet_id, subnet.id);
       assert.equal(ports.body.ports[0].fixed_ips[0].ip_address, address.addr);
 
+      // A volume attached through Nova is in-use in Cinder, and free again once the server is gone.
+      const volume = await n.app.inject({
+        method: 'POST',
+        url: `/volume/v3/${n.projectId}/volumes`,
+        headers: { 'x-auth-token': n.token },
+        payload: { volume: { size: 1, name: 'data' } },
+      });
+      assert.equal(volume.statusCode, 202, volume.body);
+      const volumeId = volume.json().volume.id;
+      now += 60_000;
+      const attached = await compute('POST', `/servers/${id}/os-volume_attachments`, {
+        volumeAttachment: { volumeId },
+      });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      assert.equal(attached.body.volumeAttachment.device, '/dev/vdb');
+      const cinder = async () =>
+        (
+          await n.app.inject({
+            method: 'GET',
+            url: `/volume/v3/${n.projectId}/volumes/${volumeId}`,
+            headers: { 'x-auth-token': n.token },
+          })
+        ).json().volume;
+      assert.equal((await cinder()).status, 'in-use');
+      assert.equal((await cinder()).attachments[0].server_id, id);
+
       assert.equal((await compute('DELETE', `/servers/${id}`)).status, 204);
+      assert.equal((await cinder()).status, 'available');
       const after = await n.call('GET', `/ports?device_id=${id}`);
       assert.deepEqual(after.body.ports, []);
     } finally {
