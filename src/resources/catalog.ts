@@ -24,6 +24,7 @@ import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
+import { neutronNetPlugin } from './openstack/neutron/net.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -66,6 +67,7 @@ export function builtinPlugins(): ResourcePlugin[] {
     resourceChainPlugin,
     delayPlugin,
     multipartMimePlugin,
+    neutronNetPlugin,
   ];
 }
 

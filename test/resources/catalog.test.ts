@@ -45,6 +45,7 @@ describe('plugin catalog', () => {
       'OS::Heat::Value',
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',
+      'OS::Neutron::Net',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
     assert.equal(catalog.plugin('OS::Nova::Server'), undefined);

@@ -10,6 +10,7 @@ import { registerPorts } from './ports.js';
 import { registerRouters } from './routers.js';
 import { registerSecurityGroups } from './security-groups.js';
 import { registerSubnets } from './subnets.js';
+import { registerTags } from './tags.js';
 
 /**
  * Neutron v2.0 in the sandbox: networks, subnets, ports (with IP allocation), routers, floating
@@ -133,6 +134,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   registerSecurityGroups(app, ctx);
   registerRouters(app, ctx);
   registerFloatingIps(app, ctx);
+  registerTags(app, ctx);
 }
 
 export const networkService: ServiceModule = {
