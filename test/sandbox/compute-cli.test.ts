@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { computeRig, type ComputeRig } from './compute-fakes.js';
+import { OPENSTACK_CLIENT_SKIP, openstackClient } from './support.js';
 
 // The real openstack client against the sandbox's Nova (identity and images real, Neutron and
 // Cinder faked): evidence the wire format is what the client expects. Each call costs ~1.5 s.
 
-const run = promisify(execFile);
-const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
-
-describe('the real openstack client against the sandbox compute API', { skip }, () => {
+describe('the real openstack client against the sandbox compute API', { skip: OPENSTACK_CLIENT_SKIP }, () => {
   let rig: ComputeRig;
-  let env: Record<string, string>;
+  let client: (...args: string[]) => Promise<string>;
   let home: string;
 
   before(async () => {
@@ -24,18 +19,8 @@ describe('the real openstack client against the sandbox compute API', { skip }, 
     // The client's clock and the sandbox's must agree (token expiry).
     rig.clock.now = Date.now();
     const url = await rig.app.listen({ host: '127.0.0.1', port: 0 });
+    client = openstackClient(url);
     home = mkdtempSync(join(tmpdir(), 'hearth-compute-cli-'));
-    env = {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      OS_AUTH_URL: `${url}/identity/v3`,
-      OS_USERNAME: 'demo',
-      OS_PASSWORD: 'demo',
-      OS_PROJECT_NAME: 'demo',
-      OS_USER_DOMAIN_NAME: 'Default',
-      OS_PROJECT_DOMAIN_NAME: 'Default',
-      OS_IDENTITY_API_VERSION: '3',
-    };
   });
   after(async () => {
     await rig?.app.close();
@@ -43,10 +28,7 @@ describe('the real openstack client against the sandbox compute API', { skip }, 
   });
 
   async function openstack<T>(...args: string[]): Promise<T> {
-    const { stdout } = await run('openstack', args, { env, timeout: 60_000 }).catch((error: unknown) => {
-      const e = error as { stderr?: string; stdout?: string };
-      return assert.fail(`openstack ${args.join(' ')} failed:\n${e.stderr}\n${e.stdout}`);
-    });
+    const stdout = await client(...args);
     return (stdout.trim() === '' ? undefined : JSON.parse(stdout)) as T;
   }
 

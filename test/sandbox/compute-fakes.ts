@@ -13,6 +13,7 @@ import { ApiError } from '../../src/sandbox/errors.js';
 import { identityService, seedIdentity, tokenResolver } from '../../src/sandbox/identity.js';
 import { imageService } from '../../src/sandbox/image.js';
 import { SandboxState } from '../../src/sandbox/state.js';
+import { login } from './support.js';
 
 /** Small fakes of Neutron and Cinder as Nova sees them, recording what Nova asked of them. */
 
@@ -157,22 +158,7 @@ export async function computeRig(
   });
   app.addHook('onClose', async () => state.close());
   await app.ready();
-  const token = async (name: string) => {
-    const r = await app.inject({
-      method: 'POST',
-      url: '/identity/v3/auth/tokens',
-      payload: {
-        auth: {
-          identity: {
-            methods: ['password'],
-            password: { user: { name, domain: { name: 'Default' }, password: name } },
-          },
-          scope: { project: { name, domain: { name: 'Default' } } },
-        },
-      },
-    });
-    return { 'x-auth-token': r.headers['x-subject-token'] as string };
-  };
+  const token = async (name: string) => ({ 'x-auth-token': (await login(app, name)).token });
   return { app, ctx, ports, volumes, clock, demo: await token('demo'), admin: await token('admin') };
 }
 

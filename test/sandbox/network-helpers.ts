@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { login } from './support.js';
 
 /** A parsed JSON answer, read freely by the tests (its shape is what they assert). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,24 +23,6 @@ export interface NetworkClient {
   ): Promise<{ status: number; body: Answer; headers: Record<string, unknown> }>;
   /** A create that must answer 201; the created object. */
   create(collection: string, body: Record<string, unknown>): Promise<Answer>;
-}
-
-async function login(app: FastifyInstance, name: string): Promise<{ token: string; projectId: string }> {
-  const r = await app.inject({
-    method: 'POST',
-    url: '/identity/v3/auth/tokens',
-    payload: {
-      auth: {
-        identity: {
-          methods: ['password'],
-          password: { user: { name, domain: { name: 'Default' }, password: name } },
-        },
-        scope: { project: { name, domain: { name: 'Default' } } },
-      },
-    },
-  });
-  assert.equal(r.statusCode, 201, r.body);
-  return { token: r.headers['x-subject-token'] as string, projectId: r.json().token.project.id };
 }
 
 const SINGULAR: Record<string, string> = {

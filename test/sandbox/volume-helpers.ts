@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { login } from './support.js';
 
 /** A sandbox with a fake clock, logged in as demo and admin, for the Cinder tests. */
 export interface Session {
@@ -22,24 +23,6 @@ export interface VolumeCloud {
     options?: { as?: Session; version?: string; project?: string },
   ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
-}
-
-async function login(app: FastifyInstance, name: string): Promise<Session> {
-  const r = await app.inject({
-    method: 'POST',
-    url: '/identity/v3/auth/tokens',
-    payload: {
-      auth: {
-        identity: {
-          methods: ['password'],
-          password: { user: { name, domain: { name: 'Default' }, password: name } },
-        },
-        scope: { project: { name, domain: { name: 'Default' } } },
-      },
-    },
-  });
-  if (r.statusCode !== 201) throw new Error(`login ${name}: ${r.statusCode} ${r.body}`);
-  return { token: r.headers['x-subject-token'] as string, projectId: r.json().token.project.id as string };
 }
 
 export async function volumeCloud(noise: unknown = { bootDelayMs: 1000 }): Promise<VolumeCloud> {

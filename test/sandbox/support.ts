@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+
+/** What the sandbox tests share: logging in, and the real openstack client pointed at a sandbox. */
+
+/** A project-scoped token of a seeded user (whose password is its name), and its project. */
+export async function login(
+  app: FastifyInstance,
+  name: string,
+): Promise<{ token: string; projectId: string }> {
+  const r = await app.inject({
+    method: 'POST',
+    url: '/identity/v3/auth/tokens',
+    payload: {
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: { user: { name, domain: { name: 'Default' }, password: name } },
+        },
+        scope: { project: { name, domain: { name: 'Default' } } },
+      },
+    },
+  });
+  assert.equal(r.statusCode, 201, `login ${name}: ${r.body}`);
+  return { token: r.headers['x-subject-token'] as string, projectId: r.json().token.project.id as string };
+}
+
+const run = promisify(execFile);
+const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
+/** `skip` for a describe() of real-client tests: only without the client and outside CI. */
+export const OPENSTACK_CLIENT_SKIP =
+  !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
+
+/** The real openstack client as user demo of the sandbox at `address`, with a HOME of its own. */
+export function openstackClient(address: string): (...args: string[]) => Promise<string> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'hearth-openstack-client-')),
+    OS_AUTH_URL: `${address}/identity/v3`,
+    OS_USERNAME: 'demo',
+    OS_PASSWORD: 'demo',
+    OS_PROJECT_NAME: 'demo',
+    OS_USER_DOMAIN_NAME: 'Default',
+    OS_PROJECT_DOMAIN_NAME: 'Default',
+    OS_IDENTITY_API_VERSION: '3',
+  };
+  return async (...args) => {
+    try {
+      return (await run('openstack', args, { env, timeout: 60_000 })).stdout;
+    } catch (error) {
+      const e = error as { stderr?: string; stdout?: string; message: string };
+      return assert.fail(
+        `openstack ${args.join(' ')} failed: ${e.message}\n${e.stderr ?? ''}\n${e.stdout ?? ''}`,
+      );
+    }
+  };
+}
