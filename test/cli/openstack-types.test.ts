@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 const TEMPLATE = (name: string) => `heat_template_version: 2018-08-31
@@ -24,14 +25,7 @@ describe('OpenStack types through the CLI, on the sandbox cloud', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
     // The children inherit them (Workdir spawns with this process's environment).
-    Object.assign(process.env, {
-      OS_AUTH_URL: `http://127.0.0.1:${port}/identity/v3`,
-      OS_USERNAME: 'demo',
-      OS_PASSWORD: 'demo',
-      OS_PROJECT_NAME: 'demo',
-      OS_USER_DOMAIN_NAME: 'Default',
-      OS_PROJECT_DOMAIN_NAME: 'Default',
-    });
+    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
   });
   after(async () => {
     process.env = saved;

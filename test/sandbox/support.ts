@@ -36,17 +36,24 @@ const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).st
 export const OPENSTACK_CLIENT_SKIP =
   !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
 
-/** The real openstack client as user demo of the sandbox at `address`, with a HOME of its own. */
-export function openstackClient(address: string): (...args: string[]) => Promise<string> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'hearth-openstack-client-')),
+/** The OS_* variables that make a client user demo of the sandbox at `address` (its URL). */
+export function sandboxEnv(address: string): Record<string, string> {
+  return {
     OS_AUTH_URL: `${address}/identity/v3`,
     OS_USERNAME: 'demo',
     OS_PASSWORD: 'demo',
     OS_PROJECT_NAME: 'demo',
     OS_USER_DOMAIN_NAME: 'Default',
     OS_PROJECT_DOMAIN_NAME: 'Default',
+  };
+}
+
+/** The real openstack client as user demo of the sandbox at `address`, with a HOME of its own. */
+export function openstackClient(address: string): (...args: string[]) => Promise<string> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'hearth-openstack-client-')),
+    ...sandboxEnv(address),
     OS_IDENTITY_API_VERSION: '3',
   };
   return async (...args) => {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Cloud, loadCloudSettings, openCloud } from '../../../src/openstack/index.js';
 import { neutronNetPlugin } from '../../../src/resources/openstack/neutron/net.js';
 import { createSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../sandbox/support.js';
 import { FakeResource } from '../helpers.js';
 
 // OS::Neutron::Net against the sandbox cloud, through the OpenStack client, over HTTP.
@@ -16,15 +17,7 @@ describe('OS::Neutron::Net on the sandbox cloud', () => {
     ({ app } = createSandbox());
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
-    const env = {
-      OS_AUTH_URL: `http://127.0.0.1:${port}/identity/v3`,
-      OS_USERNAME: 'demo',
-      OS_PASSWORD: 'demo',
-      OS_PROJECT_NAME: 'demo',
-      OS_USER_DOMAIN_NAME: 'Default',
-      OS_PROJECT_DOMAIN_NAME: 'Default',
-    };
-    cloud = openCloud(loadCloudSettings({ env, searchPath: [] }));
+    cloud = openCloud(loadCloudSettings({ env: sandboxEnv(`http://127.0.0.1:${port}`), searchPath: [] }));
   });
   after(async () => {
     await cloud?.close();
