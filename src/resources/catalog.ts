@@ -25,6 +25,7 @@ import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
+import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -68,6 +69,7 @@ export function builtinPlugins(): ResourcePlugin[] {
     delayPlugin,
     multipartMimePlugin,
     neutronNetPlugin,
+    neutronSubnetPlugin,
   ];
 }
 

@@ -131,7 +131,7 @@ describe('hearth template graph', () => {
     't.yaml': `heat_template_version: 2018-08-31
 resources:
   net: {type: OS::Neutron::Net}
-  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}}}
+  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}
   server: {type: OS::Nova::Server, properties: {networks: [{subnet: {get_resource: subnet}}]}}
 `,
   };

@@ -46,6 +46,7 @@ describe('plugin catalog', () => {
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',
       'OS::Neutron::Net',
+      'OS::Neutron::Subnet',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
     assert.equal(catalog.plugin('OS::Nova::Server'), undefined);

@@ -1,0 +1,252 @@
+import { isNotFound } from '../../../openstack/index.js';
+import { type DocPath, TemplateError } from '../../../template/errors.js';
+import { UNKNOWN, type Value } from '../../../template/functions/types.js';
+import { attr, C, P } from '../../../template/properties/index.js';
+import type { JsonObject } from '../../../util/json.js';
+import type { CatalogPlugin } from '../../catalog.js';
+import type { PluginContext, RealityState } from '../../contract.js';
+import { physicalResourceName } from '../../heat/physical-name.js';
+import { createMarker, deleteOrRetry, failure, present } from '../common.js';
+
+/** A Neutron subnet, as OS::Neutron::Subnet. */
+
+type Subnet = JsonObject & { id: string; name: string };
+
+/** Properties sent as they are on create and update (the network and the name are handled apart). */
+const UPDATABLE = [
+  'enable_dhcp',
+  'gateway_ip',
+  'allocation_pools',
+  'dns_nameservers',
+  'host_routes',
+] as const;
+const CREATE_ONLY = [
+  'cidr',
+  'ip_version',
+  'subnetpool',
+  'prefixlen',
+  'ipv6_ra_mode',
+  'ipv6_address_mode',
+] as const;
+
+async function show(ctx: PluginContext): Promise<Subnet> {
+  const r = await ctx.openstack().request<{ subnet: Subnet }>('network', 'GET', `/subnets/${ctx.physicalId}`);
+  return r.body.subnet;
+}
+
+/** The network the subnet is on: `network`, or the older `network_id`, by name or id. */
+function networkRef(properties: Record<string, Value>): string {
+  return (properties.network ?? properties.network_id) as string;
+}
+
+function updatable(ctx: PluginContext, properties: Record<string, Value>): JsonObject {
+  return {
+    ...((properties.value_specs ?? {}) as JsonObject),
+    ...present(properties, UPDATABLE),
+    name: (properties.name as string | null) ?? physicalResourceName(ctx),
+  };
+}
+
+const IP_POOL = P.map({
+  schema: {
+    start: P.string({ description: 'Start address for the allocation pool.', required: true }),
+    end: P.string({ description: 'End address for the allocation pool.', required: true }),
+  },
+});
+const ROUTE = P.map({
+  schema: {
+    destination: P.string({ description: 'The destination for static route.', required: true }),
+    nexthop: P.string({ description: 'The next hop for the destination.', required: true }),
+  },
+});
+
+export const neutronSubnetPlugin: CatalogPlugin = {
+  type: 'OS::Neutron::Subnet',
+  description:
+    'A resource for managing Neutron subnets. A subnet represents an IP address block of a network.',
+  supportStatus: { version: '2014.1' },
+  properties: {
+    network: P.string({ description: 'The ID or name of the network to associate this subnet with.' }),
+    network_id: P.string({
+      description: 'ID of the network to associate this subnet with.',
+      supportStatus: { status: 'HIDDEN', version: '5.0.0', message: 'Use property network.' },
+    }),
+    cidr: P.string({ description: 'The CIDR.' }),
+    ip_version: P.integer({
+      description: 'The IP version, which is 4 or 6.',
+      default: 4,
+      constraints: [C.allowedValues([4, 6])],
+    }),
+    name: P.string({ description: 'The name of the subnet.', updateAllowed: true }),
+    enable_dhcp: P.boolean({
+      description: 'Set to true if DHCP is enabled and false if DHCP is disabled.',
+      default: true,
+      updateAllowed: true,
+    }),
+    gateway_ip: P.string({
+      description:
+        'The gateway IP address. Set to any of [ null | ~ | "" ] to create/update a subnet without a gateway. If omitted when creation, neutron will assign the first free IP address within the subnet to the gateway automatically. If remove this from template when update, the old gateway IP address will be detached.',
+      updateAllowed: true,
+    }),
+    allocation_pools: P.list({
+      description: 'The start and end addresses for the allocation pools.',
+      items: IP_POOL,
+      updateAllowed: true,
+    }),
+    dns_nameservers: P.list({
+      description: 'A specified set of DNS name servers to be used.',
+      items: P.string(),
+      default: [],
+      updateAllowed: true,
+    }),
+    host_routes: P.list({
+      description: 'A list of host route dictionaries for the subnet.',
+      items: ROUTE,
+      updateAllowed: true,
+    }),
+    value_specs: P.map({
+      description: 'Extra parameters to include in the request.',
+      default: {},
+      updateAllowed: true,
+    }),
+    tenant_id: P.string({
+      description:
+        'The ID of the tenant who owns the network. Only administrative users can specify a tenant ID other than their own.',
+    }),
+    subnetpool: P.string({ description: 'The name or ID of the subnet pool.' }),
+    prefixlen: P.integer({
+      description: 'Prefix length for subnet allocation from subnet pool.',
+      constraints: [C.range({ min: 0 })],
+    }),
+    ipv6_ra_mode: P.string({
+      description: 'IPv6 RA (Router Advertisement) mode.',
+      constraints: [C.allowedValues(['dhcpv6-stateful', 'dhcpv6-stateless', 'slaac'])],
+    }),
+    ipv6_address_mode: P.string({
+      description: 'IPv6 address mode.',
+      constraints: [C.allowedValues(['dhcpv6-stateful', 'dhcpv6-stateless', 'slaac'])],
+    }),
+    tags: P.list({
+      description: 'The tags to be added to the subnet.',
+      items: P.string(),
+      updateAllowed: true,
+    }),
+  },
+  attributes: {
+    name: attr('Friendly name of the subnet.', 'string'),
+    network_id: attr('Parent network of the subnet.', 'string'),
+    tenant_id: attr('Tenant owning the subnet.', 'string'),
+    allocation_pools: attr('Ip allocation pools and their ranges.', 'list'),
+    gateway_ip: attr('Ip of the subnet’s gateway.', 'string'),
+    host_routes: attr('Additional routes for this subnet.', 'list'),
+    ip_version: attr('Ip version for the subnet.', 'string'),
+    cidr: attr('CIDR block notation for this subnet.', 'string'),
+    dns_nameservers: attr('List of dns nameservers.', 'list'),
+    enable_dhcp: attr('"true" if DHCP is enabled for this subnet; "false" otherwise.', 'string'),
+    show: attr('Detailed information about resource.', 'map'),
+  },
+
+  validate(properties: Record<string, Value>, path: DocPath): void {
+    const network = properties.network ?? properties.network_id;
+    if (network === undefined || network === null) {
+      throw new TemplateError(
+        'property',
+        'One of the properties "network" or "network_id" should be set.',
+        path,
+      );
+    }
+    const { cidr, subnetpool } = properties;
+    if (cidr === UNKNOWN || subnetpool === UNKNOWN) return;
+    if ((cidr ?? null) === null && (subnetpool ?? null) === null) {
+      throw new TemplateError('property', 'Either subnetpool or cidr must be provided.', path);
+    }
+  },
+
+  async create(ctx, properties) {
+    const cloud = ctx.openstack();
+    const marker = createMarker(ctx);
+    try {
+      const found = await cloud.request<{ subnets: Subnet[] }>('network', 'GET', '/subnets', undefined, {
+        query: { description: marker },
+      });
+      let subnet = found.body.subnets[0];
+      if (!subnet) {
+        const network = await cloud.findByNameOrId('network', '/networks', 'network', networkRef(properties));
+        const body: JsonObject = {
+          ...updatable(ctx, properties),
+          ...present(properties, CREATE_ONLY),
+          network_id: network.id,
+          description: marker,
+        };
+        if (properties.tenant_id) body.tenant_id = properties.tenant_id as string;
+        subnet = (await cloud.request<{ subnet: Subnet }>('network', 'POST', '/subnets', { subnet: body }))
+          .body.subnet;
+      }
+      const tags = (properties.tags as string[] | null) ?? [];
+      if (tags.length > 0) await cloud.request('network', 'PUT', `/subnets/${subnet.id}/tags`, { tags });
+      return { physicalId: subnet.id };
+    } catch (error) {
+      throw failure('creating the subnet', error);
+    }
+  },
+
+  async update(ctx, properties, _previous, changed) {
+    const cloud = ctx.openstack();
+    try {
+      if (changed.some((name) => name !== 'tags')) {
+        await cloud.request('network', 'PUT', `/subnets/${ctx.physicalId}`, {
+          subnet: updatable(ctx, properties),
+        });
+      }
+      if (changed.includes('tags')) {
+        await cloud.request('network', 'PUT', `/subnets/${ctx.physicalId}/tags`, {
+          tags: (properties.tags as string[] | null) ?? [],
+        });
+      }
+      return {};
+    } catch (error) {
+      throw failure('updating the subnet', error);
+    }
+  },
+
+  async delete(ctx) {
+    if (!ctx.physicalId) return {};
+    const result = await deleteOrRetry(
+      () => ctx.openstack().request('network', 'DELETE', `/subnets/${ctx.physicalId}`),
+      'the subnet',
+    );
+    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
+  },
+
+  async checkDeleteComplete(ctx, progress) {
+    const attempt = (progress as { attempt: number }).attempt;
+    return deleteOrRetry(
+      () => ctx.openstack().request('network', 'DELETE', `/subnets/${ctx.physicalId}`),
+      'the subnet',
+      attempt,
+    );
+  },
+
+  async getReality(ctx): Promise<RealityState> {
+    if (!ctx.physicalId) return { state: 'gone' };
+    try {
+      const s = await show(ctx);
+      const properties: Record<string, Value> = { name: s.name, network: s.network_id as string };
+      for (const key of [...UPDATABLE, 'cidr', 'ip_version', 'tags'] as const)
+        properties[key] = (s[key] ?? null) as Value;
+      return { state: 'present', properties };
+    } catch (error) {
+      if (isNotFound(error)) return { state: 'gone' };
+      throw error;
+    }
+  },
+
+  async attribute(ctx, name) {
+    const s = await show(ctx);
+    if (name === 'show') return s as Value;
+    if (name === 'tenant_id') return (s.tenant_id ?? s.project_id ?? null) as Value;
+    if (name === 'enable_dhcp') return String(s.enable_dhcp);
+    if (name === 'ip_version') return String(s.ip_version);
+    return (s[name] ?? null) as Value;
+  },
+};
