@@ -62,3 +62,70 @@ export async function deleteOrRetry(
     throw failure(`deleting ${what}`, error);
   }
 }
+
+/** A Neutron collection the types below create in: `networks` with objects under `network`. */
+export interface NeutronCollection {
+  path: string;
+  key: string;
+  /** For messages: "the network". */
+  what: string;
+}
+
+/**
+ * Creates a Neutron object marked with the create marker (in its description), or finds the one a
+ * crashed run of the same create made; then sets its tags. Returns its id.
+ */
+export async function createNeutronObject(
+  ctx: PluginContext,
+  collection: NeutronCollection,
+  body: () => Promise<JsonObject>,
+  tags: readonly string[],
+): Promise<string> {
+  const cloud = ctx.openstack();
+  const marker = createMarker(ctx);
+  try {
+    const found = await cloud.request<Record<string, { id: string }[]>>(
+      'network',
+      'GET',
+      collection.path,
+      undefined,
+      {
+        query: { description: marker },
+      },
+    );
+    let id = found.body[collection.path.slice(1)]?.[0]?.id;
+    if (id === undefined) {
+      const made = await cloud.request<Record<string, { id: string }>>('network', 'POST', collection.path, {
+        [collection.key]: { ...(await body()), description: marker },
+      });
+      id = made.body[collection.key]!.id;
+    }
+    if (tags.length > 0) await setNeutronTags(ctx, collection, id, tags);
+    return id;
+  } catch (error) {
+    throw failure(`creating ${collection.what}`, error);
+  }
+}
+
+export async function setNeutronTags(
+  ctx: PluginContext,
+  collection: NeutronCollection,
+  id: string,
+  tags: readonly string[],
+): Promise<void> {
+  await ctx.openstack().request('network', 'PUT', `${collection.path}/${id}/tags`, { tags });
+}
+
+/** Deletes the resource's Neutron object; see deleteOrRetry. `attempt` is from the progress of an earlier try. */
+export async function deleteNeutronObject(
+  ctx: PluginContext,
+  collection: NeutronCollection,
+  attempt = 1,
+): Promise<PollResult> {
+  if (!ctx.physicalId) return { done: true };
+  return deleteOrRetry(
+    () => ctx.openstack().request('network', 'DELETE', `${collection.path}/${ctx.physicalId}`),
+    collection.what,
+    attempt,
+  );
+}

@@ -5,7 +5,14 @@ import type { Json, JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
-import { createMarker, deleteOrRetry, failure, present } from '../common.js';
+import {
+  createNeutronObject,
+  deleteNeutronObject,
+  failure,
+  type NeutronCollection,
+  present,
+  setNeutronTags,
+} from '../common.js';
 
 /** A Neutron network, as OS::Neutron::Net. */
 
@@ -29,6 +36,8 @@ function requestBody(ctx: PluginContext, properties: Record<string, Value>): Jso
     name: (properties.name as string | null) ?? physicalResourceName(ctx),
   };
 }
+
+const NETWORKS: NeutronCollection = { path: '/networks', key: 'network', what: 'the network' };
 
 export const neutronNetPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Net',
@@ -83,27 +92,16 @@ export const neutronNetPlugin: CatalogPlugin = {
   },
 
   async create(ctx, properties) {
-    const cloud = ctx.openstack();
-    const marker = createMarker(ctx);
-    try {
-      // A create run again after a crash finds the network the first run made.
-      const found = await cloud.request<{ networks: Network[] }>('network', 'GET', '/networks', undefined, {
-        query: { description: marker },
-      });
-      let network = found.body.networks[0];
-      if (!network) {
-        const body: JsonObject = { ...requestBody(ctx, properties), description: marker };
-        if (properties.tenant_id) body.tenant_id = properties.tenant_id as string;
-        network = (
-          await cloud.request<{ network: Network }>('network', 'POST', '/networks', { network: body })
-        ).body.network;
-      }
-      const tags = (properties.tags as string[] | null) ?? [];
-      if (tags.length > 0) await cloud.request('network', 'PUT', `/networks/${network.id}/tags`, { tags });
-      return { physicalId: network.id };
-    } catch (error) {
-      throw failure('creating the network', error);
-    }
+    const id = await createNeutronObject(
+      ctx,
+      NETWORKS,
+      async () => ({
+        ...requestBody(ctx, properties),
+        ...(properties.tenant_id ? { tenant_id: properties.tenant_id as string } : {}),
+      }),
+      (properties.tags as string[] | null) ?? [],
+    );
+    return { physicalId: id };
   },
 
   async update(ctx, properties, _previous, changed) {
@@ -116,9 +114,7 @@ export const neutronNetPlugin: CatalogPlugin = {
         });
       }
       if (changed.includes('tags')) {
-        await cloud.request('network', 'PUT', `/networks/${ctx.physicalId}/tags`, {
-          tags: (properties.tags as string[] | null) ?? [],
-        });
+        await setNeutronTags(ctx, NETWORKS, ctx.physicalId!, (properties.tags as string[] | null) ?? []);
       }
       return {};
     } catch (error) {
@@ -127,21 +123,12 @@ export const neutronNetPlugin: CatalogPlugin = {
   },
 
   async delete(ctx) {
-    if (!ctx.physicalId) return {};
-    const result = await deleteOrRetry(
-      () => ctx.openstack().request('network', 'DELETE', `/networks/${ctx.physicalId}`),
-      'the network',
-    );
+    const result = await deleteNeutronObject(ctx, NETWORKS);
     return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
   },
 
   async checkDeleteComplete(ctx, progress) {
-    const attempt = (progress as { attempt: number }).attempt;
-    return deleteOrRetry(
-      () => ctx.openstack().request('network', 'DELETE', `/networks/${ctx.physicalId}`),
-      'the network',
-      attempt,
-    );
+    return deleteNeutronObject(ctx, NETWORKS, (progress as { attempt: number }).attempt);
   },
 
   async getReality(ctx): Promise<RealityState> {

@@ -6,7 +6,14 @@ import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
-import { createMarker, deleteOrRetry, failure, present } from '../common.js';
+import {
+  createNeutronObject,
+  deleteNeutronObject,
+  failure,
+  type NeutronCollection,
+  present,
+  setNeutronTags,
+} from '../common.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
 
@@ -59,6 +66,8 @@ const ROUTE = P.map({
     nexthop: P.string({ description: 'The next hop for the destination.', required: true }),
   },
 });
+
+const SUBNETS: NeutronCollection = { path: '/subnets', key: 'subnet', what: 'the subnet' };
 
 export const neutronSubnetPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Subnet',
@@ -163,31 +172,20 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   },
 
   async create(ctx, properties) {
-    const cloud = ctx.openstack();
-    const marker = createMarker(ctx);
-    try {
-      const found = await cloud.request<{ subnets: Subnet[] }>('network', 'GET', '/subnets', undefined, {
-        query: { description: marker },
-      });
-      let subnet = found.body.subnets[0];
-      if (!subnet) {
-        const network = await cloud.findByNameOrId('network', '/networks', 'network', networkRef(properties));
-        const body: JsonObject = {
-          ...updatable(ctx, properties),
-          ...present(properties, CREATE_ONLY),
-          network_id: network.id,
-          description: marker,
-        };
-        if (properties.tenant_id) body.tenant_id = properties.tenant_id as string;
-        subnet = (await cloud.request<{ subnet: Subnet }>('network', 'POST', '/subnets', { subnet: body }))
-          .body.subnet;
-      }
-      const tags = (properties.tags as string[] | null) ?? [];
-      if (tags.length > 0) await cloud.request('network', 'PUT', `/subnets/${subnet.id}/tags`, { tags });
-      return { physicalId: subnet.id };
-    } catch (error) {
-      throw failure('creating the subnet', error);
-    }
+    const id = await createNeutronObject(
+      ctx,
+      SUBNETS,
+      async () => ({
+        ...updatable(ctx, properties),
+        ...present(properties, CREATE_ONLY),
+        network_id: (
+          await ctx.openstack().findByNameOrId('network', '/networks', 'network', networkRef(properties))
+        ).id,
+        ...(properties.tenant_id ? { tenant_id: properties.tenant_id as string } : {}),
+      }),
+      (properties.tags as string[] | null) ?? [],
+    );
+    return { physicalId: id };
   },
 
   async update(ctx, properties, _previous, changed) {
@@ -199,9 +197,7 @@ export const neutronSubnetPlugin: CatalogPlugin = {
         });
       }
       if (changed.includes('tags')) {
-        await cloud.request('network', 'PUT', `/subnets/${ctx.physicalId}/tags`, {
-          tags: (properties.tags as string[] | null) ?? [],
-        });
+        await setNeutronTags(ctx, SUBNETS, ctx.physicalId!, (properties.tags as string[] | null) ?? []);
       }
       return {};
     } catch (error) {
@@ -210,21 +206,12 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   },
 
   async delete(ctx) {
-    if (!ctx.physicalId) return {};
-    const result = await deleteOrRetry(
-      () => ctx.openstack().request('network', 'DELETE', `/subnets/${ctx.physicalId}`),
-      'the subnet',
-    );
+    const result = await deleteNeutronObject(ctx, SUBNETS);
     return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
   },
 
   async checkDeleteComplete(ctx, progress) {
-    const attempt = (progress as { attempt: number }).attempt;
-    return deleteOrRetry(
-      () => ctx.openstack().request('network', 'DELETE', `/subnets/${ctx.physicalId}`),
-      'the subnet',
-      attempt,
-    );
+    return deleteNeutronObject(ctx, SUBNETS, (progress as { attempt: number }).attempt);
   },
 
   async getReality(ctx): Promise<RealityState> {
