@@ -31,6 +31,8 @@ export class SandboxState {
         PRIMARY KEY (kind, id)
       );
       CREATE INDEX IF NOT EXISTS objects_by_project ON objects (kind, project_id, seq);
+      -- MAX(seq) for each new object: an index lookup, not a scan of every object.
+      CREATE INDEX IF NOT EXISTS objects_by_seq ON objects (seq);
       CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
   }
