@@ -11,10 +11,11 @@ import { HEARTH_VERSION } from '../../src/version.js';
 import { type HeatError, startApi, type TestApi } from './harness.js';
 import { startServe } from '../cli/serve-process.js';
 import { openstackSkip } from './serve-process.js';
+import { API_SAMPLES } from '../support/shared.js';
 
 /** The JSON body of one of Heat's recorded answers. */
 function sample<T>(file: string): T {
-  const text = readFileSync(`/work/shared/heat-api-samples/${file}`, 'utf8');
+  const text = readFileSync(`${API_SAMPLES}/${file}`, 'utf8');
   return JSON.parse(text.slice(text.indexOf('\n{') + 1)) as T;
 }
 
@@ -249,7 +250,7 @@ describe('API: catalog through the openstack client', { skip: await openstackSki
 
   it('template validate', async () => {
     const file = join(dir, 't.yaml');
-    writeFileSync(file, readFileSync('/work/shared/heat-api-samples/sample-template.yaml'));
+    writeFileSync(file, readFileSync(`${API_SAMPLES}/sample-template.yaml`));
     const out = await openstack<{ Description: string; Parameters: Record<string, { Default?: unknown }> }>(
       'orchestration',
       'template',

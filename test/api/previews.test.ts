@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { snapshotDatabase } from '../cli/state-snapshot.js';
 import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harness.js';
+import { API_SAMPLES } from '../support/shared.js';
 
-const SAMPLES = '/work/shared/heat-api-samples';
+const SAMPLES = API_SAMPLES;
 
 function sampleBody<T>(file: string): T {
   const text = readFileSync(`${SAMPLES}/${file}`, 'utf8');

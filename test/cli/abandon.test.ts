@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { parseJson, Workdir } from './workdir.js';
+import { API_SAMPLES } from '../support/shared.js';
 
 // `stack abandon`: Heat's abandon document (the real one Heat printed for the same template is in
 // ../shared/heat-api-samples), and the stack leaves Hearth with every physical resource untouched.
 
-const SAMPLES = '/work/shared/heat-api-samples';
+const SAMPLES = API_SAMPLES;
 const sample = (name: string) => readFileSync(join(SAMPLES, name), 'utf8');
 
 type Doc = Record<string, unknown> & { resources: Record<string, Doc> };

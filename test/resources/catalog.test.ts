@@ -7,6 +7,7 @@ import * as resources from '../../src/resources/index.js';
 import { TemplateError } from '../../src/template/errors.js';
 import { typeInfoToHeatJSON } from '../../src/template/properties/index.js';
 import { defineStackFromText } from '../../src/template/stack-definition.js';
+import { API_SAMPLES } from '../support/shared.js';
 
 const catalog = pluginCatalog(builtinPlugins());
 
@@ -24,7 +25,7 @@ function defineError(text: string): TemplateError {
   assert.fail('expected a TemplateError');
 }
 
-const SAMPLE = readFileSync('/work/shared/heat-api-samples/sample-template.yaml', 'utf8');
+const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
@@ -62,7 +63,7 @@ describe('plugin catalog', () => {
   });
 
   it('shows a type as Heat’s resource_types show does', () => {
-    const text = readFileSync('/work/shared/heat-api-samples/resource-type-show.txt', 'utf8');
+    const text = readFileSync(`${API_SAMPLES}/resource-type-show.txt`, 'utf8');
     const expected = JSON.parse(text.slice(text.indexOf('{')));
     assert.deepEqual(typeInfoToHeatJSON(catalog.typeCatalog.get('OS::Heat::TestResource')!), expected);
     const none = typeInfoToHeatJSON(catalog.typeCatalog.get('OS::Heat::None')!, { withDescription: true });

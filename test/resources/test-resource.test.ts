@@ -7,6 +7,7 @@ import { CountingReality } from '../../src/resources/reality/counting.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
 import { schemaToHeatJSON } from '../../src/template/properties/index.js';
 import { FakeResource, rejection } from './helpers.js';
+import { API_SAMPLES } from '../support/shared.js';
 
 const TYPE = 'OS::Heat::TestResource';
 
@@ -17,7 +18,7 @@ function counted(): { reality: CountingReality; make: (name?: string) => FakeRes
 
 describe('OS::Heat::TestResource', () => {
   it('reproduces Heat’s resource_types show through schemaToHeatJSON', () => {
-    const text = readFileSync('/work/shared/heat-api-samples/resource-type-show.txt', 'utf8');
+    const text = readFileSync(`${API_SAMPLES}/resource-type-show.txt`, 'utf8');
     const expected = JSON.parse(text.slice(text.indexOf('{')));
     const body = schemaToHeatJSON(plugin.type, plugin.properties, plugin.attributes, {
       supportStatus: plugin.supportStatus!,

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { readLocalFile } from '../../src/cli/commands/template.js';
 import { TemplateError } from '../../src/template/errors.js';
 import { loadStackInput } from '../../src/template/loader.js';
 import { defineStackFromText } from '../../src/template/stack-definition.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
+import { CORPUS } from '../support/shared.js';
 
 // Real public HOT templates (openstack/heat-templates, Apache-2.0), kept in the shared folder beside the repo.
-const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/heat-templates');
 
 function templatesIn(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
@@ -43,16 +43,8 @@ function readCorpusFile(url: string): string {
 // Every type Hearth implements: a template using only these must validate.
 const TYPES = pluginCatalog(builtinPlugins()).typeCatalog;
 
-const present = (() => {
-  try {
-    return statSync(CORPUS).isDirectory();
-  } catch {
-    return false;
-  }
-})();
-
-describe('the public template corpus', { skip: present ? false : `no corpus at ${CORPUS}` }, () => {
-  const templates = present ? templatesIn(CORPUS) : [];
+describe('the public template corpus', () => {
+  const templates = templatesIn(CORPUS);
 
   it('holds the 90 templates the acceptance names', () => {
     assert.equal(templates.length, 90);
