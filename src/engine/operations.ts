@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
-import type { StackDefinition } from '../template/stack-definition.js';
+import type { DeferredConstraints, StackDefinition } from '../template/stack-definition.js';
+import {
+  checkCloudConstraints,
+  type CloudConstraintCollector,
+  cloudConstraintCollector,
+} from './cloud-constraints.js';
 import { type Json, jsonEqual } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import type { DesiredResource } from './plan.js';
@@ -62,7 +67,11 @@ export function prepareCreate(
   cache: TemplateCache,
   req: CreateRequest,
   id: string,
-): { record: TemplateRecord; definition: StackDefinition } {
+): {
+  record: TemplateRecord;
+  definition: StackDefinition;
+  constraints: CloudConstraintCollector | undefined;
+} {
   if (!STACK_NAME.test(req.name)) {
     throw new OperationError(
       `invalid stack name "${req.name}": it must start with a letter and contain only letters, digits, _, - and .`,
@@ -70,8 +79,9 @@ export function prepareCreate(
     );
   }
   const record = templateRecord(req.template, deps.clock.now());
-  const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId });
-  return { record, definition };
+  const constraints = cloudConstraintCollector(deps, req.projectId);
+  const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId }, constraints);
+  return { record, definition, constraints };
 }
 
 export async function createStack(
@@ -81,7 +91,8 @@ export async function createStack(
 ): Promise<StackRecord> {
   const now = deps.clock.now();
   const id = randomUUID();
-  const { record, definition } = prepareCreate(deps, cache, req, id);
+  const { record, definition, constraints } = prepareCreate(deps, cache, req, id);
+  await checkCloudConstraints(constraints);
   const stack: StackRecord = {
     id,
     name: req.name,
@@ -144,11 +155,15 @@ export async function prepareUpdate(
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
     : input.environment;
   const record = templateRecord({ ...input, environment }, deps.clock.now());
-  const definition = bind(deps, cache, record, {
-    id: stack.id,
-    name: stack.name,
-    projectId: stack.projectId,
-  });
+  const constraints = cloudConstraintCollector(deps, stack.projectId);
+  const definition = bind(
+    deps,
+    cache,
+    record,
+    { id: stack.id, name: stack.name, projectId: stack.projectId },
+    constraints,
+  );
+  await checkCloudConstraints(constraints);
   await refuseImmutableChanges(deps, cache, stack, definition);
   return { stack, record, environment, definition };
 }
@@ -385,12 +400,14 @@ function bind(
   cache: TemplateCache,
   record: TemplateRecord,
   stack: { id: string; name: string; projectId: string },
+  deferredConstraints?: DeferredConstraints,
 ): StackDefinition {
   const definition = bindTemplate(
     record,
     { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
     deps.plugins.typeCatalog,
     deps.settings.limits,
+    deferredConstraints,
   );
   cache.put(cache.keyOf(record.id, stack.id), definition);
   return definition;

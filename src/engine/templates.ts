@@ -2,7 +2,7 @@ import type { TemplateRecord } from '../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
 import type { TemplateLimits } from '../template/limits.js';
 import { parseSource } from '../template/source.js';
-import { defineStack, type StackDefinition } from '../template/stack-definition.js';
+import { type DeferredConstraints, defineStack, type StackDefinition } from '../template/stack-definition.js';
 import { parseTemplate } from '../template/template.js';
 import type { TypeCatalog } from '../template/types.js';
 import type { JsonObject } from '../util/json.js';
@@ -103,9 +103,11 @@ export function bindTemplate(
   stack: StackIdentity,
   types: TypeCatalog,
   limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
 ): StackDefinition {
   const template = parseTemplate(parseSource(record.url, record.template, limits));
   return defineStack(template, {
+    ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
     strict: true,

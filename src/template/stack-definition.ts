@@ -7,7 +7,8 @@ import { type DocPath, TemplateError } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import { resolveParameterValues } from './parameters/index.js';
-import { parseSource } from './source.js';
+import type { ConstraintUse } from './properties/constraint-uses.js';
+import { parseSource, type SourceDocument } from './source.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { ValidationContext } from './validation-context.js';
@@ -30,6 +31,18 @@ export interface DefineOptions {
    * the structure). Validation leaves this off.
    */
   allowUnknownTypes?: boolean;
+  /**
+   * Collects the known values that the custom constraints it wants apply to (parameters and
+   * properties, nested templates included), for checks that need a cloud and so cannot run during
+   * this synchronous binding.
+   */
+  deferredConstraints?: DeferredConstraints;
+}
+
+export interface DeferredConstraints {
+  wanted(constraint: string): boolean;
+  /** `source` is the document `use.path` is in (errors name its file, line and column). */
+  add(use: ConstraintUse & { hidden?: boolean }, source: SourceDocument): void;
 }
 
 /** How a resource is implemented: a plugin type, or a nested stack from a template. */
@@ -124,6 +137,8 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     } as Record<string, Json>,
   }) as Map<string, Json | Unknown>;
   for (const name of pending) parameters.set(name, UNKNOWN);
+  if (options.deferredConstraints)
+    deferParameterConstraints(template, parameters, options.deferredConstraints);
 
   const resourceNames = new Set(template.resources.keys());
   const context = new ValidationContext(
@@ -338,6 +353,11 @@ function implement(
       );
     }
     info.validateProperties(properties, [...def.path, 'properties']);
+    const deferred = options.deferredConstraints;
+    if (deferred && info.constraintUses) {
+      for (const use of info.constraintUses(properties, [...def.path, 'properties'], deferred.wanted))
+        deferred.add(use, template.source);
+    }
     return { kind: 'plugin', type: resolved.type, info };
   }
   const stack = defineNested(def, resolved.url, properties, template, options, nesting);
@@ -456,3 +476,31 @@ function nestedTypeInfo(stack: StackDefinition): ResourceTypeInfo {
 }
 
 export type { ResolveContext };
+
+/** Known parameter values under wanted custom constraints (a list's items one by one, as Heat checks them). */
+function deferParameterConstraints(
+  template: Template,
+  values: ReadonlyMap<string, Json | Unknown>,
+  deferred: DeferredConstraints,
+): void {
+  for (const [name, schema] of template.parameters) {
+    const value = values.get(name);
+    if (value === undefined || value === null || value === UNKNOWN) continue;
+    for (const c of schema.constraints) {
+      if (c.kind !== 'custom_constraint' || !deferred.wanted(c.name!)) continue;
+      const items: Json[] = Array.isArray(value) ? value : [value as Json];
+      for (const item of items) {
+        deferred.add(
+          {
+            constraint: c.name!,
+            value: item,
+            path: ['parameters', name],
+            hidden: schema.hidden,
+            ...(c.description !== undefined ? { description: c.description } : {}),
+          },
+          template.source,
+        );
+      }
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import type { DocPath } from './errors.js';
 import type { Value } from './functions/types.js';
 import type { Json } from '../util/json.js';
+import type { ConstraintUse } from './properties/constraint-uses.js';
 
 /**
  * What the template layer needs to know of a resource type to validate a template: its property
@@ -10,6 +11,11 @@ export interface ResourceTypeInfo {
   readonly type: string;
   /** Checks resolved properties (which may contain UNKNOWN parts); throws TemplateError('property'). */
   validateProperties(properties: Value, path: DocPath): void;
+  /**
+   * The known values in `properties` that custom constraints named by `wanted` apply to (types
+   * with such constraints only): checks that need a cloud run on them after binding.
+   */
+  constraintUses?(properties: Value, path: DocPath, wanted: (constraint: string) => boolean): ConstraintUse[];
   /** Whether `get_attr` may read this attribute (types with dynamic attributes decide per name). */
   hasAttribute(name: string): boolean;
   /**

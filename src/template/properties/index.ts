@@ -1,5 +1,6 @@
 export { attr, C, P } from './builders.js';
 export { checkPropertiesSchema, PropertySchemaError } from './check-schema.js';
+export { type ConstraintUse, customConstraintUses, hasCustomConstraints } from './constraint-uses.js';
 export { changedProperties, diffProperties, type PropertyDiff, updateRequiresReplacement } from './diff.js';
 export {
   type AttributeSchema,

@@ -8,6 +8,7 @@ import {
   type PropertiesSchema,
   type SupportStatus,
 } from './schema.js';
+import { customConstraintUses, hasCustomConstraints } from './constraint-uses.js';
 import { validateProperties } from './validate.js';
 
 export interface TypeInfoOptions {
@@ -54,6 +55,12 @@ export function typeInfo(
       if (!options.anyProperties) validateProperties(properties, value, path);
     },
     ...(options.readAttribute ? { readAttribute: options.readAttribute } : {}),
+    ...(!options.anyProperties && hasCustomConstraints(properties)
+      ? {
+          constraintUses: (value: Value, path: DocPath, wanted: (constraint: string) => boolean) =>
+            customConstraintUses(properties, value, path, wanted),
+        }
+      : {}),
     hasAttribute(name: string): boolean {
       return (
         Object.hasOwn(attributes, name) || Object.hasOwn(BASE_ATTRIBUTES, name) || (dynamic?.(name) ?? false)
