@@ -45,6 +45,8 @@ export interface PluginExtras {
   validate?(properties: Record<string, Value>, path: DocPath, types?: TypeCatalog): void;
   /** See ResourceTypeInfo.readAttribute: attributes cached in a compact form, read back. */
   readAttribute?: ResourceTypeInfo['readAttribute'];
+  /** See ResourceTypeInfo.implicitDependencies (Heat's add_dependencies). */
+  readonly implicitDependencies?: ResourceTypeInfo['implicitDependencies'];
 }
 
 export type CatalogPlugin = ResourcePlugin & PluginExtras;
@@ -112,6 +114,7 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.anyProperties ? { anyProperties: true } : {}),
     ...(plugin.dynamicAttribute ? { dynamicAttribute: (name) => plugin.dynamicAttribute!(name) } : {}),
     ...(plugin.readAttribute ? { readAttribute: plugin.readAttribute.bind(plugin) } : {}),
+    ...(plugin.implicitDependencies ? { implicitDependencies: plugin.implicitDependencies } : {}),
   });
   const validate = plugin.validate;
   if (validate === undefined || plugin.anyProperties) return info;

@@ -7,6 +7,7 @@ import { type DocPath, TemplateError } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import { resolveParameterValues } from './parameters/index.js';
+import { type ImplicitView, implicitView } from './implicit-dependencies.js';
 import type { ConstraintUse } from './properties/constraint-uses.js';
 import { parseSource, type SourceDocument } from './source.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
@@ -182,6 +183,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
   }
+  addImplicitDependencies(resources, graph, context);
 
   const cycle = graph.findCycle();
   if (cycle) {
@@ -502,5 +504,55 @@ function deferParameterConstraints(
         );
       }
     }
+  }
+}
+
+/**
+ * Adds the edges the types' implicit-dependency rules find (see implicit-dependencies.ts). Only
+ * resources of types with rules are visited, each against the resources of the types its rules
+ * name; an edge that would make a direct loop is left out, as Heat leaves it out.
+ */
+function addImplicitDependencies(
+  resources: Map<string, DefinedResource>,
+  graph: DependencyGraph<string>,
+  context: ValidationContext,
+): void {
+  const ruled: string[] = [];
+  const byType = new Map<string, string[]>();
+  for (const [name, r] of resources) {
+    const impl = r.implementation;
+    if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length) ruled.push(name);
+    const names = byType.get(impl.type);
+    if (names) names.push(name);
+    else byType.set(impl.type, [name]);
+  }
+  if (ruled.length === 0) return;
+  const views = new Map<string, ImplicitView>();
+  const view = (name: string): ImplicitView | undefined => {
+    const r = resources.get(name);
+    if (!r) return undefined;
+    let v = views.get(name);
+    if (!v) {
+      v = implicitView(name, r.implementation.type, r.definition.properties, r.requires, context);
+      views.set(name, v);
+    }
+    return v;
+  };
+  for (const name of ruled) {
+    const r = resources.get(name)!;
+    const rules = (r.implementation as { info: ResourceTypeInfo }).info.implicitDependencies!;
+    const extra: string[] = [];
+    for (const rule of rules) {
+      for (const type of rule.on) {
+        for (const other of byType.get(type) ?? []) {
+          if (other === name || r.requires.includes(other) || extra.includes(other)) continue;
+          if (resources.get(other)!.requires.includes(name)) continue;
+          if (rule.applies(view(name)!, view(other)!, view)) extra.push(other);
+        }
+      }
+    }
+    if (extra.length === 0) continue;
+    for (const other of extra) graph.addEdge(name, other);
+    resources.set(name, { ...r, requires: [...r.requires, ...extra] });
   }
 }

@@ -1,6 +1,7 @@
 import type { DocPath } from './errors.js';
 import type { Value } from './functions/types.js';
 import type { Json } from '../util/json.js';
+import type { ImplicitDependencyRule } from './implicit-dependencies.js';
 import type { ConstraintUse } from './properties/constraint-uses.js';
 
 /**
@@ -16,6 +17,8 @@ export interface ResourceTypeInfo {
    * with such constraints only): checks that need a cloud run on them after binding.
    */
   constraintUses?(properties: Value, path: DocPath, wanted: (constraint: string) => boolean): ConstraintUse[];
+  /** Heat's add_dependencies: edges the cloud needs that the template does not write. */
+  readonly implicitDependencies?: readonly ImplicitDependencyRule[];
   /** Whether `get_attr` may read this attribute (types with dynamic attributes decide per name). */
   hasAttribute(name: string): boolean;
   /**

@@ -21,6 +21,8 @@ export interface TypeInfoOptions {
   anyProperties?: boolean;
   /** See ResourceTypeInfo.readAttribute. */
   readAttribute?: ResourceTypeInfo['readAttribute'];
+  /** See ResourceTypeInfo.implicitDependencies. */
+  implicitDependencies?: ResourceTypeInfo['implicitDependencies'];
 }
 
 /** A resource type described by schemas: what the template layer needs, plus the schemas themselves. */
@@ -55,6 +57,7 @@ export function typeInfo(
       if (!options.anyProperties) validateProperties(properties, value, path);
     },
     ...(options.readAttribute ? { readAttribute: options.readAttribute } : {}),
+    ...(options.implicitDependencies ? { implicitDependencies: options.implicitDependencies } : {}),
     ...(!options.anyProperties && hasCustomConstraints(properties)
       ? {
           constraintUses: (value: Value, path: DocPath, wanted: (constraint: string) => boolean) =>

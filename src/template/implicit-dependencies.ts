@@ -1,0 +1,78 @@
+import { isPlainObject } from '../util/json.js';
+import { FnCall, type Node } from './functions/types.js';
+import { hasUnknown } from './properties/walk.js';
+import type { ValidationContext } from './validation-context.js';
+
+/**
+ * Dependencies a template does not write but a cloud needs: Heat's `add_dependencies`. A floating
+ * IP needs the router interface that makes its port's subnet reachable; a server on a network made
+ * in the same template needs that network's subnets. Each type states its rules; binding adds the
+ * edges. Properties are compared as written, before anything exists: `{get_resource: net}` in one
+ * resource and in another name the same object, and two `get_param`s of the same value are equal.
+ */
+
+/** A resource as a rule sees it. */
+export interface ImplicitView {
+  readonly name: string;
+  /** Its type after the resource registry. */
+  readonly type: string;
+  /** The names it requires explicitly (references and depends_on). */
+  readonly requires: readonly string[];
+  /**
+   * What the property at `path` (`'fixed_ips', 0, 'subnet'`) refers to, comparable across
+   * resources: `resource:<name>` for a get_resource, the JSON of a value known at binding, or
+   * undefined when absent or not known yet.
+   */
+  identity(...path: (string | number)[]): string | undefined;
+  /** How many items the list property at `path` has (0 when absent or not a list yet). */
+  count(...path: (string | number)[]): number;
+}
+
+export interface ImplicitDependencyRule {
+  /** The types this one may depend on through the rule (after the registry). */
+  readonly on: readonly string[];
+  /** Whether `self` needs `other` first; `lookup` gives any other resource of the template. */
+  applies(
+    self: ImplicitView,
+    other: ImplicitView,
+    lookup: (name: string) => ImplicitView | undefined,
+  ): boolean;
+}
+
+/** The node at `path` below `node`; undefined where the path leaves what is written. */
+function nodeAt(node: Node, path: readonly (string | number)[]): Node | undefined {
+  let at: Node | undefined = node;
+  for (const key of path) {
+    if (Array.isArray(at) && typeof key === 'number') at = at[key];
+    else if (isPlainObject(at) && typeof key === 'string') at = Object.hasOwn(at, key) ? at[key] : undefined;
+    else return undefined;
+  }
+  return at;
+}
+
+export function implicitView(
+  name: string,
+  type: string,
+  properties: Node,
+  requires: readonly string[],
+  context: ValidationContext,
+): ImplicitView {
+  return {
+    name,
+    type,
+    requires,
+    identity(...path) {
+      const node = nodeAt(properties, path);
+      if (node === undefined || node === null) return undefined;
+      if (node instanceof FnCall && node.name === 'get_resource' && typeof node.args === 'string') {
+        return `resource:${node.args}`;
+      }
+      const value = context.resolve(node);
+      return value === null || hasUnknown(value) ? undefined : JSON.stringify(value);
+    },
+    count(...path) {
+      const node = nodeAt(properties, path);
+      return Array.isArray(node) ? node.length : 0;
+    },
+  };
+}
