@@ -24,7 +24,11 @@ import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
+import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
+import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
+import { neutronRouterPlugin } from './openstack/neutron/router.js';
+import { neutronRouterInterfacePlugin } from './openstack/neutron/router-interface.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 
 /**
@@ -72,6 +76,10 @@ export function builtinPlugins(): ResourcePlugin[] {
     multipartMimePlugin,
     neutronNetPlugin,
     neutronSubnetPlugin,
+    neutronRouterPlugin,
+    neutronRouterInterfacePlugin,
+    neutronFloatingIpPlugin,
+    neutronFloatingIpAssociationPlugin,
   ];
 }
 

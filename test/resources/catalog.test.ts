@@ -46,7 +46,11 @@ describe('plugin catalog', () => {
       'OS::Heat::Value',
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',
+      'OS::Neutron::FloatingIP',
+      'OS::Neutron::FloatingIPAssociation',
       'OS::Neutron::Net',
+      'OS::Neutron::Router',
+      'OS::Neutron::RouterInterface',
       'OS::Neutron::Subnet',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);

@@ -168,6 +168,36 @@ describe('sandbox Neutron: routers and floating IPs', () => {
     assert.equal((await c.call('DELETE', `/routers/${router.id}`)).status, 204);
   });
 
+  it('lets only an admin choose distributed or ha, and keeps a floating IP’s DNS name', async () => {
+    assertNeutronError(
+      await c.call('POST', '/routers', { router: { name: 'dvr', distributed: true } }),
+      403,
+      'PolicyNotAuthorized',
+    );
+    assertNeutronError(
+      await c.call('POST', '/routers', { router: { name: 'ha', ha: false } }),
+      403,
+      'PolicyNotAuthorized',
+    );
+    const made = await c.call('POST', '/routers', { router: { name: 'ha', ha: true } }, c.adminToken);
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.equal(made.body.router.ha, true);
+    assert.equal(made.body.router.distributed, false);
+    assert.equal(
+      (await c.call('DELETE', `/routers/${made.body.router.id}`, undefined, c.adminToken)).status,
+      204,
+    );
+
+    const fip = await c.create('floatingips', {
+      floating_network_id: publicId,
+      dns_name: 'web',
+      dns_domain: 'example.org.',
+    });
+    assert.equal(fip.dns_name, 'web');
+    assert.equal(fip.dns_domain, 'example.org.');
+    assert.equal((await c.call('DELETE', `/floatingips/${fip.id}`)).status, 204);
+  });
+
   it('refuses routers and floating IPs past their quotas', async () => {
     const q = await networkClient({ noise: { quotas: { router: 0, floatingip: 0 } } });
     try {

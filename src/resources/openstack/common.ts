@@ -1,7 +1,14 @@
 import { isNotFound, OpenStackError } from '../../openstack/index.js';
 import type { Value } from '../../template/functions/types.js';
 import type { JsonObject } from '../../util/json.js';
-import { type PluginContext, type PollResult, ResourceFailure, ResourceInError } from '../contract.js';
+import {
+  type ActionResult,
+  type PluginContext,
+  type PollResult,
+  type RealityState,
+  ResourceFailure,
+  ResourceInError,
+} from '../contract.js';
 
 /**
  * What the OpenStack types share: the idempotency marker a retried create looks for, deletes that
@@ -128,4 +135,73 @@ export async function deleteNeutronObject(
     collection.what,
     attempt,
   );
+}
+
+/** An action's result from the first try of something polled (a delete): done, or what to poll with. */
+export function pollingAction(result: PollResult): ActionResult {
+  return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
+}
+
+/** A Neutron object as its API shows it: `GET /routers/<id>` gives its `router`. */
+export async function showNeutronObject<T extends JsonObject = JsonObject>(
+  ctx: PluginContext,
+  collection: NeutronCollection,
+  id: string = ctx.physicalId!,
+): Promise<T & { id: string }> {
+  const r = await ctx
+    .openstack()
+    .request<Record<string, T & { id: string }>>('network', 'GET', `${collection.path}/${id}`);
+  return r.body[collection.key]!;
+}
+
+/** getReality from `read`: the live properties, or gone when it finds nothing (undefined, or a 404). */
+export async function realityOf(
+  read: () => Promise<Record<string, Value> | undefined>,
+): Promise<RealityState> {
+  try {
+    const properties = await read();
+    return properties === undefined ? { state: 'gone' } : { state: 'present', properties };
+  } catch (error) {
+    if (isNotFound(error)) return { state: 'gone' };
+    throw error;
+  }
+}
+
+export const FLOATING_IPS: NeutronCollection = {
+  path: '/floatingips',
+  key: 'floatingip',
+  what: 'the floating IP',
+};
+
+/** How long an association waits for a router to join the port's subnet to the external network. */
+const UNREACHABLE_RETRY_MS = 2000;
+const UNREACHABLE_ATTEMPTS = 90;
+
+/**
+ * Associates a floating IP with a port (PUT port_id, fixed_ip_address). Neutron refuses with 404
+ * "External network ... is not reachable from subnet ..." until a router with a gateway on the
+ * floating network has an interface on the port's subnet. Heat orders that by implicit
+ * dependencies on the stack's RouterInterface; Hearth has no such hook, so the association is
+ * polled again for a while instead of failing at once. `attempt` comes from an earlier try's progress.
+ */
+export async function associateFloatingIp(
+  ctx: PluginContext,
+  floatingIpId: string,
+  portId: string,
+  fixedIp: string | null,
+  attempt = 1,
+): Promise<PollResult> {
+  try {
+    await ctx.openstack().request('network', 'PUT', `${FLOATING_IPS.path}/${floatingIpId}`, {
+      floatingip: { port_id: portId, ...(fixedIp ? { fixed_ip_address: fixedIp } : {}) },
+    });
+    return { done: true };
+  } catch (error) {
+    const unreachable =
+      error instanceof OpenStackError && error.status === 404 && /not reachable/i.test(error.detail);
+    if (unreachable && attempt < UNREACHABLE_ATTEMPTS) {
+      return { done: false, progress: { attempt: attempt + 1 }, pollAfterMs: UNREACHABLE_RETRY_MS };
+    }
+    throw failure('associating the floating IP', error);
+  }
 }

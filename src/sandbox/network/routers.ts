@@ -9,6 +9,7 @@ import {
   collection,
   findOwned,
   invalid,
+  isAdmin,
   member,
   optBool,
   optString,
@@ -89,6 +90,12 @@ export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void
   app.post('/v2.0/routers', async (request, reply) => {
     const body = member(request, 'router');
     const projectId = request.caller.projectId;
+    // Neutron's default policy: only an admin chooses a router's flavour.
+    for (const key of ['distributed', 'ha']) {
+      if (body[key] !== undefined && !isAdmin(request)) {
+        throw new ApiError(403, `(rule:create_router:${key}) is disallowed by policy`, 'PolicyNotAuthorized');
+      }
+    }
     const router = ctx.state.transaction(() => {
       checkQuota(ctx, 'router', KIND.router, projectId);
       const record: Router = {
@@ -100,8 +107,8 @@ export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void
         external_gateway_info:
           body.external_gateway_info === undefined ? null : gateway(ctx, request, body.external_gateway_info),
         routes: [],
-        distributed: false,
-        ha: false,
+        distributed: optBool(body, 'distributed') ?? false,
+        ha: optBool(body, 'ha') ?? false,
         availability_zone_hints: [],
         availability_zones: ['nova'],
         flavor_id: null,
