@@ -11,6 +11,7 @@ import {
   realityOf,
   showNeutronObject,
 } from '../common.js';
+import { interfaceOfPortSubnet } from './implicit.js';
 
 /**
  * A floating IP associated with a port, as OS::Neutron::FloatingIPAssociation. Heat's physical id
@@ -75,6 +76,7 @@ async function disassociate(ctx: PluginContext, pair: Pair): Promise<void> {
 
 export const neutronFloatingIpAssociationPlugin: CatalogPlugin = {
   type: 'OS::Neutron::FloatingIPAssociation',
+  implicitDependencies: [interfaceOfPortSubnet],
   description:
     'A resource for associating floating ips and ports. This resource allows associating a floating IP to a port with at least one IP address to associate with this floating IP.',
   properties: {

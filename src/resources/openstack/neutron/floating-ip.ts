@@ -15,6 +15,7 @@ import {
   realityOf,
   showNeutronObject,
 } from '../common.js';
+import { floatingIpRules } from './implicit.js';
 
 /**
  * A floating IP of an external network, as OS::Neutron::FloatingIP, associated with `port_id`
@@ -42,6 +43,7 @@ const started = (physicalId: string, result: PollResult): ActionResult => ({
 
 export const neutronFloatingIpPlugin: CatalogPlugin = {
   type: 'OS::Neutron::FloatingIP',
+  implicitDependencies: floatingIpRules,
   description:
     'A resource for managing Neutron floating ips. Floating IP addresses can change their association between routers by action of the user. One of the most common use cases for floating IPs is to provide public IP addresses to a private cloud, where there are a limited number of IP addresses available. Another is for a public cloud user to have a "static" IP address that can be reassigned when an instance is upgraded or moved.',
   properties: {

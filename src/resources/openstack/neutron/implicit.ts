@@ -30,6 +30,9 @@ export const serverSubnets = subnetsOf((server) =>
   ),
 );
 
+/** A router's gateway network (Router: the gateway needs an address on the external network). */
+export const gatewaySubnets = subnetsOf((router) => [router.identity('external_gateway_info', 'network')]);
+
 /**
  * Whether `port` has (or may have) an address on `subnet`. A port without fixed IPs may be on any
  * subnet of its network: it is, unless its network is known and the subnet's is known and differs.

@@ -16,6 +16,7 @@ import {
   setNeutronTags,
   showNeutronObject,
 } from '../common.js';
+import { gatewaySubnets } from './implicit.js';
 
 /** A Neutron router, as OS::Neutron::Router (its gateway set in `external_gateway_info`). */
 
@@ -73,6 +74,7 @@ const CREATE_FIELDS = ['name', 'value_specs', 'admin_state_up', 'distributed', '
 
 export const neutronRouterPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Router',
+  implicitDependencies: [gatewaySubnets],
   description:
     'A resource that implements Neutron router. Router is a physical or virtual network device that passes network traffic between different networks.',
   properties: {
