@@ -25,6 +25,9 @@ import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
+import { neutronPortPlugin } from './openstack/neutron/port.js';
+import { neutronSecurityGroupPlugin } from './openstack/neutron/security-group.js';
+import { neutronSecurityGroupRulePlugin } from './openstack/neutron/security-group-rule.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 
 /**
@@ -70,6 +73,9 @@ export function builtinPlugins(): ResourcePlugin[] {
     multipartMimePlugin,
     neutronNetPlugin,
     neutronSubnetPlugin,
+    neutronPortPlugin,
+    neutronSecurityGroupPlugin,
+    neutronSecurityGroupRulePlugin,
   ];
 }
 

@@ -47,6 +47,9 @@ describe('plugin catalog', () => {
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',
       'OS::Neutron::Net',
+      'OS::Neutron::Port',
+      'OS::Neutron::SecurityGroup',
+      'OS::Neutron::SecurityGroupRule',
       'OS::Neutron::Subnet',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
