@@ -29,6 +29,9 @@ import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating
 import { neutronNetPlugin } from './openstack/neutron/net.js';
 import { neutronRouterPlugin } from './openstack/neutron/router.js';
 import { neutronRouterInterfacePlugin } from './openstack/neutron/router-interface.js';
+import { neutronPortPlugin } from './openstack/neutron/port.js';
+import { neutronSecurityGroupPlugin } from './openstack/neutron/security-group.js';
+import { neutronSecurityGroupRulePlugin } from './openstack/neutron/security-group-rule.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 
 /**
@@ -80,6 +83,9 @@ export function builtinPlugins(): ResourcePlugin[] {
     neutronRouterInterfacePlugin,
     neutronFloatingIpPlugin,
     neutronFloatingIpAssociationPlugin,
+    neutronPortPlugin,
+    neutronSecurityGroupPlugin,
+    neutronSecurityGroupRulePlugin,
   ];
 }
 

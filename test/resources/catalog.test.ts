@@ -49,8 +49,11 @@ describe('plugin catalog', () => {
       'OS::Neutron::FloatingIP',
       'OS::Neutron::FloatingIPAssociation',
       'OS::Neutron::Net',
+      'OS::Neutron::Port',
       'OS::Neutron::Router',
       'OS::Neutron::RouterInterface',
+      'OS::Neutron::SecurityGroup',
+      'OS::Neutron::SecurityGroupRule',
       'OS::Neutron::Subnet',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);

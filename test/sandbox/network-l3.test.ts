@@ -318,6 +318,24 @@ describe('sandbox Neutron: security groups and rules', () => {
     assertNeutronError(await c.call('GET', `/security-groups/${group.id}`), 404, 'SecurityGroupNotFound');
   });
 
+  it('makes a stateless group when asked, and finds groups by tag and description', async () => {
+    const group = await c.create('security-groups', { name: 'udp-only', stateful: false, description: 'm' });
+    assert.equal(group.stateful, false);
+    assert.equal((await c.call('GET', `/security-groups/${group.id}`)).body.security_group.stateful, false);
+    await c.call('PUT', `/security-groups/${group.id}/tags`, { tags: ['hearth:k1'] });
+    const tagged = await c.call('GET', '/security-groups?tags=hearth%3Ak1');
+    assert.deepEqual(
+      tagged.body.security_groups.map((g: { id: string }) => g.id),
+      [group.id],
+    );
+    const described = await c.call('GET', '/security-groups?description=m');
+    assert.deepEqual(
+      described.body.security_groups.map((g: { id: string }) => g.id),
+      [group.id],
+    );
+    assert.equal((await c.call('DELETE', `/security-groups/${group.id}`)).status, 204);
+  });
+
   it('refuses a group past the quota', async () => {
     // The default group counts against the quota, as in Neutron.
     const q = await networkClient({ noise: { quotas: { security_group: 1 } } });

@@ -147,6 +147,18 @@ describe('sandbox Neutron: ports and IP allocation', () => {
     assert.equal((await c.call('DELETE', `/security-groups/${group.id}`)).status, 204);
   });
 
+  it('updates the vnic type and DNS name of a port', async () => {
+    const port = await c.create('ports', { network_id: net.id, fixed_ips: [] });
+    assert.equal(port['binding:vnic_type'], 'normal');
+    const r = await c.call('PUT', `/ports/${port.id}`, {
+      port: { 'binding:vnic_type': 'direct', dns_name: 'web-1' },
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.port['binding:vnic_type'], 'direct');
+    assert.equal(r.body.port.dns_name, 'web-1');
+    await c.call('DELETE', `/ports/${port.id}`);
+  });
+
   it('answers the admin actions: set a port out of band, delete it, delete a network', async () => {
     const port = await c.create('ports', { network_id: net.id, name: 'oob' });
     const set = await c.app.inject({

@@ -76,11 +76,35 @@ export interface NeutronCollection {
   key: string;
   /** For messages: "the network". */
   what: string;
+  /**
+   * The template sets the object's description (a security group): the marker ends in a tag, and
+   * the object's tags are not a template property.
+   */
+  markerInTag?: boolean;
+}
+
+/** The object of the collection a create with this context made (marked), if there is one. */
+async function findMarked(ctx: PluginContext, collection: NeutronCollection): Promise<string | undefined> {
+  const marker = createMarker(ctx);
+  const filters = collection.markerInTag
+    ? [{ tags: marker }, { description: marker }]
+    : [{ description: marker }];
+  for (const query of filters) {
+    const found = await ctx
+      .openstack()
+      .request<Record<string, { id: string }[]>>('network', 'GET', collection.path, undefined, { query });
+    // Neutron lists `security-groups` under `security_groups`: the plural of the member key.
+    const id = found.body[`${collection.key}s`]?.[0]?.id;
+    if (id !== undefined) return id;
+  }
+  return undefined;
 }
 
 /**
  * Creates a Neutron object marked with the create marker (in its description), or finds the one a
- * crashed run of the same create made; then sets its tags. Returns its id.
+ * crashed run of the same create made; then sets its tags. Returns its id. With `markerInTag`, the
+ * marker is moved from the description to a tag before the description becomes the template's, so
+ * a crash at any step leaves the object findable by one or the other.
  */
 export async function createNeutronObject(
   ctx: PluginContext,
@@ -90,23 +114,24 @@ export async function createNeutronObject(
 ): Promise<string> {
   const cloud = ctx.openstack();
   const marker = createMarker(ctx);
+  const post = async (fields: JsonObject) => {
+    const made = await cloud.request<Record<string, { id: string }>>('network', 'POST', collection.path, {
+      [collection.key]: { ...fields, description: marker },
+    });
+    return made.body[collection.key]!.id;
+  };
   try {
-    const found = await cloud.request<Record<string, { id: string }[]>>(
-      'network',
-      'GET',
-      collection.path,
-      undefined,
-      {
-        query: { description: marker },
-      },
-    );
-    let id = found.body[collection.path.slice(1)]?.[0]?.id;
-    if (id === undefined) {
-      const made = await cloud.request<Record<string, { id: string }>>('network', 'POST', collection.path, {
-        [collection.key]: { ...(await body()), description: marker },
+    let id = await findMarked(ctx, collection);
+    if (collection.markerInTag) {
+      const fields = await body();
+      id ??= await post(fields);
+      await setNeutronTags(ctx, collection, id, [...tags, marker]);
+      await cloud.request('network', 'PUT', `${collection.path}/${id}`, {
+        [collection.key]: { description: fields.description ?? '' },
       });
-      id = made.body[collection.key]!.id;
+      return id;
     }
+    id ??= await post(await body());
     if (tags.length > 0) await setNeutronTags(ctx, collection, id, tags);
     return id;
   } catch (error) {
@@ -180,9 +205,9 @@ const UNREACHABLE_ATTEMPTS = 90;
 /**
  * Associates a floating IP with a port (PUT port_id, fixed_ip_address). Neutron refuses with 404
  * "External network ... is not reachable from subnet ..." until a router with a gateway on the
- * floating network has an interface on the port's subnet. Heat orders that by implicit
- * dependencies on the stack's RouterInterface; Hearth has no such hook, so the association is
- * polled again for a while instead of failing at once. `attempt` comes from an earlier try's progress.
+ * floating network has an interface on the port's subnet. The implicit dependencies order that
+ * within a stack (neutron/implicit.ts); a router made elsewhere, or a moment late, is waited for a
+ * while instead of failing at once. `attempt` comes from an earlier try's progress.
  */
 export async function associateFloatingIp(
   ctx: PluginContext,
@@ -204,4 +229,66 @@ export async function associateFloatingIp(
     }
     throw failure('associating the floating IP', error);
   }
+}
+
+/**
+ * Neutron refused a security group rule because the group has the same rule already (409
+ * SecurityGroupRuleExists): the existing rule's id from its message ("Rule id is <id>."), or ''
+ * when the message names none; undefined for any other error.
+ */
+export function duplicateRuleId(error: unknown): string | undefined {
+  if (!(error instanceof OpenStackError) || error.status !== 409) return undefined;
+  if (!/rule already exists/i.test(error.detail)) return undefined;
+  return /Rule id is ([0-9a-f-]{36})/i.exec(error.detail)?.[1] ?? '';
+}
+
+const PROTOCOL_NAMES = [
+  'ah',
+  'dccp',
+  'egp',
+  'esp',
+  'gre',
+  'icmp',
+  'icmpv6',
+  'igmp',
+  'ipv6-encap',
+  'ipv6-frag',
+  'ipv6-icmp',
+  'ipv6-nonxt',
+  'ipv6-opts',
+  'ipv6-route',
+  'ospf',
+  'pgm',
+  'rsvp',
+  'sctp',
+  'tcp',
+  'udp',
+  'udplite',
+  'vrrp',
+];
+
+/** The protocols a security group rule may name (Heat's list): these names, or numbers 0-255. */
+export const RULE_PROTOCOLS: (string | number)[] = [
+  ...Array.from({ length: 256 }, (_, i) => i),
+  ...PROTOCOL_NAMES,
+];
+
+export const RULE_PROTOCOL_DESCRIPTION = `The protocol that is matched by the security group rule. Allowed values are ${PROTOCOL_NAMES.join(', ')} and integer representations [0-255].`;
+
+/** The fields that tell two rules of a group apart (Neutron's duplicate check; not the description). */
+const RULE_KEY_FIELDS = [
+  'direction',
+  'ethertype',
+  'protocol',
+  'port_range_min',
+  'port_range_max',
+  'remote_group_id',
+  'remote_ip_prefix',
+] as const;
+
+/** A rule (as sent to Neutron or as it shows it) as a string equal for rules Neutron takes as the same. */
+export function ruleKey(rule: JsonObject): string {
+  return JSON.stringify(
+    RULE_KEY_FIELDS.map((k) => (rule[k] === undefined || rule[k] === null ? null : String(rule[k]))),
+  );
 }

@@ -137,7 +137,7 @@ export function updatePort(ctx: Env, port: Port, body: Body): Port {
     const changed = applyUpdates(
       port,
       body,
-      ['name', 'description', 'device_id', 'device_owner'],
+      ['name', 'description', 'device_id', 'device_owner', 'binding:vnic_type', 'dns_name'],
       ['admin_state_up', 'port_security_enabled'],
     );
     if (body.fixed_ips !== undefined) {

@@ -9,6 +9,7 @@ import {
   findOwned,
   invalid,
   member,
+  optBool,
   optString,
   save,
   single,
@@ -170,7 +171,9 @@ export function registerSecurityGroups(app: FastifyInstance, ctx: SandboxContext
     defaultSecurityGroup(ctx, projectId);
     const group = ctx.state.transaction(() => {
       checkQuota(ctx, 'security_group', KIND.securityGroup, projectId);
-      return newSecurityGroup(ctx, projectId, name, optString(body, 'description') ?? '');
+      const made = newSecurityGroup(ctx, projectId, name, optString(body, 'description') ?? '');
+      const stateful = optBool(body, 'stateful');
+      return stateful === undefined ? made : save(ctx, KIND.securityGroup, { ...made, stateful }, false);
     });
     return reply
       .code(201)

@@ -1,0 +1,226 @@
+import { isNotFound } from '../../../openstack/index.js';
+import { type DocPath, TemplateError } from '../../../template/errors.js';
+import type { Value } from '../../../template/functions/types.js';
+import { attr, C, P } from '../../../template/properties/index.js';
+import type { JsonObject } from '../../../util/json.js';
+import type { CatalogPlugin } from '../../catalog.js';
+import type { PluginContext, RealityState } from '../../contract.js';
+import {
+  createMarker,
+  deleteNeutronObject,
+  duplicateRuleId,
+  failure,
+  type NeutronCollection,
+  present,
+  RULE_PROTOCOL_DESCRIPTION,
+  RULE_PROTOCOLS,
+  ruleKey,
+} from '../common.js';
+
+/**
+ * A rule of a Neutron security group, as OS::Neutron::SecurityGroupRule. Nothing updates in place.
+ * Idempotency: without a template description the create marker is the rule's description; with
+ * one, the retried create is refused as a duplicate of the rule the first run made, and adopts it.
+ */
+
+type Rule = JsonObject & { id: string; security_group_id: string };
+
+const RULES: NeutronCollection = {
+  path: '/security-group-rules',
+  key: 'security_group_rule',
+  what: 'the security group rule',
+};
+
+const groupId = async (ctx: PluginContext, ref: string) =>
+  (await ctx.openstack().findByNameOrId('network', '/security-groups', 'security_groups', ref)).id;
+
+async function show(ctx: PluginContext): Promise<Rule> {
+  const r = await ctx
+    .openstack()
+    .request<{ security_group_rule: Rule }>('network', 'GET', `/security-group-rules/${ctx.physicalId}`);
+  return r.body.security_group_rule;
+}
+
+async function requestBody(ctx: PluginContext, properties: Record<string, Value>): Promise<JsonObject> {
+  const body: JsonObject = {
+    ...present(properties, [
+      'direction',
+      'ethertype',
+      'protocol',
+      'port_range_min',
+      'port_range_max',
+      'remote_ip_prefix',
+      'description',
+    ]),
+    security_group_id: await groupId(ctx, properties.security_group as string),
+  };
+  const remote = properties.remote_group as string | null | undefined;
+  if (remote) body.remote_group_id = await groupId(ctx, remote);
+  return body;
+}
+
+/** The group's rule equal to `body` (Neutron answered that it exists without naming it). */
+async function findSame(ctx: PluginContext, body: JsonObject): Promise<string | undefined> {
+  const listed = await ctx
+    .openstack()
+    .request<{ security_group_rules: Rule[] }>('network', 'GET', '/security-group-rules', undefined, {
+      query: { security_group_id: body.security_group_id as string, direction: body.direction as string },
+    });
+  return listed.body.security_group_rules.find((r) => ruleKey(r) === ruleKey(body))?.id;
+}
+
+async function createRule(ctx: PluginContext, properties: Record<string, Value>): Promise<string> {
+  const cloud = ctx.openstack();
+  const body = await requestBody(ctx, properties);
+  const marked = body.description === undefined;
+  if (marked) {
+    body.description = createMarker(ctx);
+    const found = await cloud.request<{ security_group_rules: Rule[] }>(
+      'network',
+      'GET',
+      RULES.path,
+      undefined,
+      { query: { description: body.description } },
+    );
+    const id = found.body.security_group_rules[0]?.id;
+    if (id !== undefined) return id;
+  }
+  try {
+    const made = await cloud.request<{ security_group_rule: Rule }>('network', 'POST', RULES.path, {
+      security_group_rule: body,
+    });
+    return made.body.security_group_rule.id;
+  } catch (error) {
+    const existing = marked ? undefined : duplicateRuleId(error);
+    if (existing === undefined) throw error;
+    const id = existing || (await findSame(ctx, body));
+    if (id === undefined) throw error;
+    return id;
+  }
+}
+
+export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
+  type: 'OS::Neutron::SecurityGroupRule',
+  description:
+    'A resource for managing Neutron security group rules. Rules to use in security group resource.',
+  supportStatus: { version: '7.0.0' },
+  properties: {
+    security_group: P.string({
+      description: 'Security group name or ID to add rule.',
+      required: true,
+      constraints: [C.custom('neutron.security_group')],
+    }),
+    description: P.string({ description: 'Description of the security group rule.' }),
+    direction: P.string({
+      description:
+        'The direction in which the security group rule is applied. For a compute instance, an ingress security group rule matches traffic that is incoming (ingress) for that instance. An egress rule is applied to traffic leaving the instance.',
+      default: 'ingress',
+      constraints: [C.allowedValues(['ingress', 'egress'])],
+    }),
+    ethertype: P.string({
+      description: 'Ethertype of the traffic.',
+      default: 'IPv4',
+      constraints: [C.allowedValues(['IPv4', 'IPv6'])],
+    }),
+    port_range_min: P.integer({
+      description:
+        'The minimum port number in the range that is matched by the security group rule. If the protocol is TCP or UDP, this value must be less than or equal to the value of the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP type.',
+      constraints: [C.range({ min: 0, max: 65535 })],
+    }),
+    port_range_max: P.integer({
+      description:
+        'The maximum port number in the range that is matched by the security group rule. The port_range_min attribute constrains the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP code.',
+      constraints: [C.range({ min: 0, max: 65535 })],
+    }),
+    protocol: P.string({
+      description: RULE_PROTOCOL_DESCRIPTION,
+      default: 'tcp',
+      constraints: [C.allowedValues(RULE_PROTOCOLS)],
+    }),
+    remote_group: P.string({
+      description: 'The remote group name or ID to be associated with this security group rule.',
+      constraints: [C.custom('neutron.security_group')],
+    }),
+    remote_ip_prefix: P.string({
+      description: 'The remote IP prefix (CIDR) to be associated with this security group rule.',
+      constraints: [C.custom('net_cidr')],
+    }),
+  },
+  attributes: {
+    show: attr('Detailed information about resource.', 'map'),
+  },
+
+  validate(properties: Record<string, Value>, path: DocPath): void {
+    const set = (name: string) => properties[name] !== undefined && properties[name] !== null;
+    if (set('remote_group') && set('remote_ip_prefix')) {
+      throw new TemplateError(
+        'property',
+        'Cannot define the following properties at the same time: remote_group, remote_ip_prefix.',
+        path,
+      );
+    }
+    const { port_range_min: min, port_range_max: max, protocol } = properties;
+    if (
+      typeof min === 'number' &&
+      typeof max === 'number' &&
+      !['icmp', 'icmpv6', 'ipv6-icmp'].includes(protocol as string) &&
+      max < min
+    ) {
+      throw new TemplateError(
+        'property',
+        'The minimum port number must be less than or equal to the maximum port number.',
+        path,
+      );
+    }
+  },
+
+  async create(ctx, properties) {
+    try {
+      return { physicalId: await createRule(ctx, properties) };
+    } catch (error) {
+      throw failure('creating the security group rule', error);
+    }
+  },
+
+  async delete(ctx) {
+    const result = await deleteNeutronObject(ctx, RULES);
+    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
+  },
+
+  async checkDeleteComplete(ctx, progress) {
+    return deleteNeutronObject(ctx, RULES, (progress as { attempt: number }).attempt);
+  },
+
+  async getReality(ctx): Promise<RealityState> {
+    if (!ctx.physicalId) return { state: 'gone' };
+    try {
+      const r = await show(ctx);
+      const description = (r.description as string | undefined) ?? '';
+      const properties: Record<string, Value> = {
+        security_group: r.security_group_id,
+        // The create marker is not the template's.
+        description: description === '' || description.startsWith('hearth:') ? null : description,
+        remote_group: (r.remote_group_id ?? null) as Value,
+      };
+      for (const key of [
+        'direction',
+        'ethertype',
+        'port_range_min',
+        'port_range_max',
+        'protocol',
+        'remote_ip_prefix',
+      ])
+        properties[key] = (r[key] ?? null) as Value;
+      return { state: 'present', properties };
+    } catch (error) {
+      if (isNotFound(error)) return { state: 'gone' };
+      throw error;
+    }
+  },
+
+  async attribute(ctx, name) {
+    if (!ctx.physicalId) return null;
+    const r = await show(ctx);
+    return name === 'show' ? (r as Value) : ((r[name] ?? null) as Value);
+  },
+};
