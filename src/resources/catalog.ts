@@ -26,6 +26,7 @@ import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
+import { novaServerPlugin } from './openstack/nova/server.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -70,6 +71,7 @@ export function builtinPlugins(): ResourcePlugin[] {
     multipartMimePlugin,
     neutronNetPlugin,
     neutronSubnetPlugin,
+    novaServerPlugin,
   ];
 }
 
