@@ -240,6 +240,31 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     assert.equal((await volume()).status, 'available');
   });
 
+  it('a server left in ERROR by its delete is deleted again, then the delete fails', async () => {
+    const r = resource('key-stuck');
+    await r.create({ ...base });
+    // A compute host that takes the delete but never acts on it: the server goes to ERROR.
+    let deletes = 0;
+    r.cloud = {
+      ...cloud,
+      request: (async (service: string, method: string, path: string, ...rest: unknown[]) => {
+        if (method === 'DELETE') {
+          deletes++;
+          return { status: 204, body: undefined, headers: {}, attempts: 1 };
+        }
+        return (cloud.request as (...args: unknown[]) => unknown)(service, method, path, ...rest);
+      }) as Cloud['request'],
+    };
+    await admin(`server/${r.physicalId}/error`, { message: 'delete stuck' });
+    const error = await rejection(() => r.delete());
+    assert.ok(error instanceof ResourceInError);
+    assert.match(error.message, /delete failed: \(500\) delete stuck/);
+    assert.equal(deletes, 4, 'the first delete and three more');
+    r.cloud = cloud;
+    await r.delete();
+    assert.deepEqual(await novaServerPlugin.getReality(r.ctx()), { state: 'gone' });
+  });
+
   it('deletes what a create made when the create never recorded the id (found by its key)', async () => {
     const r = resource('key-lost');
     await r.startCreate({ ...base });

@@ -1,6 +1,6 @@
-import { isNotFound, LookupError, OpenStackError } from '../../../openstack/index.js';
+import { isNotFound, LookupError } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
-import type { Json, JsonObject } from '../../../util/json.js';
+import type { Json } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import {
   type PluginContext,
@@ -11,7 +11,18 @@ import {
 } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import { failure } from '../common.js';
-import { compute, faultText, getServer, KEY_ITEM, type Server, statusOf } from './compute.js';
+import {
+  action,
+  compute,
+  faultText,
+  findOwn,
+  getServer,
+  KEY_ITEM,
+  liveServer,
+  POLL_MS,
+  type Server,
+  statusOf,
+} from './compute.js';
 import {
   addresses,
   firstAddress,
@@ -19,13 +30,13 @@ import {
   networksAttribute,
   serverPorts,
 } from './server-attributes.js';
+import { checkDeleted, type DeleteProgress, sendDelete } from './server-delete.js';
 import { type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
 import { validateServer } from './server-validate.js';
 
 /** A Nova server, as OS::Nova::Server. */
 
-const POLL_MS = 1000;
 /** Heat's physical_resource_name_limit for servers: a host name of 64 less ".novalocal". */
 const NAME_LIMIT = 53;
 /** Statuses a server passes through on its way to ACTIVE (Heat's deferred_server_statuses). */
@@ -41,9 +52,6 @@ const DEFERRED = [
   'SUSPENDED',
   'VERIFY_RESIZE',
 ];
-/** How often a delete that left the server in ERROR is sent again before the delete fails. */
-const DELETE_ERROR_RETRIES = 3;
-const DELETE_CONFLICT_ATTEMPTS = 60;
 
 /** The key the server was created with (an update's context may carry another attempt's). */
 const createdKey = (ctx: PluginContext): string => (ctx.data.key as string | undefined) ?? ctx.idempotencyKey;
@@ -51,98 +59,6 @@ const createdKey = (ctx: PluginContext): string => (ctx.data.key as string | und
 function serverName(ctx: PluginContext, properties: Record<string, Value>, key: string): string {
   const name = properties.name as string | null | undefined;
   return name ? name : physicalResourceName({ ...ctx, idempotencyKey: key }, NAME_LIMIT);
-}
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * The server a create with `key` made, if any: Nova's name filter is a regular expression, so the
- * name is anchored and escaped; the key in the metadata tells same-named servers apart. Without a
- * name every server of the project is looked at.
- */
-async function findOwn(
-  ctx: PluginContext,
-  key: string,
-  name: string | undefined,
-): Promise<Server | undefined> {
-  const r = await ctx
-    .openstack()
-    .request<{ servers: Server[] }>(
-      'compute',
-      'GET',
-      '/servers/detail',
-      undefined,
-      compute(name === undefined ? {} : { query: { name: `^${escapeRegex(name)}$` } }),
-    );
-  return r.body.servers.find((s) => s.metadata?.[KEY_ITEM] === key);
-}
-
-async function action(ctx: PluginContext, id: string, body: JsonObject): Promise<void> {
-  await ctx.openstack().request('compute', 'POST', `/servers/${id}/action`, body, compute());
-}
-
-/** The live server, or undefined when Nova no longer has it. */
-async function liveServer(ctx: PluginContext, id: string): Promise<Server | undefined> {
-  try {
-    const server = await getServer(ctx, id);
-    return ['DELETED', 'SOFT_DELETED'].includes(statusOf(server)) ? undefined : server;
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
-
-type DeleteProgress = { id: string; sent: boolean; attempt: number; errors: number };
-
-async function sendDelete(ctx: PluginContext, progress: DeleteProgress): Promise<PollResult> {
-  try {
-    await ctx.openstack().request('compute', 'DELETE', `/servers/${progress.id}`, undefined, compute());
-  } catch (error) {
-    if (isNotFound(error)) return { done: true };
-    // A task under way (a build, a resize) refuses the delete for now.
-    if (
-      error instanceof OpenStackError &&
-      error.status === 409 &&
-      progress.attempt < DELETE_CONFLICT_ATTEMPTS
-    ) {
-      return {
-        done: false,
-        progress: { ...progress, sent: false, attempt: progress.attempt + 1 },
-        pollAfterMs: POLL_MS,
-      };
-    }
-    throw failure('deleting the server', error);
-  }
-  return { done: false, progress: { ...progress, sent: true }, pollAfterMs: POLL_MS };
-}
-
-/** Polls a server being deleted until Nova no longer has it (Heat's check_delete_server_complete). */
-async function checkDeleted(ctx: PluginContext, progress: DeleteProgress): Promise<PollResult> {
-  if (!progress.sent) return sendDelete(ctx, progress);
-  let server: Server;
-  try {
-    server = await getServer(ctx, progress.id);
-  } catch (error) {
-    if (isNotFound(error)) return { done: true };
-    throw failure('deleting the server', error);
-  }
-  const status = statusOf(server);
-  const again = { done: false, progress, pollAfterMs: POLL_MS };
-  if (status === 'DELETED' || server['OS-EXT-STS:task_state'] === 'deleting')
-    return status === 'DELETED' ? { done: true } : again;
-  if (status === 'SOFT_DELETED') {
-    await action(ctx, progress.id, { forceDelete: null });
-    return again;
-  }
-  if (status === 'ERROR') {
-    if (progress.errors >= DELETE_ERROR_RETRIES) {
-      throw new ResourceInError(
-        `Server ${server.name} delete failed: (${server.fault?.code ?? 'None'}) ${server.fault?.message ?? 'Unknown'}`,
-      );
-    }
-    return sendDelete(ctx, { ...progress, errors: progress.errors + 1 });
-  }
-  return again;
 }
 
 /** Polls until the server is `wanted`; `passing` statuses mean not yet, any other fails. */
