@@ -33,6 +33,7 @@ import { neutronPortPlugin } from './openstack/neutron/port.js';
 import { neutronSecurityGroupPlugin } from './openstack/neutron/security-group.js';
 import { neutronSecurityGroupRulePlugin } from './openstack/neutron/security-group-rule.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
+import { novaServerPlugin } from './openstack/nova/server.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -86,6 +87,7 @@ export function builtinPlugins(): ResourcePlugin[] {
     neutronPortPlugin,
     neutronSecurityGroupPlugin,
     neutronSecurityGroupRulePlugin,
+    novaServerPlugin,
   ];
 }
 

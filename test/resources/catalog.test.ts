@@ -55,10 +55,11 @@ describe('plugin catalog', () => {
       'OS::Neutron::SecurityGroup',
       'OS::Neutron::SecurityGroupRule',
       'OS::Neutron::Subnet',
+      'OS::Nova::Server',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
-    assert.equal(catalog.plugin('OS::Nova::Server'), undefined);
-    assert.equal(catalog.typeCatalog.get('OS::Nova::Server'), undefined);
+    assert.equal(catalog.plugin('OS::Sahara::Cluster'), undefined);
+    assert.equal(catalog.typeCatalog.get('OS::Sahara::Cluster'), undefined);
     assert.equal(resources.pluginCatalog, pluginCatalog);
   });
 

@@ -161,6 +161,34 @@ describe('sandbox compute: server lifecycle (fake clock)', () => {
       await rig.app.close();
     }
   });
+
+  it('changePassword is accepted only while ACTIVE, and leaves the status alone', async () => {
+    const rig = await computeRig({ noise: { bootDelayMs: 100 } });
+    const act = (id: string, payload: unknown) =>
+      rig.app.inject({
+        method: 'POST',
+        url: `/compute/v2.1/servers/${id}/action`,
+        headers: { ...rig.demo, ...json },
+        payload: payload as object,
+      });
+    try {
+      const id = (await boot(rig, { name: 'pw' })).json().server.id;
+      const early = await act(id, { changePassword: { adminPass: 'x' } });
+      assert.equal(early.statusCode, 409);
+      assert.match(
+        early.json().conflictingRequest.message,
+        /Cannot 'changePassword' instance .* vm_state building/,
+      );
+      rig.clock.now += 100;
+      assert.equal((await act(id, { changePassword: { adminPass: 's3cret' } })).statusCode, 202);
+      assert.equal(await status(rig, id), 'ACTIVE');
+      const bad = await act(id, { changePassword: {} });
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.json().badRequest.message, /Invalid input for field\/attribute adminPass/);
+    } finally {
+      await rig.app.close();
+    }
+  });
 });
 
 describe('sandbox compute: server requests', () => {

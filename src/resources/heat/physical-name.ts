@@ -20,10 +20,21 @@ export function shortId(seed: string): string {
 /**
  * Heat's physical_resource_name: `<stack name>-<resource name>-<short id>`, the stack name without
  * trailing `*`. The short id comes from the idempotency key, so every retry of a create names the
- * object the same way.
+ * object the same way. A `limit` reduces a longer name as Heat does (see reducedName).
  */
-export function physicalResourceName(ctx: PluginContext): string {
-  return `${ctx.stackName.replace(/\*+$/, '')}-${ctx.resourceName}-${shortId(ctx.idempotencyKey)}`;
+export function physicalResourceName(ctx: PluginContext, limit?: number): string {
+  const name = `${ctx.stackName.replace(/\*+$/, '')}-${ctx.resourceName}-${shortId(ctx.idempotencyKey)}`;
+  return limit === undefined ? name : reducedName(name, limit);
+}
+
+/**
+ * Heat's reduce_physical_resource_name: a name over `limit` (e.g. a server's 53, a host name)
+ * keeps its first two characters, a hyphen, and as much of its end (the short id) as fits.
+ */
+export function reducedName(name: string, limit: number): string {
+  if (name.length <= limit) return name;
+  if (limit < 4) throw new Error('limit cannot be less than 4');
+  return `${name.slice(0, 2)}-${name.slice(name.length - (limit - 3))}`;
 }
 
 /** A version-4-shaped UUID derived from `seed` (OS::Heat::None's physical id), stable across retries. */

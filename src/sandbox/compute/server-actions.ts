@@ -5,7 +5,7 @@ import { currentPhase, type Phase, type ServerRecord, statesOf, withPhases } fro
 import { findServer } from './server-view.js';
 
 /**
- * POST /servers/{id}/action (reboot, stop, start, suspend, resume, pause, unpause) and the
+ * POST /servers/{id}/action (reboot, stop, start, suspend, resume, pause, unpause, changePassword) and the
  * server's interfaces (os-interface).
  */
 
@@ -42,6 +42,15 @@ const ACTIONS: Record<string, Action> = {
   resume: { from: ['SUSPENDED'], phases: settled('ACTIVE') },
   pause: { from: ['ACTIVE'], phases: settled('PAUSED') },
   unpause: { from: ['PAUSED'], phases: settled('ACTIVE') },
+  // The password is the guest's: the server's state does not change.
+  changePassword: {
+    from: ['ACTIVE'],
+    phases(_now, _delayMs, body) {
+      const pass = (body as { adminPass?: unknown } | null)?.adminPass;
+      if (typeof pass !== 'string') throw invalidInput('adminPass', pass, "is not of type 'string'");
+      return [];
+    },
+  },
 };
 
 /** Nova's 409 for an action the server's state does not allow. */

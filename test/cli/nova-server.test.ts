@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../sandbox/support.js';
+import { Workdir } from './workdir.js';
+
+const TEMPLATE = (role: string) => `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net, properties: {name: appnet}}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.1.0.0/24}
+  server:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      image: cirros-0.6.2-x86_64-disk
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      metadata: {role: ${role}}
+      user_data_format: RAW
+      user_data: |
+        #!/bin/sh
+        echo hello
+outputs:
+  ip: {value: {get_attr: [server, first_address]}}
+  by_name: {value: {get_attr: [server, networks, appnet, 0]}}
+`;
+
+type Server = { id: string; metadata: Record<string, string>; deletedAt: number | null; userData: string };
+
+// A network, a subnet and a server on it, through the CLI's embedded engine and the sandbox cloud.
+describe('OS::Nova::Server through the CLI, on the sandbox cloud', () => {
+  let app: FastifyInstance;
+  let state: ReturnType<typeof createSandbox>['state'];
+  const saved = { ...process.env };
+
+  before(async () => {
+    ({ app, state } = createSandbox());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
+  });
+  after(async () => {
+    process.env = saved;
+    await app?.close();
+  });
+
+  const servers = () => state.list<Server>('server').filter((s) => s.deletedAt === null);
+
+  it('creates the server on the stack’s network, updates its metadata in place, deletes it', async () => {
+    const w = new Workdir({ 'v1.yaml': TEMPLATE('web'), 'v2.yaml': TEMPLATE('db') });
+    await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
+    assert.equal(await w.status('s'), 'CREATE_COMPLETE');
+    const [server] = servers();
+    assert.ok(server);
+    assert.equal(server.metadata.role, 'web');
+    assert.equal(Buffer.from(server.userData, 'base64').toString(), '#!/bin/sh\necho hello\n');
+    const outputs = await w.outputs('s');
+    assert.match(String(outputs.ip), /^10\.1\.0\.\d+$/);
+    assert.equal(outputs.by_name, outputs.ip);
+
+    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']);
+    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual(
+      servers().map((s) => [s.id, s.metadata.role]),
+      [[server.id, 'db']],
+      'the same server, its metadata updated in place',
+    );
+
+    await w.ok(['stack', 'delete', 's', '--yes', '--wait']);
+    assert.deepEqual(servers(), []);
+    assert.deepEqual(
+      state.list<{ id: string; name: string }>('network').map((n) => n.name),
+      ['public'],
+      'the network went too',
+    );
+  });
+});
