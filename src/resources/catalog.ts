@@ -24,8 +24,12 @@ import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
+import { cinderVolumePlugin } from './openstack/cinder/volume.js';
+import { cinderVolumeAttachmentPlugin } from './openstack/cinder/volume-attachment.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
+import { novaFlavorPlugin } from './openstack/nova/flavor.js';
+import { novaKeyPairPlugin } from './openstack/nova/keypair.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -70,6 +74,10 @@ export function builtinPlugins(): ResourcePlugin[] {
     multipartMimePlugin,
     neutronNetPlugin,
     neutronSubnetPlugin,
+    novaKeyPairPlugin,
+    novaFlavorPlugin,
+    cinderVolumePlugin,
+    cinderVolumeAttachmentPlugin,
   ];
 }
 

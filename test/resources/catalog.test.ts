@@ -30,6 +30,8 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'OS::Cinder::Volume',
+      'OS::Cinder::VolumeAttachment',
       'OS::Heat::AutoScalingGroup',
       'OS::Heat::CloudConfig',
       'OS::Heat::Delay',
@@ -48,6 +50,8 @@ describe('plugin catalog', () => {
       'OS::Heat::WaitConditionHandle',
       'OS::Neutron::Net',
       'OS::Neutron::Subnet',
+      'OS::Nova::Flavor',
+      'OS::Nova::KeyPair',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
     assert.equal(catalog.plugin('OS::Nova::Server'), undefined);
