@@ -26,6 +26,8 @@ import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
 import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
 import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
+import { cinderVolumePlugin } from './openstack/cinder/volume.js';
+import { cinderVolumeAttachmentPlugin } from './openstack/cinder/volume-attachment.js';
 import { neutronNetPlugin } from './openstack/neutron/net.js';
 import { neutronRouterPlugin } from './openstack/neutron/router.js';
 import { neutronRouterInterfacePlugin } from './openstack/neutron/router-interface.js';
@@ -34,6 +36,8 @@ import { neutronSecurityGroupPlugin } from './openstack/neutron/security-group.j
 import { neutronSecurityGroupRulePlugin } from './openstack/neutron/security-group-rule.js';
 import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 import { novaServerPlugin } from './openstack/nova/server.js';
+import { novaFlavorPlugin } from './openstack/nova/flavor.js';
+import { novaKeyPairPlugin } from './openstack/nova/keypair.js';
 
 /**
  * What a plugin may declare beyond the contract. The catalog reads these when present; a plugin
@@ -88,6 +92,10 @@ export function builtinPlugins(): ResourcePlugin[] {
     neutronSecurityGroupPlugin,
     neutronSecurityGroupRulePlugin,
     novaServerPlugin,
+    novaKeyPairPlugin,
+    novaFlavorPlugin,
+    cinderVolumePlugin,
+    cinderVolumeAttachmentPlugin,
   ];
 }
 

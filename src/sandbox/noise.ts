@@ -9,7 +9,7 @@ export const NoiseSchema = Type.Object(
   {
     /** How long a server stays BUILD before it is ACTIVE (or ERROR), and a volume `creating`. */
     bootDelayMs: Type.Integer({ minimum: 0, default: 500 }),
-    /** A new server goes to ERROR instead of ACTIVE. */
+    /** A new server goes to ERROR instead of ACTIVE, a new volume to `error` instead of `available`. */
     bootFailureRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
     /** An ACTIVE server goes to ERROR `errorAfterMs` after it became ACTIVE. */
     errorAfterRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),

@@ -30,6 +30,8 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'OS::Cinder::Volume',
+      'OS::Cinder::VolumeAttachment',
       'OS::Heat::AutoScalingGroup',
       'OS::Heat::CloudConfig',
       'OS::Heat::Delay',
@@ -55,6 +57,8 @@ describe('plugin catalog', () => {
       'OS::Neutron::SecurityGroup',
       'OS::Neutron::SecurityGroupRule',
       'OS::Neutron::Subnet',
+      'OS::Nova::Flavor',
+      'OS::Nova::KeyPair',
       'OS::Nova::Server',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);

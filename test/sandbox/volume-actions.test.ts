@@ -116,4 +116,36 @@ describe('sandbox Cinder: volume actions and metadata', () => {
     const notText = await cloud.cinder('POST', path, { metadata: { n: 1 } });
     assert.equal(notText.statusCode, 400);
   });
+
+  it('retypes an available volume through retyping, and refuses the same type or an unknown one', async () => {
+    const id = await available(1);
+    const r = await act(id, { 'os-retype': { new_type: 'lvmdriver-1', migration_policy: 'never' } });
+    assert.equal(r.statusCode, 202, r.body);
+    let volume = await show(id);
+    assert.equal(volume.status, 'retyping');
+    assert.equal(volume.volume_type, 'lvmdriver-1');
+    cloud.advance(1000);
+    volume = await show(id);
+    assert.equal(volume.status, 'available');
+    const same = await act(id, { 'os-retype': { new_type: 'lvmdriver-1' } });
+    assert.equal(same.statusCode, 400);
+    assert.match(same.json().badRequest.message, /must be different/);
+    assert.equal((await act(id, { 'os-retype': { new_type: 'nope' } })).statusCode, 404);
+    assert.equal((await act(id, { 'os-retype': {} })).statusCode, 400);
+  });
+});
+
+describe('sandbox Cinder: boot failure noise', () => {
+  it('sends a new volume to error instead of available', async () => {
+    const cloud = await volumeCloud({ bootDelayMs: 1000, bootFailureRate: 1 });
+    try {
+      const r = await cloud.cinder('POST', '/volumes', { volume: { size: 1 } });
+      assert.equal(r.json().volume.status, 'creating');
+      cloud.advance(1000);
+      const shown = (await cloud.cinder('GET', `/volumes/${r.json().volume.id}`)).json().volume;
+      assert.equal(shown.status, 'error');
+    } finally {
+      await cloud.close();
+    }
+  });
 });

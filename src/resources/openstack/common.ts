@@ -52,18 +52,20 @@ const IN_USE_ATTEMPTS = 60;
 /**
  * Deletes through `remove`: gone already is done; a conflict (still in use, e.g. a network whose
  * ports another engine is deleting) is polled again for a while rather than failed at once.
+ * `busy` are the statuses that mean "in use" (Cinder answers 400 for an attached volume).
  */
 export async function deleteOrRetry(
   remove: () => Promise<unknown>,
   what: string,
   attempt = 1,
+  busy: readonly number[] = [409],
 ): Promise<PollResult> {
   try {
     await remove();
     return { done: true };
   } catch (error) {
     if (isNotFound(error)) return { done: true };
-    if (error instanceof OpenStackError && error.status === 409 && attempt < IN_USE_ATTEMPTS) {
+    if (error instanceof OpenStackError && busy.includes(error.status ?? 0) && attempt < IN_USE_ATTEMPTS) {
       return { done: false, progress: { attempt: attempt + 1 }, pollAfterMs: IN_USE_RETRY_MS };
     }
     throw failure(`deleting ${what}`, error);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SandboxContext } from '../app.js';
+import type { Caller, SandboxContext } from '../app.js';
 import { ApiError, conflict, notFound } from '../errors.js';
 import type { SandboxObject, SandboxState } from '../state.js';
 import { atLeast } from './microversion.js';
@@ -19,6 +19,8 @@ export interface Flavor extends SandboxObject {
   is_public: boolean;
   description: string | null;
   extra_specs: Record<string, string>;
+  /** The projects a private flavor is shared with (os-flavor-access). */
+  projects: string[];
 }
 
 const SEEDED: [id: string, name: string, vcpus: number, ram: number, disk: number][] = [
@@ -38,6 +40,7 @@ function flavorRecord(
     is_public: true,
     description: null,
     extra_specs: {},
+    projects: [],
     ...fields,
   };
 }
@@ -51,11 +54,16 @@ export function seedFlavors(state: SandboxState): void {
   });
 }
 
-/** Flavors sorted as Nova lists them (by flavor id); private ones only for admins. */
-function visibleFlavors(state: SandboxState, admin: boolean): Flavor[] {
+/** Whether the caller sees the flavor: public ones, and private ones its project was given. */
+function visibleTo(flavor: Flavor, caller: Caller): boolean {
+  return flavor.is_public || isAdmin(caller) || (flavor.projects ?? []).includes(caller.projectId);
+}
+
+/** Flavors sorted as Nova lists them (by flavor id); private ones only for admins and their projects. */
+function visibleFlavors(state: SandboxState, caller: Caller): Flavor[] {
   return state
     .list<Flavor>('flavor')
-    .filter((f) => admin || f.is_public)
+    .filter((f) => visibleTo(f, caller))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -90,7 +98,7 @@ export function flavorView(ctx: SandboxContext, request: FastifyRequest, flavor:
 
 function listFlavors(ctx: SandboxContext, request: FastifyRequest, detail: boolean) {
   const query = request.query as Record<string, string | undefined>;
-  let flavors = visibleFlavors(ctx.state, isAdmin(request.caller));
+  let flavors = visibleFlavors(ctx.state, request.caller);
   if (query.minRam !== undefined) flavors = flavors.filter((f) => f.ram >= Number(query.minRam));
   if (query.minDisk !== undefined) flavors = flavors.filter((f) => f.disk >= Number(query.minDisk));
   if (query.is_public !== undefined && isAdmin(request.caller) && query.is_public.toLowerCase() !== 'none') {
@@ -153,9 +161,9 @@ function createFlavor(ctx: SandboxContext, request: FastifyRequest) {
   return { flavor: flavorView(ctx, request, flavor, true) };
 }
 
-function getFlavor(ctx: SandboxContext, request: FastifyRequest, id: string): Flavor {
+export function getFlavor(ctx: SandboxContext, request: FastifyRequest, id: string): Flavor {
   const flavor = ctx.state.get<Flavor>('flavor', id);
-  if (!flavor || (!flavor.is_public && !isAdmin(request.caller))) throw notFound('Flavor', id);
+  if (!flavor || !visibleTo(flavor, request.caller)) throw notFound('Flavor', id);
   return flavor;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext, ServiceModule } from '../app.js';
 import type { PortBinder, VolumeBinder } from '../bindings.js';
 import { type Compute, COMPUTE_PREFIX } from './common.js';
+import { registerFlavorAccess } from './flavor-access.js';
 import { registerFlavors } from './flavors.js';
 import { registerKeypairs } from './keypairs.js';
 import { registerLimits } from './limits.js';
@@ -12,7 +13,7 @@ import { registerServers } from './servers.js';
 import { registerVolumeAttachments } from './volume-attachments.js';
 
 /**
- * Nova v2.1 in the sandbox: flavors, key pairs, servers (with a lifecycle computed from
+ * Nova v2.1 in the sandbox: flavors (and who may use private ones), key pairs, servers (with a lifecycle computed from
  * timestamps), their actions, metadata, interfaces and volume attachments. Ports and volumes are
  * Neutron's and Cinder's: this module reaches them only through the binders it is given.
  */
@@ -45,6 +46,7 @@ export function computeService(bindings: { ports: PortBinder; volumes: VolumeBin
       negotiateMicroversions(app);
       app.get('/', { config: { public: true } }, async (request) => ({ version: version(ctx, request) }));
       registerFlavors(app, ctx);
+      registerFlavorAccess(app, ctx);
       registerKeypairs(app, ctx);
       registerServers(app, compute);
       registerServerActions(app, compute);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../app.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { atLeast, booleanField, isAdmin, positiveInteger } from './request.js';
 import { after, checkQuota, projectVolume, save } from './volume-state.js';
-import type { Volume } from './types.js';
+import { type Volume, VOLUME_TYPES } from './types.js';
 import type { Params } from './volumes.js';
 
 /** `POST /volumes/{id}/action`: one action per request, named by the body's only key. */
@@ -53,6 +53,31 @@ const ACTIONS: Record<string, Action> = {
     ctx.state.transaction(() => {
       checkQuota(ctx, volume.project_id, 0, newSize - volume.size);
       save(ctx, { ...volume, size: newSize, status: 'extending', transition: after(ctx, volume.status) });
+    });
+    return 202;
+  },
+  'os-retype': (ctx, volume, args) => {
+    const wanted = (args as { new_type?: unknown } | null)?.new_type;
+    if (typeof wanted !== 'string' || wanted === '') {
+      throw badRequest('Invalid input received: New volume type must be specified.');
+    }
+    const type = VOLUME_TYPES.find((t) => t.name === wanted || t.id === wanted);
+    if (!type) throw notFound('Volume type', wanted);
+    if (volume.status !== 'available' && volume.status !== 'in-use') {
+      throw badRequest(
+        `Invalid volume: Volume ${volume.id} status must be available or in-use, but current status is: ${volume.status}.`,
+      );
+    }
+    if (type.id === volume.volume_type_id) {
+      throw badRequest('Invalid input received: New volume type must be different from the original.');
+    }
+    // Same backend in the sandbox: no migration, so any migration_policy will do.
+    save(ctx, {
+      ...volume,
+      volume_type: type.name,
+      volume_type_id: type.id,
+      status: 'retyping',
+      transition: after(ctx, volume.status),
     });
     return 202;
   },

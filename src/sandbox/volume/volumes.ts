@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { findImage } from '../image.js';
+import { happens } from '../noise.js';
 import { type Query, selectVolumes } from './listing.js';
 import { atLeast, bodyPart, isAdmin, metadataField, optionalText, positiveInteger } from './request.js';
 import { after, checkQuota, projectVolume, projectVolumes, save } from './volume-state.js';
@@ -119,7 +120,8 @@ function createVolume(ctx: SandboxContext, request: FastifyRequest, projectId: s
       source_volid: source?.id ?? null,
       image: image ?? source?.image ?? null,
       attachments: [],
-      transition: after(ctx, 'available'),
+      // The boot failure noise fails new volumes too, as a backend that cannot allocate would.
+      transition: after(ctx, happens(ctx.noise().bootFailureRate, ctx.random) ? 'error' : 'available'),
     };
     ctx.state.put(VOLUME, projectId, volume);
     // A zero boot delay makes it available at once.

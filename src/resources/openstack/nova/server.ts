@@ -34,6 +34,7 @@ import { checkDeleted, type DeleteProgress, sendDelete } from './server-delete.j
 import { type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
 import { validateServer } from './server-validate.js';
+import { serverSubnets } from '../neutron/implicit.js';
 
 /** A Nova server, as OS::Nova::Server. */
 
@@ -105,6 +106,7 @@ const asGiven = (stored: Value | undefined, same: boolean, live: Value): Value =
 
 export const novaServerPlugin: CatalogPlugin = {
   type: 'OS::Nova::Server',
+  implicitDependencies: [serverSubnets],
   description:
     'A resource for managing Nova instances. A Server resource manages the running virtual machine instance within an OpenStack cloud.',
   supportStatus: { version: '2013.2' },
