@@ -43,6 +43,17 @@ function readCorpusFile(url: string): string {
 // Every type Hearth implements: a template using only these must validate.
 const TYPES = pluginCatalog(builtinPlugins()).typeCatalog;
 
+/**
+ * Templates refused for another reason than an unknown type, and why. Heat refuses the first too
+ * (StructuredConfig's `config` is a map in its schema); the others are gaps of Hearth's.
+ */
+const REFUSED: Readonly<Record<string, RegExp>> = {
+  'hot/software-config/example-templates/example-chef-template.yaml':
+    /resources\.structured_config\.properties\.config: Value \["recipe\[nginx-pkg\]"\] is not a map/,
+  'hot/external_resource.yaml': /resources\.external_server\.properties: Property flavor not assigned/,
+  'hot/server_console.yaml': /resource "server" \(OS::Nova::Server\) has no attribute "console_urls"/,
+};
+
 describe('the public template corpus', () => {
   const templates = templatesIn(CORPUS);
 
@@ -62,10 +73,14 @@ describe('the public template corpus', () => {
         defineStackFromText(input.url, input.text, { ...options, types: TYPES });
       } catch (err) {
         assert.ok(err instanceof TemplateError, `not a TemplateError: ${err}`);
+        assert.ok(err.file && err.position, 'the error names the file and position');
+        const refused = REFUSED[name];
+        if (refused) return assert.match(err.message, refused);
         assert.equal(err.kind, 'unknown_type', err.message);
         assert.match(err.message, /the resource type "[^"]+".* is not known/);
-        assert.ok(err.file && err.position, 'the error names the file and position');
+        return;
       }
+      assert.equal(REFUSED[name], undefined, `${name} validates now: take it off REFUSED`);
     });
   }
 });
