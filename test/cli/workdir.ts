@@ -81,11 +81,11 @@ export class Workdir {
    * helpers.ts, but not blocking this process: tests of a file can run side by side, and a
    * command can be left running in the background while others are issued).
    */
-  start(args: string[]): Background {
+  start(args: string[], timeoutMs = 90_000): Background {
     const child = spawn(process.execPath, [...hearthNodeArgs(), '--db', this.db, ...args], {
       cwd: this.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 90_000,
+      timeout: timeoutMs,
     });
     let stdout = '';
     let stderr = '';
@@ -98,13 +98,13 @@ export class Workdir {
   }
 
   /** Runs `hearth --db <db> ...args` and waits for it to exit. */
-  run(args: string[]): Promise<CliResult> {
-    return this.start(args).done;
+  run(args: string[], timeoutMs?: number): Promise<CliResult> {
+    return this.start(args, timeoutMs).done;
   }
 
   /** Runs a command that must succeed; returns its standard output. */
-  async ok(args: string[]): Promise<string> {
-    const r = await this.run(args);
+  async ok(args: string[], timeoutMs?: number): Promise<string> {
+    const r = await this.run(args, timeoutMs);
     assert.equal(r.code, 0, `hearth ${args.join(' ')} exited ${r.code}:\n${r.stderr}${r.stdout}`);
     return r.stdout;
   }
