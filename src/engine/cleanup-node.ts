@@ -2,6 +2,7 @@ import type { ActionResult, PollResult, ResourcePlugin } from '../resources/cont
 import type { ResourceRecord } from '../store/contract.js';
 import { childStackOf } from './child-stack.js';
 import { resourceEvent } from './events.js';
+import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
 import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
@@ -173,8 +174,12 @@ export async function finishCleanup(
   if (!ok) return retryLater(scope);
 }
 
-/** Whether the row's definition (in the template it was created from) says Retain. */
+/**
+ * Whether the row's definition (in the template it was created from) says Retain, or the row is
+ * an external resource's (Heat never deletes those; a failed adoption has no template to ask).
+ */
 async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
+  if (externalIdOf(row) !== undefined) return true;
   const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
   const resource = definition?.resources.get(row.name);
   const policy = resource?.definition.deletionPolicy;

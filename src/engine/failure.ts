@@ -1,4 +1,4 @@
-import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
+import type { ResourceAction, ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import { resourceEvent } from './events.js';
 import { failTraversal } from './finish.js';
 import type { EngineDeps } from './deps.js';
@@ -12,7 +12,13 @@ export const ROLLBACK = 'rollback';
  * to the current traversal the stack fails too; with rollback enabled, a rollback is enqueued in
  * the same transaction.
  */
-export async function failNode(scope: NodeScope, row: ResourceRecord, reason: string): Promise<void> {
+export async function failNode(
+  scope: NodeScope,
+  row: ResourceRecord,
+  reason: string,
+  /** The action that failed, when it is not the row's own (a refused update of a settled row). */
+  action?: ResourceAction,
+): Promise<void> {
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
   await deps.store.tx(async (tx) => {
@@ -23,12 +29,12 @@ export async function failNode(scope: NodeScope, row: ResourceRecord, reason: st
         status: 'FAILED',
         reason,
         progress: null,
-        action: fresh.action === 'INIT' ? 'CREATE' : fresh.action,
+        action: action ?? (fresh.action === 'INIT' ? 'CREATE' : fresh.action),
       });
       if (failed) await tx.events.append([resourceEvent(failed, failed.action, 'FAILED', reason, now)]);
     }
     if (scope.current) {
-      const stackReason = `Resource ${row.action === 'INIT' ? 'CREATE' : row.action} failed: ${reason}`;
+      const stackReason = `Resource ${action ?? (row.action === 'INIT' ? 'CREATE' : row.action)} failed: ${reason}`;
       const failedStack = await failTraversal(tx, stack, item.traversalId, stackReason, now);
       const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
       if (failedStack && rollsBack) await enqueueRollback(tx, stack, now);

@@ -11,6 +11,7 @@ import type { Json } from '../util/json.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
 import { CHILD_KEY } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
+import { isExternal } from './external.js';
 import type { NodeOutput } from './nodes.js';
 import type { TemplateCache } from './templates.js';
 import {
@@ -130,7 +131,9 @@ export function previewProperties(
   known: ReadonlyMap<string, NodeOutput> = new Map(),
 ): Value {
   const raw = new PreviewResolveContext(definition, known).resolve(resource.definition.properties);
-  if (!plugin || (plugin as CatalogPlugin).anyProperties) return raw ?? {};
+  // An external resource's properties are shown as written: they are not validated (external.ts).
+  const external = resource.definition.externalId !== undefined;
+  if (!plugin || external || (plugin as CatalogPlugin).anyProperties) return raw ?? {};
   return validateProperties(plugin.properties, raw, [...resource.definition.path, 'properties']);
 }
 
@@ -279,6 +282,11 @@ function classify(
     return (!hasChild && row.physicalId !== null) || row.action === 'DELETE' ? 'replaced' : 'updated';
   }
   if (!plugin) return 'updated';
+  if (isExternal(row, resource)) {
+    // As external.ts: adopted anew on a new row, or looked at again (or refused) in place.
+    if (row.action === 'INIT') return 'added';
+    return row.type !== impl.type || row.action === 'DELETE' ? 'replaced' : 'updated';
+  }
   let properties: Value;
   try {
     properties = previewProperties(definition, resource, plugin, unchanged);

@@ -3,6 +3,7 @@ import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import type { Json, JsonObject } from '../util/json.js';
 import { childStackOf, startChildVisit } from './child-stack.js';
 import { resourceEvent } from './events.js';
+import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
 import { errorMessage, type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
@@ -67,7 +68,9 @@ export async function runSuspendNode(scope: NodeScope, payload: NodePayload): Pr
   const handler = action === 'SUSPEND' ? plugin?.suspend : plugin?.resume;
   let result: ActionResult = {};
   try {
-    if (plugin && handler) result = await handler.call(plugin, pluginContext(scope, locked));
+    // An external resource is not the stack's: only its state is recorded.
+    if (plugin && handler && externalIdOf(locked) === undefined)
+      result = await handler.call(plugin, pluginContext(scope, locked));
   } catch (err) {
     return failNode(scope, locked, `${action} failed: ${errorMessage(err)}`);
   }

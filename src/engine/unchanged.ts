@@ -4,6 +4,7 @@ import { isTemplateError } from '../template/errors.js';
 import { diffProperties } from '../template/properties/index.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { EngineDeps } from './deps.js';
+import { isExternal, sameExternal } from './external.js';
 import type { NodeOutput } from './nodes.js';
 import { rowOutput } from './outputs.js';
 import type { DesiredResource } from './plan.js';
@@ -36,6 +37,11 @@ export function unchangedResources(
     if (!resource || resource.implementation.kind !== 'plugin') continue;
     const plugin = deps.plugins.plugin(want.type);
     if (!plugin || isNestedPlugin(plugin)) continue;
+    // An external resource is left alone while it names the same object (its properties are ignored).
+    if (isExternal(row, resource)) {
+      if (sameExternal(definition, resource, row)) unchanged.set(want.name, rowOutput(deps, row, stackId));
+      continue;
+    }
 
     const inputs = new Map<string, NodeOutput>();
     const required = new Set<number>();

@@ -7,6 +7,7 @@ import type { Json } from '../util/json.js';
 import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
+import { isExternal } from './external.js';
 import { hasHook } from './hooks.js';
 import {
   definitionFor,
@@ -91,7 +92,7 @@ export class UpdateBatch {
     const resource = definition?.resources.get(row.name);
     if (!definition || !resource || resource.implementation.kind !== 'plugin') return 'single';
     const plugin = this.deps.plugins.plugin(resource.implementation.type);
-    if (!plugin || isNestedPlugin(plugin)) return 'single';
+    if (!plugin || isNestedPlugin(plugin) || isExternal(row, resource)) return 'single';
     let properties: Record<string, Value>;
     try {
       properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));

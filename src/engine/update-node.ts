@@ -10,6 +10,7 @@ import type { Value } from '../template/functions/types.js';
 import { diffProperties } from '../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
+import { isExternal, runExternalUpdate } from './external.js';
 import { initRow } from './rows.js';
 import { failNode } from './failure.js';
 import { stopAtHook } from './hooks.js';
@@ -69,6 +70,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   const row = await followReplacements(scope, nodeRow);
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
+  if (resource && isExternal(row, resource)) return runExternalUpdate(scope, definition, resource, row);
   if (
     resource?.implementation.kind === 'template' ||
     isNestedPlugin(deps.plugins.plugin(resource?.implementation.type ?? ''))

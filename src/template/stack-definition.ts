@@ -178,7 +178,10 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
   const resources = new Map<string, DefinedResource>();
   for (const [name, def] of enabled) {
     graph.addNode(name);
-    const requires = dependenciesOf(def, template, conditions, enabled, resourceNames, context);
+    const requires =
+      def.externalId === undefined
+        ? dependenciesOf(def, template, conditions, enabled, resourceNames, context)
+        : checkExternal(def, conditions, context);
     for (const required of requires) graph.addEdge(name, required);
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
@@ -301,6 +304,38 @@ function dependenciesOf(
   return [...requires];
 }
 
+/**
+ * An external resource (`external_id`) names an object that exists already: it depends on no
+ * other resource, as in Heat (references in its properties make no edge, `depends_on` is refused),
+ * and its id is a string known from parameters alone. Returns its dependencies: none.
+ */
+function checkExternal(
+  def: ResourceDefinition,
+  conditions: ConditionEvaluator,
+  context: ValidationContext,
+): [] {
+  const path = [...def.path, 'external_id'];
+  for (const ref of collectReferences(def.externalId!, conditions)) {
+    throw new TemplateError(
+      'reference',
+      `the external_id of "${def.name}" may not refer to resource "${ref.resource}": an external resource depends on no other resource`,
+      ref.path,
+    );
+  }
+  const id = context.resolve(def.externalId!);
+  if (id !== UNKNOWN && (typeof id !== 'string' || id === '')) {
+    throw new TemplateError('schema', `Resource ${def.name} external_id type must be string`, path);
+  }
+  if (def.dependsOn.length > 0) {
+    const shown = typeof id === 'string' ? id : '(not known yet)';
+    throw new TemplateError('reference', `Invalid dependency with external ${def.type} resource: ${shown}`, [
+      ...def.path,
+      'depends_on',
+    ]);
+  }
+  return [];
+}
+
 function checkReference(
   name: string,
   path: DocPath,
@@ -336,12 +371,20 @@ function implement(
   const resolved = registry.isTemplateType(def.type)
     ? { kind: 'template' as const, url: resolveTemplateUrl(template.source.file, def.type) }
     : registry.resolveType(def.type, def.name, nesting.path);
-  const properties = context.resolve(def.properties);
-  context.resolve(def.metadata);
+  // An external resource's properties and metadata are not validated, as in Heat: nothing is
+  // created from them (a server with external_id needs no flavor).
+  const external = def.externalId !== undefined;
+  const properties = external ? null : context.resolve(def.properties);
+  if (!external) context.resolve(def.metadata);
   context.resolve(def.updatePolicy);
   if (def.deletionPolicy !== undefined)
     checkDeletionPolicy(context.resolve(def.deletionPolicy), template, def);
-  if (def.externalId !== undefined) context.resolve(def.externalId);
+  if (external && resolved.kind === 'template') {
+    throw new TemplateError('schema', `a template resource ("${def.type}") cannot have an external_id`, [
+      ...def.path,
+      'external_id',
+    ]);
+  }
 
   if (resolved.kind === 'plugin') {
     const info = (options.types ?? EMPTY_CATALOG).get(resolved.type);
@@ -354,6 +397,7 @@ function implement(
         typePath,
       );
     }
+    if (external) return { kind: 'plugin', type: resolved.type, info };
     info.validateProperties(properties, [...def.path, 'properties']);
     const deferred = options.deferredConstraints;
     if (deferred && info.constraintUses) {
@@ -521,7 +565,8 @@ function addImplicitDependencies(
   const byType = new Map<string, string[]>();
   for (const [name, r] of resources) {
     const impl = r.implementation;
-    if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length) ruled.push(name);
+    const external = r.definition.externalId !== undefined;
+    if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length && !external) ruled.push(name);
     const names = byType.get(impl.type);
     if (names) names.push(name);
     else byType.set(impl.type, [name]);

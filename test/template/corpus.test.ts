@@ -45,12 +45,11 @@ const TYPES = pluginCatalog(builtinPlugins()).typeCatalog;
 
 /**
  * Templates refused for another reason than an unknown type, and why. Heat refuses the first too
- * (StructuredConfig's `config` is a map in its schema); the others are gaps of Hearth's.
+ * (StructuredConfig's `config` is a map in its schema); the other is a gap of Hearth's.
  */
 const REFUSED: Readonly<Record<string, RegExp>> = {
   'hot/software-config/example-templates/example-chef-template.yaml':
     /resources\.structured_config\.properties\.config: Value \["recipe\[nginx-pkg\]"\] is not a map/,
-  'hot/external_resource.yaml': /resources\.external_server\.properties: Property flavor not assigned/,
   'hot/server_console.yaml': /resource "server" \(OS::Nova::Server\) has no attribute "console_urls"/,
 };
 
