@@ -112,13 +112,16 @@ describe('API: catalog', () => {
   });
 
   it('answers an unknown type with 404', async () => {
-    for (const url of ['/resource_types/OS::Nova::Server', '/resource_types/OS::Nova::Server/template']) {
+    for (const url of [
+      '/resource_types/OS::Sahara::Cluster',
+      '/resource_types/OS::Sahara::Cluster/template',
+    ]) {
       const res = await api.call('GET', `${P}${url}`);
       assert.equal(res.statusCode, 404);
       const body = res.json() as HeatError;
       assert.equal(body.title, 'Not Found');
       assert.equal(body.error.type, 'ResourceTypeNotFound');
-      assert.match(body.error.message, /OS::Nova::Server/);
+      assert.match(body.error.message, /OS::Sahara::Cluster/);
     }
   });
 

@@ -132,7 +132,9 @@ describe('hearth template graph', () => {
 resources:
   net: {type: OS::Neutron::Net}
   subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, cidr: 10.0.0.0/24}}
-  server: {type: OS::Nova::Server, properties: {networks: [{subnet: {get_resource: subnet}}]}}
+  server:
+    type: OS::Nova::Server
+    properties: {image: cirros, flavor: m1.tiny, networks: [{subnet: {get_resource: subnet}}]}
 `,
   };
 

@@ -8,6 +8,7 @@ import {
   type RealityState,
   ResourceFailure,
   ResourceInError,
+  type ResourcePlugin,
 } from '../contract.js';
 
 /**
@@ -169,6 +170,17 @@ export function pollingAction(result: PollResult): ActionResult {
   return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
 }
 
+/** delete and checkDeleteComplete of a type whose physical resource is one Neutron object. */
+export function neutronDeletion(
+  collection: NeutronCollection,
+): Required<Pick<ResourcePlugin, 'delete' | 'checkDeleteComplete'>> {
+  return {
+    delete: async (ctx) => pollingAction(await deleteNeutronObject(ctx, collection)),
+    checkDeleteComplete: (ctx, progress) =>
+      deleteNeutronObject(ctx, collection, (progress as { attempt: number }).attempt),
+  };
+}
+
 /** A Neutron object as its API shows it: `GET /routers/<id>` gives its `router`. */
 export async function showNeutronObject<T extends JsonObject = JsonObject>(
   ctx: PluginContext,
@@ -231,66 +243,4 @@ export async function associateFloatingIp(
     }
     throw failure('associating the floating IP', error);
   }
-}
-
-/**
- * Neutron refused a security group rule because the group has the same rule already (409
- * SecurityGroupRuleExists): the existing rule's id from its message ("Rule id is <id>."), or ''
- * when the message names none; undefined for any other error.
- */
-export function duplicateRuleId(error: unknown): string | undefined {
-  if (!(error instanceof OpenStackError) || error.status !== 409) return undefined;
-  if (!/rule already exists/i.test(error.detail)) return undefined;
-  return /Rule id is ([0-9a-f-]{36})/i.exec(error.detail)?.[1] ?? '';
-}
-
-const PROTOCOL_NAMES = [
-  'ah',
-  'dccp',
-  'egp',
-  'esp',
-  'gre',
-  'icmp',
-  'icmpv6',
-  'igmp',
-  'ipv6-encap',
-  'ipv6-frag',
-  'ipv6-icmp',
-  'ipv6-nonxt',
-  'ipv6-opts',
-  'ipv6-route',
-  'ospf',
-  'pgm',
-  'rsvp',
-  'sctp',
-  'tcp',
-  'udp',
-  'udplite',
-  'vrrp',
-];
-
-/** The protocols a security group rule may name (Heat's list): these names, or numbers 0-255. */
-export const RULE_PROTOCOLS: (string | number)[] = [
-  ...Array.from({ length: 256 }, (_, i) => i),
-  ...PROTOCOL_NAMES,
-];
-
-export const RULE_PROTOCOL_DESCRIPTION = `The protocol that is matched by the security group rule. Allowed values are ${PROTOCOL_NAMES.join(', ')} and integer representations [0-255].`;
-
-/** The fields that tell two rules of a group apart (Neutron's duplicate check; not the description). */
-const RULE_KEY_FIELDS = [
-  'direction',
-  'ethertype',
-  'protocol',
-  'port_range_min',
-  'port_range_max',
-  'remote_group_id',
-  'remote_ip_prefix',
-] as const;
-
-/** A rule (as sent to Neutron or as it shows it) as a string equal for rules Neutron takes as the same. */
-export function ruleKey(rule: JsonObject): string {
-  return JSON.stringify(
-    RULE_KEY_FIELDS.map((k) => (rule[k] === undefined || rule[k] === null ? null : String(rule[k]))),
-  );
 }

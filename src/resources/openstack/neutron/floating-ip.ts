@@ -7,13 +7,13 @@ import type { ActionResult, PluginContext, PollResult } from '../../contract.js'
 import {
   associateFloatingIp,
   createNeutronObject,
-  deleteNeutronObject,
   failure,
   FLOATING_IPS,
   pollingAction,
   present,
   realityOf,
   showNeutronObject,
+  neutronDeletion,
 } from '../common.js';
 import { floatingIpRules } from './implicit.js';
 
@@ -168,13 +168,7 @@ export const neutronFloatingIpPlugin: CatalogPlugin = {
     return associate(ctx, ctx.physicalId!, a, a.attempt);
   },
 
-  async delete(ctx) {
-    return pollingAction(await deleteNeutronObject(ctx, FLOATING_IPS));
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, FLOATING_IPS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(FLOATING_IPS),
 
   async getReality(ctx) {
     return realityOf(async () => {

@@ -7,11 +7,11 @@ import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {
   createNeutronObject,
-  deleteNeutronObject,
   failure,
   type NeutronCollection,
   present,
   setNeutronTags,
+  neutronDeletion,
 } from '../common.js';
 
 /** A Neutron network, as OS::Neutron::Net. */
@@ -122,14 +122,7 @@ export const neutronNetPlugin: CatalogPlugin = {
     }
   },
 
-  async delete(ctx) {
-    const result = await deleteNeutronObject(ctx, NETWORKS);
-    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, NETWORKS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(NETWORKS),
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };

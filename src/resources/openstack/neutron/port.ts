@@ -8,11 +8,11 @@ import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {
   createNeutronObject,
-  deleteNeutronObject,
   failure,
   type NeutronCollection,
   present,
   setNeutronTags,
+  neutronDeletion,
 } from '../common.js';
 import { portSubnets } from './implicit.js';
 
@@ -341,14 +341,7 @@ export const neutronPortPlugin: CatalogPlugin = {
     }
   },
 
-  async delete(ctx) {
-    const result = await deleteNeutronObject(ctx, PORTS);
-    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, PORTS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(PORTS),
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };

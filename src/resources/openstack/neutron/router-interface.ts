@@ -1,6 +1,6 @@
 import { isNotFound } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
-import type { Value } from '../../../template/functions/types.js';
+import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
@@ -99,8 +99,12 @@ export const neutronRouterInterfacePlugin: CatalogPlugin = {
     if (either(properties, 'router', 'router_id') === null) {
       throw new TemplateError('property', 'Property router not assigned', path);
     }
-    const subnet = either(properties, 'subnet', 'subnet_id') !== null;
-    const port = either(properties, 'port', 'port_id') !== null;
+    const subnetValue = either(properties, 'subnet', 'subnet_id');
+    const portValue = either(properties, 'port', 'port_id');
+    // A value not known yet (a parameter without one, at template validation) may be null.
+    if (subnetValue === UNKNOWN || portValue === UNKNOWN) return;
+    const subnet = subnetValue !== null;
+    const port = portValue !== null;
     if (subnet && port) {
       throw new TemplateError(
         'property',

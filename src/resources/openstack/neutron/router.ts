@@ -7,14 +7,13 @@ import { type PluginContext, ResourceInError } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {
   createNeutronObject,
-  deleteNeutronObject,
   failure,
   type NeutronCollection,
-  pollingAction,
   present,
   realityOf,
   setNeutronTags,
   showNeutronObject,
+  neutronDeletion,
 } from '../common.js';
 import { gatewaySubnets } from './implicit.js';
 
@@ -202,13 +201,7 @@ export const neutronRouterPlugin: CatalogPlugin = {
   },
 
   // A router with interfaces is refused (409) until they are removed: polled by deleteOrRetry.
-  async delete(ctx) {
-    return pollingAction(await deleteNeutronObject(ctx, ROUTERS));
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, ROUTERS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(ROUTERS),
 
   async getReality(ctx) {
     return realityOf(async () => {

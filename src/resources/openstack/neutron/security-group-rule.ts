@@ -1,21 +1,21 @@
 import { isNotFound } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
-import type { Value } from '../../../template/functions/types.js';
+import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
+import { createMarker, failure, type NeutronCollection, present, neutronDeletion } from '../common.js';
 import {
-  createMarker,
-  deleteNeutronObject,
-  duplicateRuleId,
-  failure,
-  type NeutronCollection,
-  present,
-  RULE_PROTOCOL_DESCRIPTION,
+  DIRECTION,
+  ETHERTYPE,
+  PORT_RANGE_MIN,
   RULE_PROTOCOLS,
+  RULE_PROTOCOL_DESCRIPTION,
+  duplicateRuleId,
+  portRangeMax,
   ruleKey,
-} from '../common.js';
+} from './rules.js';
 
 /**
  * A rule of a Neutron security group, as OS::Neutron::SecurityGroupRule. Nothing updates in place.
@@ -111,27 +111,10 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
       constraints: [C.custom('neutron.security_group')],
     }),
     description: P.string({ description: 'Description of the security group rule.' }),
-    direction: P.string({
-      description:
-        'The direction in which the security group rule is applied. For a compute instance, an ingress security group rule matches traffic that is incoming (ingress) for that instance. An egress rule is applied to traffic leaving the instance.',
-      default: 'ingress',
-      constraints: [C.allowedValues(['ingress', 'egress'])],
-    }),
-    ethertype: P.string({
-      description: 'Ethertype of the traffic.',
-      default: 'IPv4',
-      constraints: [C.allowedValues(['IPv4', 'IPv6'])],
-    }),
-    port_range_min: P.integer({
-      description:
-        'The minimum port number in the range that is matched by the security group rule. If the protocol is TCP or UDP, this value must be less than or equal to the value of the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP type.',
-      constraints: [C.range({ min: 0, max: 65535 })],
-    }),
-    port_range_max: P.integer({
-      description:
-        'The maximum port number in the range that is matched by the security group rule. The port_range_min attribute constrains the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP code.',
-      constraints: [C.range({ min: 0, max: 65535 })],
-    }),
+    direction: DIRECTION,
+    ethertype: ETHERTYPE,
+    port_range_min: PORT_RANGE_MIN,
+    port_range_max: portRangeMax('code'),
     protocol: P.string({
       description: RULE_PROTOCOL_DESCRIPTION,
       default: 'tcp',
@@ -151,7 +134,9 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    const set = (name: string) => properties[name] !== undefined && properties[name] !== null;
+    // Set and known: a value not known yet (template validation) may still be null.
+    const set = (name: string) =>
+      properties[name] !== undefined && properties[name] !== null && properties[name] !== UNKNOWN;
     if (set('remote_group') && set('remote_ip_prefix')) {
       throw new TemplateError(
         'property',
@@ -182,14 +167,7 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
     }
   },
 
-  async delete(ctx) {
-    const result = await deleteNeutronObject(ctx, RULES);
-    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, RULES, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(RULES),
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };

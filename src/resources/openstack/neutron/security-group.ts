@@ -6,17 +6,17 @@ import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
+import { createNeutronObject, failure, type NeutronCollection, present, neutronDeletion } from '../common.js';
 import {
-  createNeutronObject,
-  deleteNeutronObject,
-  duplicateRuleId,
-  failure,
-  type NeutronCollection,
-  present,
-  RULE_PROTOCOL_DESCRIPTION,
+  DIRECTION,
+  ETHERTYPE,
+  PORT_RANGE_MIN,
   RULE_PROTOCOLS,
+  RULE_PROTOCOL_DESCRIPTION,
+  duplicateRuleId,
+  portRangeMax,
   ruleKey,
-} from '../common.js';
+} from './rules.js';
 
 /**
  * A Neutron security group, as OS::Neutron::SecurityGroup, with its rules managed inline: the
@@ -104,27 +104,10 @@ async function reconcileRules(ctx: PluginContext, groupId: string, rules: Rule[]
 
 const RULE = P.map({
   schema: {
-    direction: P.string({
-      description:
-        'The direction in which the security group rule is applied. For a compute instance, an ingress security group rule matches traffic that is incoming (ingress) for that instance. An egress rule is applied to traffic leaving the instance.',
-      default: 'ingress',
-      constraints: [C.allowedValues(['ingress', 'egress'])],
-    }),
-    ethertype: P.string({
-      description: 'Ethertype of the traffic.',
-      default: 'IPv4',
-      constraints: [C.allowedValues(['IPv4', 'IPv6'])],
-    }),
-    port_range_min: P.integer({
-      description:
-        'The minimum port number in the range that is matched by the security group rule. If the protocol is TCP or UDP, this value must be less than or equal to the value of the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP type.',
-      constraints: [C.range({ min: 0, max: 65535 })],
-    }),
-    port_range_max: P.integer({
-      description:
-        'The maximum port number in the range that is matched by the security group rule. The port_range_min attribute constrains the port_range_max attribute. If the protocol is ICMP, this value must be an ICMP type.',
-      constraints: [C.range({ min: 0, max: 65535 })],
-    }),
+    direction: DIRECTION,
+    ethertype: ETHERTYPE,
+    port_range_min: PORT_RANGE_MIN,
+    port_range_max: portRangeMax('type'),
     protocol: P.string({
       description: `${RULE_PROTOCOL_DESCRIPTION} If not specified, all protocols will be matched.`,
       constraints: [C.allowedValues(RULE_PROTOCOLS)],
@@ -224,14 +207,7 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
     }
   },
 
-  async delete(ctx) {
-    const result = await deleteNeutronObject(ctx, GROUPS);
-    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, GROUPS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(GROUPS),
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };

@@ -8,11 +8,11 @@ import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {
   createNeutronObject,
-  deleteNeutronObject,
   failure,
   type NeutronCollection,
   present,
   setNeutronTags,
+  neutronDeletion,
 } from '../common.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
@@ -205,14 +205,7 @@ export const neutronSubnetPlugin: CatalogPlugin = {
     }
   },
 
-  async delete(ctx) {
-    const result = await deleteNeutronObject(ctx, SUBNETS);
-    return result.done ? {} : { progress: result.progress!, pollAfterMs: result.pollAfterMs! };
-  },
-
-  async checkDeleteComplete(ctx, progress) {
-    return deleteNeutronObject(ctx, SUBNETS, (progress as { attempt: number }).attempt);
-  },
+  ...neutronDeletion(SUBNETS),
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };
