@@ -14,6 +14,7 @@ import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerDriftRoutes } from './routes/drift.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
@@ -171,6 +172,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerOutputRoutes(scoped as unknown as Api, deps);
       registerStackDocumentRoutes(scoped as unknown as Api, deps);
       registerActionRoutes(scoped as unknown as Api, deps);
+      registerDriftRoutes(scoped as unknown as Api, deps);
       registerPreviewRoutes(scoped as unknown as Api, deps);
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);

@@ -139,6 +139,38 @@ export interface StackDetails {
   template(stack: StackRef): Promise<string>;
 }
 
+/** A resource's drift result: its live state against what it was last converged to. */
+export interface DriftResourceInfo {
+  name: string;
+  /** The stack it belongs to (a nested stack's, for resources of nested stacks). */
+  stackName: string;
+  type: string;
+  physicalId: string;
+  /** IN_SYNC, MODIFIED, DELETED, NOT_CHECKED or FAILED. */
+  status: string;
+  /** The properties that differ (MODIFIED), secret values masked. */
+  diff: { property: string; expected: Json; actual: Json }[];
+  /** Why it was NOT_CHECKED, or the error of a FAILED check. */
+  reason: string;
+  detectedTime: string | null;
+}
+
+/** A stack's drift: counts by status over it and its nested stacks, and resources' results. */
+export interface DriftInfo {
+  stackName: string;
+  detectedTime: string | null;
+  counts: Record<string, number>;
+  resources: DriftResourceInfo[];
+}
+
+/** Drift detection (docs/drift.md). */
+export interface DriftActions {
+  /** Detects drift now, to the end: the summary and the resources that are not IN_SYNC. */
+  detectDrift(stack: StackRef): Promise<DriftInfo>;
+  /** The last detection's results, every resource's. */
+  showDrift(stack: StackRef): Promise<DriftInfo>;
+}
+
 /** What is done to single resources: marks, signals, hooks. */
 export interface ResourceActions {
   markUnhealthy(stack: StackRef, resource: string, reason: string): Promise<void>;
@@ -150,7 +182,7 @@ export interface ResourceActions {
 }
 
 /** The stack commands' view of Hearth, opened for one command and closed after it. */
-export interface Backend extends StackOperations, StackDetails, ResourceActions {
+export interface Backend extends StackOperations, StackDetails, ResourceActions, DriftActions {
   close(): Promise<void>;
 }
 

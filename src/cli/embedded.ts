@@ -116,6 +116,7 @@ export async function openEngine(
       stackActionTimeout: config.stack_action_timeout,
       lockRetryMs: 200,
       workBatchSize: config.work_batch_size,
+      driftConcurrency: config.drift_concurrency,
       limits: templateLimitsFrom(config),
     },
   };

@@ -2,6 +2,7 @@ import type { JsonObject } from '../util/json.js';
 import { HeatApiError, HeatConnectionError, responseError } from './errors.js';
 import type {
   EventQuery,
+  HeatDrift,
   HeatEvent,
   HeatOutput,
   HeatResource,
@@ -169,6 +170,16 @@ export class HeatClient {
   /** `POST .../actions` with `{"<action>": null}`. */
   async stackAction(stack: StackId, action: StackAction): Promise<void> {
     await this.request('POST', `${this.#stack(stack)}/actions`, { [action]: null });
+  }
+
+  /** Runs drift detection to its end: the summary and the resources that are not IN_SYNC. */
+  async detectDrift(stack: StackId): Promise<HeatDrift> {
+    return (await this.request<{ drift: HeatDrift }>('POST', `${this.#stack(stack)}/drift`)).drift;
+  }
+
+  /** The last drift detection's results, every resource's. */
+  async showDrift(stack: StackId): Promise<HeatDrift> {
+    return (await this.request<{ drift: HeatDrift }>('GET', `${this.#stack(stack)}/drift`)).drift;
   }
 
   async previewCreate(body: HeatStackBody): Promise<HeatStackPreview> {

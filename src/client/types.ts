@@ -192,3 +192,27 @@ export interface ResourceTypeQuery {
   support_status?: string;
   with_description?: boolean;
 }
+
+/** One resource's drift result (Hearth's `.../drift` routes; Heat has none). */
+export interface HeatDriftResource {
+  resource_name: string;
+  resource_type: string;
+  physical_resource_id: string;
+  stack_id: string;
+  stack_name: string;
+  /** IN_SYNC, MODIFIED, DELETED, NOT_CHECKED or FAILED. */
+  drift_status: string;
+  property_diff: { property: string; expected: Json; actual: Json }[];
+  drift_status_reason: string;
+  detected_time: string | null;
+}
+
+/** `POST` (a detection: the resources not IN_SYNC) or `GET` (the last results) `.../drift`'s `drift`. */
+export interface HeatDrift {
+  stack_id: string;
+  stack_name: string;
+  detected_time: string | null;
+  /** Resources by drift status. */
+  summary: Record<string, number>;
+  resources: HeatDriftResource[];
+}

@@ -54,6 +54,8 @@ export interface Config {
   readonly shutdown_timeout_ms: number;
   /** Units of work an engine claims and runs at once. */
   readonly work_batch_size: number;
+  /** Resources whose live state drift detection reads at once. */
+  readonly drift_concurrency: number;
   /** Deepest nesting of maps and lists inside one template or environment document. */
   readonly max_document_depth: number;
   /** Most YAML nodes in one document, aliases expanded. */
@@ -367,6 +369,14 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     min: 1,
     max: 10_000,
     help: 'Units of work an engine claims and runs at once; update nodes among them share their transactions.',
+    heat: null,
+  },
+  drift_concurrency: {
+    type: 'int',
+    default: 16,
+    min: 1,
+    max: 1000,
+    help: 'Resources whose live state drift detection reads from the cloud at once (the calls in flight).',
     heat: null,
   },
   max_document_depth: {

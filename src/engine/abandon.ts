@@ -107,5 +107,6 @@ async function forget(tx: Tx, stack: StackRecord, now: number): Promise<void> {
     throw new OperationError(`stack "${stack.name}" was changed meanwhile; try again`, 'conflict');
   }
   await tx.resources.purge(stack.id, true);
+  await tx.drift.replace(stack.id, stack.rootId, []);
   await tx.events.append([stackEvent(stack, 'DELETE', 'COMPLETE', reason, now)]);
 }

@@ -39,6 +39,8 @@ export interface EngineSettings {
   lockRetryMs: number;
   /** Units of work claimed and run at once (update nodes among them are batched). */
   workBatchSize?: number;
+  /** Resources whose live state drift detection reads at once (default 16). */
+  driftConcurrency?: number;
   limits: TemplateLimits;
 }
 

@@ -42,6 +42,7 @@ export async function finishTraversal(
   });
   if (!done) return;
   await tx.resources.purge(stack.id, deleting);
+  if (deleting) await tx.drift.replace(stack.id, stack.rootId, []);
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);

@@ -210,6 +210,12 @@ export interface ResourcePlugin {
    * committing a lock first: the write that records the result is the compare-and-swap.
    */
   readonly inRow?: boolean;
+  /**
+   * false: `getReality` reads nothing but the resource's own row (rowReality: None, Value, the
+   * configs, a nested stack's resource), so it cannot see a change made outside Hearth. Drift
+   * detection reports such a resource NOT_CHECKED. Absent: it observes its backend.
+   */
+  readonly observes?: false;
 
   create(ctx: PluginContext, properties: Record<string, Value>): Promise<ActionResult>;
   checkCreateComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

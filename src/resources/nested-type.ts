@@ -61,6 +61,8 @@ function notDirect(): never {
 
 /** The plugin methods a nested-stack type never has called (the engine drives its child instead). */
 export const NESTED_STUBS = {
+  // Its reality is its child stack's resources, which drift detection visits instead.
+  observes: false as const,
   async create(): Promise<ActionResult> {
     return notDirect();
   },

@@ -344,6 +344,45 @@ export interface TokenRecord {
   createdAt: string;
 }
 
+/** What drift detection found for one resource (engine/drift.ts). */
+export type DriftStatus = 'IN_SYNC' | 'MODIFIED' | 'DELETED' | 'NOT_CHECKED' | 'FAILED';
+
+export const DRIFT_STATUSES: readonly DriftStatus[] = [
+  'IN_SYNC',
+  'MODIFIED',
+  'DELETED',
+  'NOT_CHECKED',
+  'FAILED',
+];
+
+/** A property whose live value differs from the one the resource was last converged to. */
+export interface PropertyDrift {
+  name: string;
+  expected: Json;
+  actual: Json;
+}
+
+/** The last drift detection's result for one resource of a stack (one row per stack and name). */
+export interface DriftRecord {
+  stackId: string;
+  resourceName: string;
+  resourceType: string;
+  physicalId: string | null;
+  status: DriftStatus;
+  /** The differing properties (MODIFIED), secret values masked; empty otherwise. */
+  diff: PropertyDrift[];
+  /** Why a resource was NOT_CHECKED, or the error of a FAILED one; null otherwise. */
+  reason: string | null;
+  detectedAt: string;
+}
+
+/** The last detection over some stacks, counted by the database (one aggregate query). */
+export interface DriftSummary {
+  counts: Record<DriftStatus, number>;
+  /** When the newest result was observed; null when there is none. */
+  detectedAt: string | null;
+}
+
 /** Repositories available inside a transaction. Every method runs in the transaction it belongs to. */
 export interface Tx {
   stacks: {
@@ -532,6 +571,14 @@ export interface Tx {
      * started what it waits for). Returns the number of items parked on the key.
      */
     wakeWaiting(key: string, now: number): Promise<number>;
+  };
+  drift: {
+    /** Replaces every stored result of the stack with `records` (one detection's; none: clears them). */
+    replace(stackId: string, rootStackId: string, records: readonly DriftRecord[]): Promise<void>;
+    /** The stored results of a stack, by resource name. */
+    list(stackId: string): Promise<DriftRecord[]>;
+    /** The stored results of these stacks counted by status, with the newest detection time. */
+    summary(stackIds: readonly string[]): Promise<DriftSummary>;
   };
   auth: {
     insertProject(project: ProjectRecord): Promise<void>;

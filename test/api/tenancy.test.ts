@@ -69,6 +69,8 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { suspend: null } },
   // Nothing to cancel on a complete stack: the 409 still shows the stack was found.
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 409, body: { cancel_update: null } },
+  { route: 'POST /stacks/{stack_name}/{stack_id}/drift', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/drift', own: 200 },
   { route: 'POST /stacks/preview', own: 200, body: { stack_name: 'previewed', template: SAMPLE_TEMPLATE } },
   { route: 'PUT /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { parameters: { v: 'x' } } },

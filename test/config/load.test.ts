@@ -40,6 +40,7 @@ const DEFAULTS: Config = {
   engine_dead_after_ms: 5000,
   shutdown_timeout_ms: 20_000,
   work_batch_size: 256,
+  drift_concurrency: 16,
   max_document_depth: 64,
   max_document_nodes: 50_000_000,
   max_document_aliases: 1000,

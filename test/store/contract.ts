@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/contract.js';
+import { driftContract } from './contract-drift.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
 import { scaleContract } from './contract-scale.js';
@@ -23,5 +24,6 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   syncContract(open);
   workContract(open, options);
   eventsContract(open);
+  driftContract(open);
   scaleContract(open, options.scaleBoundMs);
 }

@@ -1,4 +1,7 @@
+import { driftJSON } from '../../api/views/drift.js';
+import type { HeatDrift } from '../../client/types.js';
 import { abandonStack } from '../../engine/abandon.js';
+import { detectDrift, storedDrift } from '../../engine/drift.js';
 import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
@@ -19,6 +22,7 @@ import type { JsonObject } from '../../util/json.js';
 import type { Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
 import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
 import { waitAndReport, type WaitDisplay } from '../progress.js';
+import { driftInfo } from './drift-info.js';
 import { clearHooks, nestedResources, pendingHooks, resourceDetail } from './embedded-resources.js';
 import { eventInfo, previewChange, previewResource, stackInfo } from './embedded-views.js';
 
@@ -167,5 +171,21 @@ export class EmbeddedBackend implements Backend {
 
   async clearHooks(stack: StackRef, path: string, hooks: Hook[]) {
     await clearHooks(this.deps, await this.record(stack), path, hooks);
+  }
+
+  async detectDrift(stack: StackRef) {
+    const record = await this.record(stack);
+    await detectDrift(this.deps, record.id);
+    return this.drift(record, true);
+  }
+
+  async showDrift(stack: StackRef) {
+    return this.drift(await this.record(stack), false);
+  }
+
+  /** The stored results as the API renders them (hidden parameters' values masked too). */
+  private async drift(record: StackRecord, onlyDrifted: boolean) {
+    const drift = await storedDrift(this.deps, record.id, { onlyDrifted });
+    return driftInfo((await driftJSON(this.engine, record, drift)) as unknown as HeatDrift);
   }
 }

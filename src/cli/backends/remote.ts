@@ -6,6 +6,7 @@ import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
 import type { Backend, NewStack, StackChange, StackInfo, StackRef, StackVisit } from '../backend.js';
 import type { WaitDisplay } from '../progress.js';
+import { driftInfo } from './drift-info.js';
 import { remoteClearHooks, remotePendingHooks } from './remote-hooks.js';
 import {
   eventInfo,
@@ -223,5 +224,13 @@ export class RemoteBackend implements Backend {
 
   clearHooks(stack: StackRef, path: string, hooks: Hook[]) {
     return remoteClearHooks(this.client, this.id(stack), path, hooks);
+  }
+
+  async detectDrift(stack: StackRef) {
+    return driftInfo(await this.client.detectDrift(this.id(stack)));
+  }
+
+  async showDrift(stack: StackRef) {
+    return driftInfo(await this.client.showDrift(this.id(stack)));
   }
 }

@@ -5,6 +5,7 @@ import { type Backend, type StackInfo, withBackend } from '../backend.js';
 import { show, tabular } from '../output.js';
 import { waitDisplay } from '../progress.js';
 import { stackListView, stackView } from '../views.js';
+import { registerDriftCommands } from './drift.js';
 import { registerHookCommands } from './hook.js';
 import { createPreviewView, updatePreviewView } from './preview.js';
 import { registerStackDetails } from './stack-details.js';
@@ -256,4 +257,5 @@ export function registerStackCommands(program: Command, print: Print): void {
 
   registerStackDetails(stack, program, print);
   registerHookCommands(stack, program, print);
+  registerDriftCommands(stack, run, print);
 }

@@ -106,6 +106,7 @@ export const delayPlugin: CatalogPlugin = {
   resume: async (ctx) => waitAfterCreate(ctx, 'RESUME'),
   checkResumeComplete: async (ctx, progress) => check(ctx, progress),
 
+  observes: false,
   getReality: rowReality,
 
   async attribute() {

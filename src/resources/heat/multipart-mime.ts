@@ -109,6 +109,7 @@ export const multipartMimePlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   async attribute(ctx, name) {

@@ -34,6 +34,7 @@ export const nonePlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   async attribute() {

@@ -216,6 +216,7 @@ export const randomStringPlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   async attribute(ctx: PluginContext, name: string) {

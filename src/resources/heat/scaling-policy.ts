@@ -71,6 +71,7 @@ export const scalingPolicyPlugin: CatalogPlugin = {
   async delete() {
     return {};
   },
+  observes: false,
   getReality: rowReality,
   async attribute(ctx, name) {
     const credentials = ctx.signalCredentials();

@@ -92,6 +92,7 @@ export function configPlugin(spec: {
       return {};
     },
 
+    observes: false,
     getReality: rowReality,
 
     async attribute(_ctx: PluginContext, name: string, properties: Record<string, Value>) {

@@ -91,6 +91,7 @@ export const valuePlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   async attribute(_ctx: PluginContext, name: string, properties: Record<string, Value>) {

@@ -168,6 +168,7 @@ export const waitConditionHandlePlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   async attribute(ctx, name, properties) {

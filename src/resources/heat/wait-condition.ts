@@ -130,6 +130,7 @@ export const waitConditionPlugin: CatalogPlugin = {
     return {};
   },
 
+  observes: false,
   getReality: rowReality,
 
   /** `data`: the signals' data by id, in the order the ids first arrived, as Heat's JSON text. */

@@ -260,4 +260,22 @@ export const MIGRATIONS: readonly Migration[] = [
        WHERE deleted_at IS NULL AND parent_id IS NULL`,
     ],
   },
+  {
+    version: 14,
+    description: "resource_drift: each resource's last drift detection result (replaced by the next)",
+    statements: () => [
+      `CREATE TABLE resource_drift (
+        stack_id TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        resource_name TEXT NOT NULL,
+        resource_type TEXT NOT NULL,
+        physical_id TEXT,
+        status TEXT NOT NULL,
+        diff TEXT NOT NULL,
+        reason TEXT,
+        detected_at BIGINT NOT NULL,
+        PRIMARY KEY (stack_id, resource_name)
+      )`,
+    ],
+  },
 ];

@@ -1,6 +1,7 @@
 import type { Store, Tx, WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
 import { authRepository, settingsRepository } from './auth.js';
+import { driftRepository } from './drift.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { resourcesRepository } from './resources.js';
@@ -69,6 +70,7 @@ function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void
     sync: syncRepository(db, dialect),
     events: eventsRepository(db, dialect),
     work: workRepository(db, dialect, workTouched),
+    drift: driftRepository(db, dialect),
     auth: authRepository(db),
     settings: settingsRepository(db),
     services: servicesRepository(db),

@@ -1,4 +1,5 @@
 import type {
+  DriftRecord,
   EventRecord,
   ProjectRecord,
   ResourceRecord,
@@ -145,4 +146,15 @@ export const TOKENS = spec<TokenRecord>('api_tokens', [
   ['userId', 'user_id', 'text'],
   ['expiresAt', 'expires_at', 'int'],
   ['createdAt', 'created_at', 'time'],
+]);
+
+export const DRIFT = spec<DriftRecord>('resource_drift', [
+  ['stackId', 'stack_id', 'text'],
+  ['resourceName', 'resource_name', 'text'],
+  ['resourceType', 'resource_type', 'text'],
+  ['physicalId', 'physical_id', 'text'],
+  ['status', 'status', 'text'],
+  ['diff', 'diff', 'json'],
+  ['reason', 'reason', 'text'],
+  ['detectedAt', 'detected_at', 'time'],
 ]);
