@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { login, sandboxEnv } from '../sandbox/support.js';
+import { describe, it } from 'node:test';
+import { login, sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 const TEMPLATE = `heat_template_version: 2018-08-31
@@ -35,20 +32,7 @@ interface DriftDoc {
 
 // Changes made behind Hearth's back, through the sandbox's own APIs, then `stack drift` sees them.
 describe('stack drift through the CLI, on the sandbox cloud', () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
-  const saved = { ...process.env };
-
-  before(async () => {
-    ({ app, state } = createSandbox());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
-  });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
+  const cloud = sandboxCloud();
 
   it('detects a network renamed out of band (MODIFIED, name expected and actual) and a deleted server (DELETED)', async () => {
     const w = new Workdir({ 't.yaml': TEMPLATE });
@@ -61,19 +45,19 @@ describe('stack drift through the CLI, on the sandbox cloud', () => {
     );
     assert.equal(clean.summary.IN_SYNC, 3);
 
-    const net = state.list<{ id: string; name: string }>('network').find((n) => n.name === 'driftnet')!;
-    const { token } = await login(app, 'demo');
-    const renamed = await app.inject({
+    const net = cloud.state.list<{ id: string; name: string }>('network').find((n) => n.name === 'driftnet')!;
+    const { token } = await login(cloud.app, 'demo');
+    const renamed = await cloud.app.inject({
       method: 'PUT',
       url: `/network/v2.0/networks/${net.id}`,
       headers: { 'x-auth-token': token },
       payload: { network: { name: 'renamed-by-hand' } },
     });
     assert.equal(renamed.statusCode, 200, renamed.body);
-    const server = state
+    const server = cloud.state
       .list<{ id: string; deletedAt: number | null }>('server')
       .find((s) => s.deletedAt === null)!;
-    const deleted = await app.inject({ method: 'POST', url: `/admin/server/${server.id}/delete` });
+    const deleted = await cloud.app.inject({ method: 'POST', url: `/admin/server/${server.id}/delete` });
     assert.equal(deleted.statusCode, 200, deleted.body);
 
     const drift = await w.json<DriftDoc>(['stack', 'drift', 'detect', 'd']);

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../sandbox/support.js';
+import { describe, it } from 'node:test';
+import { sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 const TEMPLATE = (role: string) => `heat_template_version: 2018-08-31
@@ -33,22 +30,9 @@ type Server = { id: string; metadata: Record<string, string>; deletedAt: number 
 
 // A network, a subnet and a server on it, through the CLI's embedded engine and the sandbox cloud.
 describe('OS::Nova::Server through the CLI, on the sandbox cloud', () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
-  const saved = { ...process.env };
+  const cloud = sandboxCloud();
 
-  before(async () => {
-    ({ app, state } = createSandbox());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
-  });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
-
-  const servers = () => state.list<Server>('server').filter((s) => s.deletedAt === null);
+  const servers = () => cloud.state.list<Server>('server').filter((s) => s.deletedAt === null);
 
   it('creates the server on the stack’s network, updates its metadata in place, deletes it', async () => {
     const w = new Workdir({ 'v1.yaml': TEMPLATE('web'), 'v2.yaml': TEMPLATE('db') });
@@ -73,7 +57,7 @@ describe('OS::Nova::Server through the CLI, on the sandbox cloud', () => {
     await w.ok(['stack', 'delete', 's', '--yes', '--wait']);
     assert.deepEqual(servers(), []);
     assert.deepEqual(
-      state.list<{ id: string; name: string }>('network').map((n) => n.name),
+      cloud.state.list<{ id: string; name: string }>('network').map((n) => n.name),
       ['public'],
       'the network went too',
     );

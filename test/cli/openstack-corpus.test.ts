@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { OPENSTACK_CLIENT_SKIP, openstackClient, sandboxEnv } from '../sandbox/support.js';
+import { before, describe, it } from 'node:test';
+import { OPENSTACK_CLIENT_SKIP, openstackClient, sandboxCloud } from '../sandbox/support.js';
 import { CORPUS } from '../support/shared.js';
 import { Workdir } from './workdir.js';
 
@@ -22,38 +19,28 @@ const params = (values: Record<string, string | number>) =>
   Object.entries(values).flatMap(([k, v]) => ['--parameter', `${k}=${v}`]);
 
 describe('corpus templates on the sandbox cloud', { skip: OPENSTACK_CLIENT_SKIP }, () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
+  const cloud = sandboxCloud({ noise: { bootDelayMs: 200 } });
   let openstack: (...args: string[]) => Promise<string>;
-  const saved = { ...process.env };
 
   before(async () => {
-    ({ app, state } = createSandbox({ noise: { bootDelayMs: 200 } }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    const address = `http://127.0.0.1:${port}`;
-    Object.assign(process.env, sandboxEnv(address));
-    openstack = openstackClient(address);
+    openstack = openstackClient(cloud.address);
     // The key pair both templates name, made through the real client.
     const file = join(mkdtempSync(join(tmpdir(), 'hearth-key-')), 'key.pub');
     writeFileSync(file, PUBLIC_KEY);
     await openstack('keypair', 'create', '--public-key', file, 'corpus-key');
   });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
 
   /** What the sandbox holds beyond what it was seeded with (the public network and its subnet). */
   const leftovers = () => ({
-    servers: state
+    servers: cloud.state
       .list<{ id: string; deletedAt: number | null }>('server')
       .filter((s) => s.deletedAt === null).length,
-    ports: state.list('port').length,
-    routers: state.list('router').length,
-    floatingips: state.list('floatingip').length,
-    networks: state.list<{ id: string; name: string }>('network').filter((n) => n.name !== 'public').length,
-    volumes: state.list('volume').length,
+    ports: cloud.state.list('port').length,
+    routers: cloud.state.list('router').length,
+    floatingips: cloud.state.list('floatingip').length,
+    networks: cloud.state.list<{ id: string; name: string }>('network').filter((n) => n.name !== 'public')
+      .length,
+    volumes: cloud.state.list('volume').length,
   });
   const nothing = { servers: 0, ports: 0, routers: 0, floatingips: 0, networks: 0, volumes: 0 };
 
@@ -98,7 +85,7 @@ describe('corpus templates on the sandbox cloud', { skip: OPENSTACK_CLIENT_SKIP 
     );
 
     // A new network name is an in-place update: the servers stay.
-    const ids = state
+    const ids = cloud.state
       .list<{ id: string }>('server')
       .map((s) => s.id)
       .sort();
@@ -111,7 +98,7 @@ describe('corpus templates on the sandbox cloud', { skip: OPENSTACK_CLIENT_SKIP 
       '--wait',
     ]);
     assert.deepEqual(
-      state
+      cloud.state
         .list<{ id: string }>('server')
         .map((s) => s.id)
         .sort(),

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../sandbox/support.js';
+import { describe, it } from 'node:test';
+import { sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 // The corpus's router shape (servers_in_new_neutron_net.yaml, without the servers): a private
@@ -33,20 +30,7 @@ outputs:
 `;
 
 describe('routers and floating IPs through the CLI, on the sandbox cloud', () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
-  const saved = { ...process.env };
-
-  before(async () => {
-    ({ app, state } = createSandbox());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
-  });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
+  const cloud = sandboxCloud();
 
   type Router = { id: string; external_gateway_info: { enable_snat: boolean } | null };
 
@@ -56,14 +40,14 @@ describe('routers and floating IPs through the CLI, on the sandbox cloud', () =>
     const outputs = (await w.outputs('l3')) as Record<string, string>;
     assert.match(outputs.address!, /^172\.24\.4\.\d+$/);
     assert.equal(outputs.router_status, 'ACTIVE');
-    const [router] = state.list<Router>('router');
+    const [router] = cloud.state.list<Router>('router');
     assert.equal(
       outputs.interface,
-      `${router!.id}:subnet_id=${state.list<{ id: string; name: string }>('subnet').find((s) => s.name !== 'public-subnet')!.id}`,
+      `${router!.id}:subnet_id=${cloud.state.list<{ id: string; name: string }>('subnet').find((s) => s.name !== 'public-subnet')!.id}`,
     );
 
     await w.ok(['stack', 'update', 'l3', '-t', 'v2.yaml', '--wait']);
-    const after = state.list<Router>('router');
+    const after = cloud.state.list<Router>('router');
     assert.deepEqual(
       after.map((r) => [r.id, r.external_gateway_info?.enable_snat]),
       [[router!.id, false]],
@@ -71,8 +55,8 @@ describe('routers and floating IPs through the CLI, on the sandbox cloud', () =>
     );
 
     await w.ok(['stack', 'delete', 'l3', '--yes', '--wait']);
-    assert.deepEqual(state.list('router'), []);
-    assert.deepEqual(state.list('floatingip'), []);
-    assert.equal(state.list('subnet').length, 1, 'only the public subnet is left');
+    assert.deepEqual(cloud.state.list('router'), []);
+    assert.deepEqual(cloud.state.list('floatingip'), []);
+    assert.equal(cloud.state.list('subnet').length, 1, 'only the public subnet is left');
   });
 });

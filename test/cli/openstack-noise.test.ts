@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { login, sandboxEnv } from '../sandbox/support.js';
+import { describe, it } from 'node:test';
+import { login, sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 // Issue 7's noisy-cloud acceptance: 200 servers on a cloud where one boot in ten fails, one call
@@ -32,22 +29,10 @@ outputs:
 type Server = { id: string; name: string; status: string; deletedAt: number | null };
 
 describe('a 200-server stack on a noisy sandbox cloud', () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
-  const saved = { ...process.env };
-
-  before(async () => {
-    ({ app, state } = createSandbox({
-      noise: { bootFailureRate: 0.1, serverErrorRate: 0.05, latencyMs: 50, bootDelayMs: 500 },
-    }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`), { HEARTH_ACTION_RETRY_LIMIT: '5' });
-  });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
+  const cloud = sandboxCloud(
+    { noise: { bootFailureRate: 0.1, serverErrorRate: 0.05, latencyMs: 50, bootDelayMs: 500 } },
+    { HEARTH_ACTION_RETRY_LIMIT: '5' },
+  );
 
   it('reaches CREATE_COMPLETE through the failures, and leaks nothing after delete', async () => {
     const w = new Workdir({ 'big.yaml': TEMPLATE });
@@ -57,12 +42,12 @@ describe('a 200-server stack on a noisy sandbox cloud', () => {
     assert.equal(new Set(addresses).size, SERVERS, 'every server has an address of its own');
     for (const a of addresses) assert.match(a, /^10\.40\.[0-3]\.\d+$/);
 
-    const servers = state.list<Server>('server');
+    const servers = cloud.state.list<Server>('server');
     const live = servers.filter((s) => s.deletedAt === null);
     assert.equal(live.length, SERVERS, 'exactly one live server per member');
     // As Nova shows them (the sandbox works a server's status out when it is read).
-    const { token } = await login(app, 'demo');
-    const listed = await app.inject({
+    const { token } = await login(cloud.app, 'demo');
+    const listed = await cloud.app.inject({
       method: 'GET',
       url: `/compute/v2.1/servers/detail?limit=1000`,
       headers: { 'x-auth-token': token },
@@ -75,12 +60,12 @@ describe('a 200-server stack on a noisy sandbox cloud', () => {
 
     await w.ok(['stack', 'delete', 'big', '--yes', '--wait'], 300_000);
     assert.deepEqual(
-      state.list<Server>('server').filter((s) => s.deletedAt === null),
+      cloud.state.list<Server>('server').filter((s) => s.deletedAt === null),
       [],
     );
-    assert.deepEqual(state.list('port'), []);
+    assert.deepEqual(cloud.state.list('port'), []);
     assert.deepEqual(
-      state.list<{ id: string; name: string }>('network').map((n) => n.name),
+      cloud.state.list<{ id: string; name: string }>('network').map((n) => n.name),
       ['public'],
     );
   });

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../sandbox/support.js';
+import { describe, it } from 'node:test';
+import { sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
 const TEMPLATE = (name: string) => `heat_template_version: 2018-08-31
@@ -24,28 +21,14 @@ outputs:
 // The CLI's embedded engine drives the sandbox cloud through the OS_* variables, as the openstack
 // client would be pointed at it.
 describe('OpenStack types through the CLI, on the sandbox cloud', () => {
-  let app: FastifyInstance;
-  let state: ReturnType<typeof createSandbox>['state'];
-  const saved = { ...process.env };
-
-  before(async () => {
-    ({ app, state } = createSandbox());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    // The children inherit them (Workdir spawns with this process's environment).
-    Object.assign(process.env, sandboxEnv(`http://127.0.0.1:${port}`));
-  });
-  after(async () => {
-    process.env = saved;
-    await app?.close();
-  });
+  const cloud = sandboxCloud();
 
   const networks = () =>
-    state.list<{ id: string; name: string }>('network').filter((n) => n.name !== 'public');
+    cloud.state.list<{ id: string; name: string }>('network').filter((n) => n.name !== 'public');
   /** The subnets of the stack's networks (the seeded public one's left out). */
   const subnets = () => {
     const ours = new Set(networks().map((n) => n.id));
-    return state
+    return cloud.state
       .list<{ id: string; network_id: string; dns_nameservers: string[] }>('subnet')
       .filter((s) => ours.has(s.network_id));
   };
@@ -77,6 +60,6 @@ describe('OpenStack types through the CLI, on the sandbox cloud', () => {
     );
     await w.ok(['stack', 'delete', 'n', '--yes', '--wait']);
     assert.deepEqual(networks(), []);
-    assert.deepEqual(state.list('subnet').length, 1, 'only the public subnet is left');
+    assert.deepEqual(cloud.state.list('subnet').length, 1, 'only the public subnet is left');
   });
 });

@@ -4,7 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { createSandbox, type SandboxServerOptions } from '../../src/sandbox/index.js';
+import type { SandboxState } from '../../src/sandbox/state.js';
 
 /** What the sandbox tests share: logging in, and the real openstack client pointed at a sandbox. */
 
@@ -66,4 +70,37 @@ export function openstackClient(address: string): (...args: string[]) => Promise
       );
     }
   };
+}
+
+/** A sandbox cloud started for the tests of one describe(): its app and state once before() ran. */
+export interface SandboxCloud {
+  app: FastifyInstance;
+  state: SandboxState;
+  /** Its URL, e.g. http://127.0.0.1:40123. */
+  address: string;
+}
+
+/**
+ * Starts a sandbox cloud before the tests of the calling describe() and points the OS_* variables
+ * at it (`hearth` children inherit them, as they would a user's openrc); restores the environment
+ * and stops the cloud after them.
+ */
+export function sandboxCloud(
+  options: SandboxServerOptions = {},
+  env: Record<string, string> = {},
+): SandboxCloud {
+  const cloud = {} as SandboxCloud;
+  const saved = { ...process.env };
+  before(async () => {
+    const { app, state } = createSandbox(options);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    Object.assign(cloud, { app, state, address: `http://127.0.0.1:${port}` });
+    Object.assign(process.env, sandboxEnv(cloud.address), env);
+  });
+  after(async () => {
+    process.env = saved;
+    await cloud.app?.close();
+  });
+  return cloud;
 }
