@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkCloudConstraints } from './cloud-constraints.js';
 import type { CatalogPlugin } from '../resources/catalog.js';
 import type { ResourcePlugin } from '../resources/contract.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
@@ -76,12 +77,13 @@ export interface CreatePreview {
 }
 
 /** `stack create --dry-run`: the request validated as a create would be, nothing stored. */
-export function previewStackCreate(
+export async function previewStackCreate(
   deps: EngineDeps,
   cache: TemplateCache,
   req: CreateRequest,
-): CreatePreview {
-  const { definition } = prepareCreate(deps, cache, req, randomUUID());
+): Promise<CreatePreview> {
+  const { definition, constraints } = prepareCreate(deps, cache, req, randomUUID());
+  await checkCloudConstraints(constraints);
   const level = {
     definition,
     environment: req.template.environment,

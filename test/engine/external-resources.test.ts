@@ -374,7 +374,7 @@ resources:
   it('previews a create showing its properties as written', async () => {
     const h = await Harness.create({ plugins: [new Probe().plugin] });
     const input = h.input(`${head}  thing: {type: ${TYPE}, external_id: x, properties: {zone: 42}}\n`);
-    const { resources } = previewStackCreate(h.deps, h.engine.cache, {
+    const { resources } = await previewStackCreate(h.deps, h.engine.cache, {
       name: 's',
       projectId: 'p',
       template: input,

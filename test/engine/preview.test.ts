@@ -161,7 +161,7 @@ describe('update preview of a nested-stack type (ResourceGroup)', () => {
   it('a create preview lists the members a group would make', async () => {
     const h = await Harness.create();
     const { previewStackCreate } = await import('../../src/engine/preview.js');
-    const made = previewStackCreate(h.deps, h.engine.cache, {
+    const made = await previewStackCreate(h.deps, h.engine.cache, {
       name: 'n',
       projectId: 'p',
       template: h.input(group(2, 'a')),

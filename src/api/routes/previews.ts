@@ -25,7 +25,7 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
 
   app.post('/stacks/preview', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request) => {
     const req = await createRequest(deps, request.identity.projectId, request.body);
-    const { definition, resources } = previewStackCreate(engine.deps, engine.cache, req);
+    const { definition, resources } = await previewStackCreate(engine.deps, engine.cache, req);
     const stack = createPreviewBody(baseOf(request), engine.deps.plugins, {
       name: req.name,
       projectId: req.projectId,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { checkCloudConstraints, cloudConstraintCollector } from '../../engine/cloud-constraints.js';
 import { defineStackFromText } from '../../template/stack-definition.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
@@ -40,6 +41,7 @@ export function registerValidateRoutes(app: Api, deps: ApiDeps): void {
         throw badRequest(`Invalid codes in ignore_errors: ${unknownCodes.join(', ')}`);
       const limits = engine.deps.settings.limits;
       const input = templateInput(request.body as TemplateFields, limits);
+      const constraints = cloudConstraintCollector(engine.deps, request.identity.projectId);
       const definition = defineStackFromText(input.url, input.text, {
         files: input.files,
         environment: input.environment,
@@ -47,7 +49,10 @@ export function registerValidateRoutes(app: Api, deps: ApiDeps): void {
         types: engine.deps.plugins.typeCatalog,
         limits,
         projectId: request.identity.projectId,
+        ...(constraints ? { deferredConstraints: constraints } : {}),
       });
+      // As Heat's validate: a flavor or image the cloud lacks is an error here too.
+      await checkCloudConstraints(constraints);
       return validateBody(definition, input.environment, { nested });
     },
   );

@@ -110,7 +110,7 @@ export class EmbeddedBackend implements Backend {
   }
 
   async previewCreate(request: NewStack) {
-    const { resources } = previewStackCreate(this.deps, this.engine.cache, {
+    const { resources } = await previewStackCreate(this.deps, this.engine.cache, {
       ...request,
       projectId: localProject(),
     });
