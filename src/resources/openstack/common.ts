@@ -157,9 +157,19 @@ export async function deleteNeutronObject(
   collection: NeutronCollection,
   attempt = 1,
 ): Promise<PollResult> {
-  if (!ctx.physicalId) return { done: true };
+  // No id recorded: a create that crashed after its POST may still have made the object, which
+  // only its marker finds (otherwise deleting the stack would leak it).
+  let id: string | null | undefined = ctx.physicalId;
+  if (!id) {
+    try {
+      id = await findMarked(ctx, collection);
+    } catch (error) {
+      throw failure(`finding ${collection.what} to delete`, error);
+    }
+    if (!id) return { done: true };
+  }
   return deleteOrRetry(
-    () => ctx.openstack().request('network', 'DELETE', `${collection.path}/${ctx.physicalId}`),
+    () => ctx.openstack().request('network', 'DELETE', `${collection.path}/${id}`),
     collection.what,
     attempt,
   );

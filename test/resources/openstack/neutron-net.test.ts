@@ -69,6 +69,19 @@ describe('OS::Neutron::Net on the sandbox cloud', () => {
     await net.delete();
   });
 
+  it('deletes, by its marker, a network whose create crashed before recording its id', async () => {
+    const made = resource('key-orphan');
+    await made.create({ name: 'orphan' });
+    const id = made.physicalId!;
+    // The same resource as the engine knows it after the crash: the key, no physical id.
+    const orphan = resource('key-orphan');
+    assert.equal(orphan.physicalId, null);
+    await orphan.delete();
+    await assert.rejects(network(id), /404|not found/i);
+    // Nothing marked: nothing to do.
+    await resource('key-never-made').delete();
+  });
+
   it('names the network after the stack and resource when the template gives no name', async () => {
     const net = resource('key-unnamed');
     await net.create({});
