@@ -14,6 +14,7 @@ import {
   setNeutronTags,
   neutronDeletion,
 } from '../common.js';
+import { networkRef, requireNetwork } from './network-ref.js';
 import { portSubnets } from './implicit.js';
 
 /** A Neutron port, as OS::Neutron::Port. Neutron makes a port at once: nothing to wait for. */
@@ -283,14 +284,7 @@ export const neutronPortPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    const network = properties.network ?? properties.network_id;
-    if (network === undefined || network === null) {
-      throw new TemplateError(
-        'property',
-        'One of the properties "network" or "network_id" should be set.',
-        path,
-      );
-    }
+    requireNetwork(properties, path);
     const ips = properties.fixed_ips;
     if (properties.no_fixed_ips === true && Array.isArray(ips) && ips.length > 0) {
       throw new TemplateError(
@@ -311,12 +305,7 @@ export const neutronPortPlugin: CatalogPlugin = {
       PORTS,
       async () => ({
         ...(await fields(ctx, properties, Object.keys(PROPERTIES), null)),
-        network_id: await findId(
-          ctx,
-          '/networks',
-          'networks',
-          (properties.network ?? properties.network_id) as string,
-        ),
+        network_id: await findId(ctx, '/networks', 'networks', networkRef(properties)),
       }),
       (properties.tags as string[] | null) ?? [],
     );

@@ -14,6 +14,7 @@ import {
   setNeutronTags,
   neutronDeletion,
 } from '../common.js';
+import { networkRef, requireNetwork } from './network-ref.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
 
@@ -39,11 +40,6 @@ const CREATE_ONLY = [
 async function show(ctx: PluginContext): Promise<Subnet> {
   const r = await ctx.openstack().request<{ subnet: Subnet }>('network', 'GET', `/subnets/${ctx.physicalId}`);
   return r.body.subnet;
-}
-
-/** The network the subnet is on: `network`, or the older `network_id`, by name or id. */
-function networkRef(properties: Record<string, Value>): string {
-  return (properties.network ?? properties.network_id) as string;
 }
 
 function updatable(ctx: PluginContext, properties: Record<string, Value>): JsonObject {
@@ -156,14 +152,7 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    const network = properties.network ?? properties.network_id;
-    if (network === undefined || network === null) {
-      throw new TemplateError(
-        'property',
-        'One of the properties "network" or "network_id" should be set.',
-        path,
-      );
-    }
+    requireNetwork(properties, path);
     const { cidr, subnetpool } = properties;
     if (cidr === UNKNOWN || subnetpool === UNKNOWN) return;
     if ((cidr ?? null) === null && (subnetpool ?? null) === null) {
