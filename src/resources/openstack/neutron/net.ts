@@ -1,4 +1,3 @@
-import { isNotFound } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, P } from '../../../template/properties/index.js';
 import type { Json, JsonObject } from '../../../util/json.js';
@@ -12,6 +11,7 @@ import {
   present,
   setNeutronTags,
   neutronDeletion,
+  realityOf,
 } from '../common.js';
 
 /** A Neutron network, as OS::Neutron::Net. */
@@ -125,24 +125,18 @@ export const neutronNetPlugin: CatalogPlugin = {
   ...neutronDeletion(NETWORKS),
 
   async getReality(ctx): Promise<RealityState> {
-    if (!ctx.physicalId) return { state: 'gone' };
-    try {
+    return realityOf(async () => {
+      if (!ctx.physicalId) return undefined;
       const n = await show(ctx);
       return {
-        state: 'present',
-        properties: {
-          name: n.name,
-          admin_state_up: n.admin_state_up as boolean,
-          shared: n.shared as boolean,
-          port_security_enabled: (n.port_security_enabled as boolean | undefined) ?? null,
-          dns_domain: (n.dns_domain as string | undefined) ?? null,
-          tags: (n.tags as string[] | undefined) ?? [],
-        },
+        name: n.name,
+        admin_state_up: n.admin_state_up as boolean,
+        shared: n.shared as boolean,
+        port_security_enabled: (n.port_security_enabled as boolean | undefined) ?? null,
+        dns_domain: (n.dns_domain as string | undefined) ?? null,
+        tags: (n.tags as string[] | undefined) ?? [],
       };
-    } catch (error) {
-      if (isNotFound(error)) return { state: 'gone' };
-      throw error;
-    }
+    });
   },
 
   async attribute(ctx, name) {

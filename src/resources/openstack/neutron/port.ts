@@ -1,4 +1,3 @@
-import { isNotFound } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
@@ -13,6 +12,7 @@ import {
   present,
   setNeutronTags,
   neutronDeletion,
+  realityOf,
 } from '../common.js';
 import { networkRef, requireNetwork } from './network-ref.js';
 import { portSubnets } from './implicit.js';
@@ -333,8 +333,8 @@ export const neutronPortPlugin: CatalogPlugin = {
   ...neutronDeletion(PORTS),
 
   async getReality(ctx): Promise<RealityState> {
-    if (!ctx.physicalId) return { state: 'gone' };
-    try {
+    return realityOf(async () => {
+      if (!ctx.physicalId) return undefined;
       const p = await show(ctx);
       const properties: Record<string, Value> = {
         name: p.name,
@@ -347,11 +347,8 @@ export const neutronPortPlugin: CatalogPlugin = {
       };
       for (const key of [...PLAIN, 'security_groups', 'allowed_address_pairs'])
         properties[key] = (p[key] ?? null) as Value;
-      return { state: 'present', properties };
-    } catch (error) {
-      if (isNotFound(error)) return { state: 'gone' };
-      throw error;
-    }
+      return properties;
+    });
   },
 
   async attribute(ctx, name) {

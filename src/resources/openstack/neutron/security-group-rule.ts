@@ -1,11 +1,17 @@
-import { isNotFound } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
 import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
-import { createMarker, failure, type NeutronCollection, present, neutronDeletion } from '../common.js';
+import {
+  createMarker,
+  failure,
+  type NeutronCollection,
+  present,
+  neutronDeletion,
+  realityOf,
+} from '../common.js';
 import {
   DIRECTION,
   ETHERTYPE,
@@ -170,8 +176,8 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
   ...neutronDeletion(RULES),
 
   async getReality(ctx): Promise<RealityState> {
-    if (!ctx.physicalId) return { state: 'gone' };
-    try {
+    return realityOf(async () => {
+      if (!ctx.physicalId) return undefined;
       const r = await show(ctx);
       const description = (r.description as string | undefined) ?? '';
       const properties: Record<string, Value> = {
@@ -189,11 +195,8 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
         'remote_ip_prefix',
       ])
         properties[key] = (r[key] ?? null) as Value;
-      return { state: 'present', properties };
-    } catch (error) {
-      if (isNotFound(error)) return { state: 'gone' };
-      throw error;
-    }
+      return properties;
+    });
   },
 
   async attribute(ctx, name) {

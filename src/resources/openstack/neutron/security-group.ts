@@ -6,7 +6,14 @@ import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
-import { createNeutronObject, failure, type NeutronCollection, present, neutronDeletion } from '../common.js';
+import {
+  createNeutronObject,
+  failure,
+  type NeutronCollection,
+  present,
+  neutronDeletion,
+  realityOf,
+} from '../common.js';
 import {
   DIRECTION,
   ETHERTYPE,
@@ -210,8 +217,8 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
   ...neutronDeletion(GROUPS),
 
   async getReality(ctx): Promise<RealityState> {
-    if (!ctx.physicalId) return { state: 'gone' };
-    try {
+    return realityOf(async () => {
+      if (!ctx.physicalId) return undefined;
       const g = await show(ctx);
       // Neutron's default egress rules stand for "no egress rule" in the template, as in Heat.
       const stored = (ctx.storedProperties?.rules ?? []) as Rule[];
@@ -228,18 +235,12 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
           return rule;
         });
       return {
-        state: 'present',
-        properties: {
-          name: g.name,
-          description: ((g.description as string | undefined) || null) as Value,
-          stateful: (g.stateful ?? null) as Value,
-          rules: rules as Value,
-        },
+        name: g.name,
+        description: ((g.description as string | undefined) || null) as Value,
+        stateful: (g.stateful ?? null) as Value,
+        rules: rules as Value,
       };
-    } catch (error) {
-      if (isNotFound(error)) return { state: 'gone' };
-      throw error;
-    }
+    });
   },
 
   async attribute(ctx, name) {

@@ -1,4 +1,3 @@
-import { isNotFound } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
 import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
@@ -13,6 +12,7 @@ import {
   present,
   setNeutronTags,
   neutronDeletion,
+  realityOf,
 } from '../common.js';
 import { networkRef, requireNetwork } from './network-ref.js';
 
@@ -197,17 +197,14 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   ...neutronDeletion(SUBNETS),
 
   async getReality(ctx): Promise<RealityState> {
-    if (!ctx.physicalId) return { state: 'gone' };
-    try {
+    return realityOf(async () => {
+      if (!ctx.physicalId) return undefined;
       const s = await show(ctx);
       const properties: Record<string, Value> = { name: s.name, network: s.network_id as string };
       for (const key of [...UPDATABLE, 'cidr', 'ip_version', 'tags'] as const)
         properties[key] = (s[key] ?? null) as Value;
-      return { state: 'present', properties };
-    } catch (error) {
-      if (isNotFound(error)) return { state: 'gone' };
-      throw error;
-    }
+      return properties;
+    });
   },
 
   async attribute(ctx, name) {
