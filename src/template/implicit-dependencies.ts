@@ -1,6 +1,9 @@
 import { isPlainObject } from '../util/json.js';
 import { FnCall, type Node } from './functions/types.js';
 import { hasUnknown } from './properties/walk.js';
+import type { DependencyGraph } from '../graph/index.js';
+import type { DefinedResource } from './stack-definition.js';
+import type { ResourceTypeInfo } from './types.js';
 import type { ValidationContext } from './validation-context.js';
 
 /**
@@ -75,4 +78,55 @@ export function implicitView(
       return Array.isArray(node) ? node.length : 0;
     },
   };
+}
+
+/**
+ * Adds the edges the types' implicit-dependency rules find (see implicit-dependencies.ts). Only
+ * resources of types with rules are visited, each against the resources of the types its rules
+ * name; an edge that would make a direct loop is left out, as Heat leaves it out.
+ */
+export function addImplicitDependencies(
+  resources: Map<string, DefinedResource>,
+  graph: DependencyGraph<string>,
+  context: ValidationContext,
+): void {
+  const ruled: string[] = [];
+  const byType = new Map<string, string[]>();
+  for (const [name, r] of resources) {
+    const impl = r.implementation;
+    const external = r.definition.externalId !== undefined;
+    if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length && !external) ruled.push(name);
+    const names = byType.get(impl.type);
+    if (names) names.push(name);
+    else byType.set(impl.type, [name]);
+  }
+  if (ruled.length === 0) return;
+  const views = new Map<string, ImplicitView>();
+  const view = (name: string): ImplicitView | undefined => {
+    const r = resources.get(name);
+    if (!r) return undefined;
+    let v = views.get(name);
+    if (!v) {
+      v = implicitView(name, r.implementation.type, r.definition.properties, r.requires, context);
+      views.set(name, v);
+    }
+    return v;
+  };
+  for (const name of ruled) {
+    const r = resources.get(name)!;
+    const rules = (r.implementation as { info: ResourceTypeInfo }).info.implicitDependencies!;
+    const extra: string[] = [];
+    for (const rule of rules) {
+      for (const type of rule.on) {
+        for (const other of byType.get(type) ?? []) {
+          if (other === name || r.requires.includes(other) || extra.includes(other)) continue;
+          if (resources.get(other)!.requires.includes(name)) continue;
+          if (rule.applies(view(name)!, view(other)!, view)) extra.push(other);
+        }
+      }
+    }
+    if (extra.length === 0) continue;
+    for (const other of extra) graph.addEdge(name, other);
+    resources.set(name, { ...r, requires: [...r.requires, ...extra] });
+  }
 }

@@ -7,9 +7,10 @@ import { type DocPath, TemplateError } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import { resolveParameterValues } from './parameters/index.js';
-import { type ImplicitView, implicitView } from './implicit-dependencies.js';
-import type { ConstraintUse } from './properties/constraint-uses.js';
-import { parseSource, type SourceDocument } from './source.js';
+import { addImplicitDependencies } from './implicit-dependencies.js';
+import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
+import { parseSource } from './source.js';
+export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { ValidationContext } from './validation-context.js';
@@ -38,12 +39,6 @@ export interface DefineOptions {
    * this synchronous binding.
    */
   deferredConstraints?: DeferredConstraints;
-}
-
-export interface DeferredConstraints {
-  wanted(constraint: string): boolean;
-  /** `source` is the document `use.path` is in (errors name its file, line and column). */
-  add(use: ConstraintUse & { hidden?: boolean }, source: SourceDocument): void;
 }
 
 /** How a resource is implemented: a plugin type, or a nested stack from a template. */
@@ -522,82 +517,3 @@ function nestedTypeInfo(stack: StackDefinition): ResourceTypeInfo {
 }
 
 export type { ResolveContext };
-
-/** Known parameter values under wanted custom constraints (a list's items one by one, as Heat checks them). */
-function deferParameterConstraints(
-  template: Template,
-  values: ReadonlyMap<string, Json | Unknown>,
-  deferred: DeferredConstraints,
-): void {
-  for (const [name, schema] of template.parameters) {
-    const value = values.get(name);
-    if (value === undefined || value === null || value === UNKNOWN) continue;
-    for (const c of schema.constraints) {
-      if (c.kind !== 'custom_constraint' || !deferred.wanted(c.name!)) continue;
-      const items: Json[] = Array.isArray(value) ? value : [value as Json];
-      for (const item of items) {
-        deferred.add(
-          {
-            constraint: c.name!,
-            value: item,
-            path: ['parameters', name],
-            hidden: schema.hidden,
-            ...(c.description !== undefined ? { description: c.description } : {}),
-          },
-          template.source,
-        );
-      }
-    }
-  }
-}
-
-/**
- * Adds the edges the types' implicit-dependency rules find (see implicit-dependencies.ts). Only
- * resources of types with rules are visited, each against the resources of the types its rules
- * name; an edge that would make a direct loop is left out, as Heat leaves it out.
- */
-function addImplicitDependencies(
-  resources: Map<string, DefinedResource>,
-  graph: DependencyGraph<string>,
-  context: ValidationContext,
-): void {
-  const ruled: string[] = [];
-  const byType = new Map<string, string[]>();
-  for (const [name, r] of resources) {
-    const impl = r.implementation;
-    const external = r.definition.externalId !== undefined;
-    if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length && !external) ruled.push(name);
-    const names = byType.get(impl.type);
-    if (names) names.push(name);
-    else byType.set(impl.type, [name]);
-  }
-  if (ruled.length === 0) return;
-  const views = new Map<string, ImplicitView>();
-  const view = (name: string): ImplicitView | undefined => {
-    const r = resources.get(name);
-    if (!r) return undefined;
-    let v = views.get(name);
-    if (!v) {
-      v = implicitView(name, r.implementation.type, r.definition.properties, r.requires, context);
-      views.set(name, v);
-    }
-    return v;
-  };
-  for (const name of ruled) {
-    const r = resources.get(name)!;
-    const rules = (r.implementation as { info: ResourceTypeInfo }).info.implicitDependencies!;
-    const extra: string[] = [];
-    for (const rule of rules) {
-      for (const type of rule.on) {
-        for (const other of byType.get(type) ?? []) {
-          if (other === name || r.requires.includes(other) || extra.includes(other)) continue;
-          if (resources.get(other)!.requires.includes(name)) continue;
-          if (rule.applies(view(name)!, view(other)!, view)) extra.push(other);
-        }
-      }
-    }
-    if (extra.length === 0) continue;
-    for (const other of extra) graph.addEdge(name, other);
-    resources.set(name, { ...r, requires: [...r.requires, ...extra] });
-  }
-}
