@@ -21,28 +21,30 @@ const MAX_LOOKUPS = 500;
 
 type Pending = ConstraintUse & { hidden?: boolean; source: SourceDocument };
 
-/** What binding fills in; undefined when no cloud is configured (nothing to check against). */
+/** What binding fills in; undefined when the deployment has no cloud at all. */
 export interface CloudConstraintCollector extends DeferredConstraints {
   readonly uses: Pending[];
-  readonly cloud: Cloud;
+  /** The project's cloud, opened only when there is something to look up. */
+  cloud(): Cloud | undefined;
 }
 
 export function cloudConstraintCollector(
   deps: EngineDeps,
   projectId: string,
 ): CloudConstraintCollector | undefined {
-  if (!deps.openstack) return undefined;
-  let cloud: Cloud;
-  try {
-    cloud = deps.openstack(projectId);
-  } catch {
-    // Not configured (or not usable): the OpenStack types say what to configure when they run.
-    return undefined;
-  }
+  const open = deps.openstack;
+  if (!open) return undefined;
   const uses: Pending[] = [];
   return {
     uses,
-    cloud,
+    cloud: () => {
+      try {
+        return open(projectId);
+      } catch {
+        // Not configured (or not usable): the OpenStack types say what to configure when they run.
+        return undefined;
+      }
+    },
     wanted: (constraint) => Object.hasOwn(CLOUD_CONSTRAINTS, constraint),
     add: (use, source) => {
       if (typeof use.value === 'string' && use.value !== '') uses.push({ ...use, source });
@@ -52,7 +54,10 @@ export function cloudConstraintCollector(
 
 /** Throws a TemplateError for the first use (in template order) whose value the cloud lacks. */
 export async function checkCloudConstraints(collector: CloudConstraintCollector | undefined): Promise<void> {
+  // Most stacks name no cloud object: they open no cloud (nor read clouds.yaml) to be created.
   if (!collector || collector.uses.length === 0) return;
+  const cloud = collector.cloud();
+  if (!cloud) return;
   const distinct = new Map<string, { constraint: string; value: string }>();
   for (const use of collector.uses) {
     const key = `${use.constraint}\u0000${use.value as string}`;
@@ -65,7 +70,7 @@ export async function checkCloudConstraints(collector: CloudConstraintCollector 
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const [key, { constraint, value }] = next;
       try {
-        reasons.set(key, await CLOUD_CONSTRAINTS[constraint]!(collector.cloud, value));
+        reasons.set(key, await CLOUD_CONSTRAINTS[constraint]!(cloud, value));
       } catch (error) {
         reasons.set(key, `it could not be checked: ${(error as Error).message}`);
       }
