@@ -97,6 +97,21 @@ export function registerMetrics(app: Api, deps: ApiDeps): void {
     registers,
   });
 
+  // Counted in the store by whichever engine observed: every process exports the same figures.
+  const observer = (what: string, help: string) =>
+    new Gauge({ name: `hearth_observer_${what}`, help, labelNames: ['project_id'], registers });
+  const observed = {
+    checks: observer(
+      'checks',
+      'Live-state reads of resources by the observer, per project, since the database began',
+    ),
+    drifts: observer(
+      'drifts',
+      'Observations that found a resource drifted (MODIFIED, DELETED or ERROR), per project',
+    ),
+    heals: observer('heals', 'Heal traversals the observer started, per project'),
+  };
+
   /** The engine's figures as the store has them now (gauges replaced at once: no stale labels). */
   async function readEngine(): Promise<void> {
     const { store, clock } = deps.engine.deps;
@@ -105,7 +120,14 @@ export function registerMetrics(app: Api, deps: ApiDeps): void {
       byStatus: await tx.stacks.countByStatus(),
       work: await tx.work.stats(now),
       services: await tx.services.list(),
+      observer: await tx.observerCounts.list(),
     }));
+    for (const gauge of Object.values(observed)) gauge.reset();
+    for (const { projectId, checks, drifts, heals } of figures.observer) {
+      observed.checks.set({ project_id: projectId }, checks);
+      observed.drifts.set({ project_id: projectId }, drifts);
+      observed.heals.set({ project_id: projectId }, heals);
+    }
     stacks.reset();
     for (const { action, status, count } of figures.byStatus) stacks.set({ action, status }, count);
     queue.reset();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { StackOutput } from '../engine/outputs.js';
+import type { ObservePolicy } from '../store/contract.js';
 import type { Hook } from '../template/environment/index.js';
 import type { StackInput } from '../template/loader.js';
 import type { Json, JsonObject } from '../util/json.js';
@@ -94,6 +95,8 @@ export interface NewStack {
   timeoutMins: number | null;
   disableRollback: boolean;
   tags: string[];
+  /** Continuous observation (`--observe SECONDS`, `--heal`); absent: off. */
+  observe?: ObservePolicy;
 }
 
 /** An update: a new template, or (`parameters` given, Heat's `existing`) the stored one changed. */
@@ -102,6 +105,10 @@ export interface StackChange {
   parameters?: Record<string, Json>;
   disableRollback?: boolean;
   timeoutMins?: number;
+  /** Decide from the resources' live state (`--converge`). */
+  converge?: boolean;
+  /** Start or change (a policy) or stop (null) continuous observation; absent: as it is. */
+  observe?: ObservePolicy | null;
 }
 
 export type StackVisit = 'check' | 'suspend' | 'resume';

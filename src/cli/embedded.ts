@@ -117,6 +117,8 @@ export async function openEngine(
       lockRetryMs: 200,
       workBatchSize: config.work_batch_size,
       driftConcurrency: config.drift_concurrency,
+      observeOnUpdate: config.observe_on_update,
+      healBounds: { limit: config.observe_heal_limit, windowMs: config.observe_heal_window * 1000 },
       limits: templateLimitsFrom(config),
     },
   };

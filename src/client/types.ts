@@ -111,6 +111,12 @@ export interface HeatStackBody {
   tags?: string;
   /** PATCH only: parameters back to their defaults. */
   clear_parameters?: string[];
+  /** Update only: decide from the resources' live state. */
+  converge?: boolean;
+  /** Hearth's: observe the stack every this many seconds (0: stop). */
+  observe_interval?: number;
+  /** Hearth's: with observe_interval, converge what drifted back. */
+  heal?: boolean;
 }
 
 /** `POST /validate`. */

@@ -56,6 +56,10 @@ export interface Config {
   readonly work_batch_size: number;
   /** Resources whose live state drift detection reads at once. */
   readonly drift_concurrency: number;
+  /** Heals of one resource by the observer before it gives up and fails the stack. */
+  readonly observe_heal_limit: number;
+  /** Seconds a healed resource must stay in sync before its heals are forgotten. */
+  readonly observe_heal_window: number;
   /** Deepest nesting of maps and lists inside one template or environment document. */
   readonly max_document_depth: number;
   /** Most YAML nodes in one document, aliases expanded. */
@@ -377,6 +381,21 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     min: 1,
     max: 1000,
     help: 'Resources whose live state drift detection reads from the cloud at once (the calls in flight).',
+    heat: null,
+  },
+  observe_heal_limit: {
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 100,
+    help: 'Heals of one resource by the observer, without a quiet window in between, before it stops and fails the stack.',
+    heat: null,
+  },
+  observe_heal_window: {
+    type: 'int',
+    default: 3600,
+    min: 1,
+    help: 'Seconds a healed resource must stay in sync before its heals are forgotten (flapping detection).',
     heat: null,
   },
   max_document_depth: {

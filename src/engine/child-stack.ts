@@ -217,6 +217,7 @@ export function newChildStack(
     createdAt: new Date(now).toISOString(),
     updatedAt: null,
     deletedAt: null,
+    observe: null,
   };
 }
 

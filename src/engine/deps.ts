@@ -8,6 +8,7 @@ import {
 } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
 import type { TemplateLimits } from '../template/limits.js';
+import type { HealBounds } from './heal-policy.js';
 
 /** Time source: real in production, stepped by hand in the deterministic test harness. */
 export interface Clock {
@@ -41,6 +42,10 @@ export interface EngineSettings {
   workBatchSize?: number;
   /** Resources whose live state drift detection reads at once (default 16). */
   driftConcurrency?: number;
+  /** Every update decides from resources' live state, as `--converge` does (Heat: observe_on_update). */
+  observeOnUpdate?: boolean;
+  /** How often the observer may heal one resource (heal-policy.ts; default 3 heals, a one-hour window). */
+  healBounds?: HealBounds;
   limits: TemplateLimits;
 }
 

@@ -28,7 +28,30 @@ export function propertyDrift(
   stored: Readonly<Record<string, Value>>,
   live: Readonly<Record<string, Value>>,
 ): PropertyDrift[] {
-  const out: PropertyDrift[] = [];
+  return liveDifferences(schema, stored, live).map(({ name, expected, actual }) => {
+    const secret = isSecretName(name);
+    return {
+      name,
+      expected: secret ? MASK : masked(expected as Json),
+      actual: secret ? MASK : masked(actual as Json),
+    };
+  });
+}
+
+/** A property whose live value differs, both values as they are (secrets included: never store these). */
+export interface LiveDifference {
+  name: string;
+  expected: Value;
+  actual: Value;
+}
+
+/** The comparison `propertyDrift` makes, unmasked: what a converge update works from. */
+export function liveDifferences(
+  schema: PropertiesSchema,
+  stored: Readonly<Record<string, Value>>,
+  live: Readonly<Record<string, Value>>,
+): LiveDifference[] {
+  const out: LiveDifference[] = [];
   for (const name of Object.keys(live).sort()) {
     const expected = getOwn(stored, name) ?? null;
     if (expected === null) continue;
@@ -43,12 +66,7 @@ export function propertyDrift(
       }
     }
     if (sameValue(expected, actual)) continue;
-    const secret = isSecretName(name);
-    out.push({
-      name,
-      expected: secret ? MASK : masked(expected as Json),
-      actual: secret ? MASK : masked(actual as Json),
-    });
+    out.push({ name, expected, actual });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { DriftRecord, DriftSummary, ResourceRecord, StackRecord } from '../store/contract.js';
+import type { DriftRecord, DriftSummary, ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import type { Value } from '../template/functions/types.js';
 import { childStackOf } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
@@ -17,6 +17,20 @@ import { currentRow } from './rows.js';
 export interface DriftOptions {
   /** Resources read at once (default: the `drift_concurrency` setting, else 16). */
   concurrency?: number;
+  /**
+   * Called for each stack of the tree in the transaction that stores its results, with the
+   * results they replace (the observer records what changed as events there).
+   */
+  onStack?: (tx: Tx, stack: StackDetection) => Promise<void>;
+}
+
+/** One stack's detection, as `onStack` sees it. */
+export interface StackDetection {
+  stack: StackRecord;
+  /** The rows checked (the current row of each name). */
+  rows: readonly ResourceRecord[];
+  previous: readonly DriftRecord[];
+  current: readonly DriftRecord[];
 }
 
 /** A stored result with the stack it belongs to (a nested stack's resources are listed too). */
@@ -51,7 +65,11 @@ export async function detectDrift(
     seen.push(stack.id);
     const rows = currentRows(await deps.store.tx((tx) => tx.resources.listActive(stack.id)));
     const records = await mapLimit(rows, limit, (row) => observe(deps, stack, row));
-    await deps.store.tx((tx) => tx.drift.replace(stack.id, stack.rootId, records));
+    await deps.store.tx(async (tx) => {
+      const previous = options.onStack ? await tx.drift.list(stack.id) : [];
+      await tx.drift.replace(stack.id, stack.rootId, records);
+      await options.onStack?.(tx, { stack, rows, previous, current: records });
+    });
     for (const row of rows) {
       const child = childStackOf(row);
       if (child !== undefined) pending.push(child);
@@ -132,6 +150,7 @@ async function observe(deps: EngineDeps, stack: StackRecord, row: ResourceRecord
     const live = await plugin.getReality(pluginContext({ deps, stack }, row));
     if (live.state === 'gone')
       return { ...base, status: 'DELETED', diff: [], reason: null, detectedAt: at() };
+    if (live.failure) return { ...base, status: 'ERROR', diff: [], reason: live.failure, detectedAt: at() };
     const stored = (row.properties ?? {}) as Record<string, Value>;
     const diff = propertyDrift(plugin.properties, stored, live.properties);
     return {

@@ -33,14 +33,22 @@ export function hookWaitKey(rowId: number): string {
 
 const registries = new WeakMap<object, ResourceRegistry>();
 
-/** The hooks set on a resource by the environment of template version `templateId`. */
-async function hooksOf(scope: NodeScope, templateId: string | null, name: string): Promise<Set<Hook>> {
-  if (!templateId) return new Set();
+/** The resource registry of template version `templateId`'s environment (hooks, restricted actions). */
+export async function registryOf(
+  scope: NodeScope,
+  templateId: string | null,
+): Promise<ResourceRegistry | undefined> {
+  if (!templateId) return undefined;
   const parent = await parentTemplate(scope, templateId);
-  if (!parent) return new Set();
+  if (!parent) return undefined;
   let registry = registries.get(parent);
   if (!registry) registries.set(parent, (registry = new ResourceRegistry(parent.environment)));
-  return registry.hooksFor(name);
+  return registry;
+}
+
+/** The hooks set on a resource by the environment of template version `templateId`. */
+async function hooksOf(scope: NodeScope, templateId: string | null, name: string): Promise<Set<Hook>> {
+  return (await registryOf(scope, templateId))?.hooksFor(name) ?? new Set();
 }
 
 function breakpointOf(row: ResourceRecord): Breakpoint | undefined {

@@ -33,6 +33,7 @@ import { failNode } from './failure.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation } from './node-work.js';
+import { convergesChild } from './converge.js';
 import { desiredOf, unchangedFor } from './operations.js';
 import { resumeNestedCheck } from './nested-check.js';
 import { resumeNestedVisit } from './suspend-node.js';
@@ -125,7 +126,8 @@ export async function runNestedUpdate(
     row.type === spec.type &&
     row.status === 'COMPLETE' &&
     !row.unhealthy &&
-    child.status === 'COMPLETE';
+    child.status === 'COMPLETE' &&
+    !convergesChild(scope.traversal?.converge, child.id);
   if (unchanged) {
     const properties = (row.properties ?? {}) as Record<string, Value>;
     return recordDone(scope, row, properties, row.engineId, { refId: child.id, attributes: row.attributes });
@@ -249,7 +251,12 @@ async function converge(
         action,
         templateId: record.id,
         desired,
-        ...(op === 'update' ? { unchanged: unchangedFor(deps, definition, desired) } : {}),
+        ...(op === 'update'
+          ? {
+              unchanged: unchangedFor(deps, definition, desired),
+              converge: scope.traversal?.converge ?? null,
+            }
+          : {}),
         now,
       });
       return true;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
+import type { ObservePolicy, ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
 import type { DeferredConstraints, StackDefinition } from '../template/stack-definition.js';
 import {
@@ -17,6 +17,7 @@ import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
 import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
 import { beginVisit } from './suspend-node.js';
+import { setObservation } from './observer.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
 
@@ -36,6 +37,8 @@ export interface CreateRequest {
   /** Heat's default: a failed create or update is not rolled back. */
   disableRollback?: boolean;
   tags?: string[];
+  /** Continuous observation (observer.ts); absent: off. */
+  observe?: ObservePolicy | null;
 }
 
 export interface UpdateRequest {
@@ -46,6 +49,13 @@ export interface UpdateRequest {
   timeoutMins?: number | null;
   /** New tags for the stack; absent, they stay. */
   tags?: string[];
+  /**
+   * Decide every resource's action from its live state (Heat's `converge`; converge.ts); the
+   * `observe_on_update` setting makes it the default.
+   */
+  converge?: boolean;
+  /** Starts, changes (a policy) or stops (null) the stack's observation; absent, it stays. */
+  observe?: ObservePolicy | null;
 }
 
 /** The operation cannot start: bad input or a state that forbids it. */
@@ -113,6 +123,7 @@ export async function createStack(
     createdAt: new Date(now).toISOString(),
     updatedAt: null,
     deletedAt: null,
+    observe: req.observe ?? null,
   };
   await deps.store.tx(async (tx) => {
     if (await tx.stacks.findByName(req.projectId, req.name)) {
@@ -127,6 +138,7 @@ export async function createStack(
       desired: desiredOf(definition),
       now,
     });
+    if (req.observe) await setObservation(tx, stack, req.observe, now);
   });
   return (await getStack(deps, id))!;
 }
@@ -182,12 +194,16 @@ export async function updateStack(
   const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record, stack.rootId);
+    // A person's update: the observer's heal bounds start again (heal-policy.ts).
+    await tx.heals.clearTree(stack.rootId);
+    if (req.observe !== undefined) await setObservation(tx, stack, req.observe, now);
     await beginTraversal(tx, {
       stack,
       action: 'UPDATE',
       templateId: record.id,
       desired,
       unchanged: unchangedFor(deps, definition, desired),
+      converge: (req.converge ?? deps.settings.observeOnUpdate) ? { mode: 'all' } : null,
       now,
       stackChanges: {
         ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
@@ -415,8 +431,9 @@ function bind(
 
 /**
  * Starts an UPDATE traversal of a stack to the template it has, in the caller's transaction: what a
- * change of desired state made outside the template needs (a scaling signal's new capacity). Like
- * a user's update, it supersedes a running traversal (whose in-flight work finishes).
+ * change of desired state made outside the template needs (a scaling signal's new capacity), or a
+ * heal (observer.ts). Like a user's update, it supersedes a running traversal (whose in-flight
+ * work finishes).
  */
 export async function reconvergeStack(
   tx: Tx,
@@ -424,6 +441,7 @@ export async function reconvergeStack(
   cache: TemplateCache,
   stackId: string,
   now: number,
+  options: Pick<BeginOptions, 'reason' | 'converge' | 'stackChanges'> = {},
 ): Promise<void> {
   const stack = await tx.stacks.get(stackId);
   if (!stack?.templateId || stack.deletedAt || stack.action === 'DELETE') return;
@@ -443,6 +461,7 @@ export async function reconvergeStack(
     unchanged: unchangedFor(deps, definition, desired),
     now,
     reason: 'Stack UPDATE started: a resource signal changed its desired state',
+    ...options,
   });
 }
 
@@ -452,7 +471,8 @@ export function unchangedFor(
   definition: StackDefinition,
   desired: readonly DesiredResource[],
 ): BeginOptions['unchanged'] {
-  return (chosen, stackId) => unchangedResources(deps, definition, desired, chosen, stackId);
+  return (chosen, stackId, drifted) =>
+    unchangedResources(deps, definition, desired, chosen, stackId, drifted);
 }
 
 export function desiredOf(definition: StackDefinition): DesiredResource[] {

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceHead, ResourceState, StackAction, StackRecord, Tx } from '../store/contract.js';
+import type {
+  ConvergeScope,
+  ResourceHead,
+  ResourceState,
+  StackAction,
+  StackRecord,
+  Tx,
+} from '../store/contract.js';
+import { driftedNames } from './converge.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
@@ -23,13 +31,17 @@ export interface BeginOptions {
   /** Stack fields to set along with the new traversal (timeout, rollback flag...). */
   stackChanges?: Partial<StackRecord>;
   /**
-   * The desired resources that need no node, given the rows that will carry them (see
-   * unchanged.ts); absent, every resource gets one.
+   * The desired resources that need no node, given the rows that will carry them and the names
+   * that must get one whatever their stored state says (see unchanged.ts); absent, every resource
+   * gets one.
    */
   unchanged?: (
     chosen: ReadonlyMap<string, ResourceState>,
     stackId: string,
+    drifted: ReadonlySet<string>,
   ) => ReadonlyMap<string, NodeOutput>;
+  /** An update that decides from the live state (converge.ts); absent: from the stored state. */
+  converge?: ConvergeScope | null;
 }
 
 /**
@@ -63,11 +75,13 @@ async function placeResources(
     );
     inserted.forEach((row) => chosen.set(row.name, row));
   };
-  if (options.unchanged && !checking) {
+  // A converge of every resource reads each one's live state: none is left alone.
+  if (options.unchanged && !checking && options.converge?.mode !== 'all') {
     const rows = await tx.resources.listStates(stack.id);
     const { chosen, obsolete, missing } = chooseRows(desired, rows, target);
     await settle(chosen, obsolete, missing);
-    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id) };
+    const drifted = await driftedNames(tx, options.converge, stack.id);
+    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id, drifted) };
   }
   const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id), target);
   await settle(chosen, obsolete, missing);
@@ -143,6 +157,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     templateId,
     remaining: plan.points.length,
     createdAt: new Date(now).toISOString(),
+    converge: options.converge ?? null,
   });
   await tx.sync.insert(plan.points);
   // Unchanged resources are converged to the new template as they are.

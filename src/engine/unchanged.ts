@@ -28,9 +28,12 @@ export function unchangedResources(
   desired: readonly DesiredResource[],
   chosen: ReadonlyMap<string, ResourceState>,
   stackId: string,
+  /** Names a heal must converge (they drifted), and so everything that requires them. */
+  drifted: ReadonlySet<string> = new Set(),
 ): Map<string, NodeOutput> {
   const unchanged = new Map<string, NodeOutput>();
   for (const want of dependencyOrder(desired)) {
+    if (drifted.has(want.name)) continue;
     const row = chosen.get(want.name);
     if (!row || !settled(row, want.type)) continue;
     const resource = definition.resources.get(want.name);

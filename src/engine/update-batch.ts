@@ -93,6 +93,8 @@ export class UpdateBatch {
     if (!definition || !resource || resource.implementation.kind !== 'plugin') return 'single';
     const plugin = this.deps.plugins.plugin(resource.implementation.type);
     if (!plugin || isNestedPlugin(plugin) || isExternal(row, resource)) return 'single';
+    // A converge reads the live state first (converge.ts): one resource at a time.
+    if (scope.traversal?.converge && plugin.observes !== false) return 'single';
     let properties: Record<string, Value>;
     try {
       properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));

@@ -10,6 +10,7 @@ import type { Value } from '../template/functions/types.js';
 import { diffProperties } from '../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
+import { convergeRefusal, liveBasis } from './converge.js';
 import { isExternal, runExternalUpdate } from './external.js';
 import { initRow } from './rows.js';
 import { failNode } from './failure.js';
@@ -99,25 +100,44 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
     // properties it was started with (a retried create finds its object by key and must record
     // what that object really has); if the definition moved on meanwhile, decide again afterwards.
     const op = row.action === 'CREATE' ? 'create' : row.action === 'UPDATE' ? 'update' : undefined;
-    const started = (row.progress as { properties?: Record<string, Value> } | null)?.properties;
+    const started = row.progress as {
+      properties?: Record<string, Value>;
+      previous?: Record<string, Value>;
+    } | null;
     if (op) {
-      const original = started ?? properties;
+      const original = started?.properties ?? properties;
       const reassess = !jsonEqual(original, properties);
       // A resumed retry announces itself as the retry it is.
       const retry = op === 'create' && row.createRetries > 0 ? row.createRetries : undefined;
-      return start(scope, plugin, row, op, original, row.engineId, { reassess, retry });
+      const previous = started?.previous;
+      return start(scope, plugin, row, op, original, row.engineId, { reassess, retry, previous });
     }
   }
   // A create being retried (retry.ts) is made again on its row, not replaced as a failed row would be.
   if (retryRow === row.id && lock === 'free')
     return start(scope, plugin, row, 'create', properties, null, { retry: row.createRetries + 1 });
 
-  const decision = decide(plugin, row, resource.implementation.type, properties);
+  // A converge update decides from the live state (converge.ts).
+  const live = await liveBasis(scope, plugin, row);
+  const decision =
+    live.kind === 'gone' || live.kind === 'broken'
+      ? 'replace'
+      : decide(
+          plugin,
+          row,
+          resource.implementation.type,
+          properties,
+          live.kind === 'present' ? live.previous : undefined,
+        );
   if (decision === 'none') return finish(scope, plugin, row, properties, row.engineId);
+  const refused = await convergeRefusal(scope, row, live, decision);
+  if (refused) return failNode(scope, row, refused);
   // A breakpoint (hooks.ts): a replacement stops where an update would.
   if (await stopAtHook(scope, row, decision === 'create' ? 'create' : 'update')) return;
-  if (decision === 'replace') return replace(scope, plugin, row, properties);
-  return start(scope, plugin, row, decision, properties, row.engineId);
+  const reason = live.kind === 'stored' ? undefined : (live.reason ?? undefined);
+  if (decision === 'replace') return replace(scope, plugin, row, properties, reason);
+  const previous = live.kind === 'present' && live.reason !== null ? live.previous : undefined;
+  return start(scope, plugin, row, decision, properties, row.engineId, { previous, reason });
 }
 
 /**
@@ -144,13 +164,14 @@ export function decide(
   row: Pick<ResourceRecord, 'action' | 'status' | 'unhealthy' | 'type' | 'physicalId' | 'properties'>,
   type: string,
   properties: Record<string, Value>,
+  /** What the resource has now: its stored properties unless a converge read them live. */
+  previous: Record<string, Value> = (row.properties ?? {}) as Record<string, Value>,
 ): Decision {
   if (row.action === 'INIT') return 'create';
   // A row whose delete ran (an overtaken cleanup, then a rollback wanting it back) is recreated.
   if (row.action === 'DELETE') return 'replace';
   if (row.status === 'FAILED' || row.unhealthy || row.type !== type || row.physicalId === null)
     return 'replace';
-  const previous = (row.properties ?? {}) as Record<string, Value>;
   const diff = diffProperties(plugin.properties, previous, properties);
   if (diff.changed.length === 0) return 'none';
   if (diff.requiresReplacement.length > 0) return 'replace';
@@ -168,12 +189,25 @@ async function start(
   op: Operation,
   properties: Record<string, Value>,
   holder: string | null,
-  { reassess = false, retry }: { reassess?: boolean; retry?: number } = {},
+  {
+    reassess = false,
+    retry,
+    previous,
+    reason,
+  }: {
+    reassess?: boolean;
+    retry?: number;
+    /** A converge's live properties, the old ones the update works from. */
+    previous?: Record<string, Value>;
+    /** Why the operation runs, for its event (a converge's finding). */
+    reason?: string;
+  } = {},
 ): Promise<void> {
   const { deps } = scope;
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
-    const changes = startChanges(scope, op, properties);
+    const changes = startChanges(scope, op, properties, previous);
+    if (reason) changes.reason = reason;
     if (retry !== undefined) {
       changes.createRetries = retry;
       changes.reason = retryReason(deps, ACTION_OF[op], retry);
@@ -231,14 +265,20 @@ export function startChanges(
   scope: NodeScope,
   op: Operation,
   properties: Record<string, Value>,
+  previous?: Record<string, Value>,
 ): Partial<ResourceRecord> {
   return {
     engineId: scope.holder,
     action: ACTION_OF[op],
     status: 'IN_PROGRESS',
     reason: 'state changed',
-    // What this operation applies, so that a resumed attempt applies the same.
-    progress: { op, state: null, properties: properties as JsonObject },
+    // What this operation applies (and, for a converge, from what), so that a resumed attempt does the same.
+    progress: {
+      op,
+      state: null,
+      properties: properties as JsonObject,
+      ...(previous ? { previous: previous as JsonObject } : {}),
+    },
     updatedAt: new Date(scope.deps.clock.now()).toISOString(),
   };
 }
@@ -254,7 +294,8 @@ export async function runAction(
   const ctx = pluginContext(scope, row);
   if (op === 'create') return plugin.create(ctx, properties);
   if (!plugin.update) return {};
-  const previous = (row.properties ?? {}) as Record<string, Value>;
+  const live = (row.progress as { previous?: Record<string, Value> } | null)?.previous;
+  const previous = live ?? ((row.properties ?? {}) as Record<string, Value>);
   const changed = diffProperties(plugin.properties, previous, properties).changed;
   return plugin.update(ctx, properties, previous, changed);
 }
@@ -303,7 +344,12 @@ export async function afterAction(
   const saved = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, scope.holder, {
       ...changes,
-      progress: { op, state: progress ?? null, properties: properties as JsonObject },
+      progress: {
+        ...(row.progress as JsonObject | null),
+        op,
+        state: progress ?? null,
+        properties: properties as JsonObject,
+      },
     });
     if (!next) return false;
     const payload = {
@@ -449,11 +495,12 @@ async function replace(
   plugin: ResourcePlugin,
   row: ResourceRecord,
   properties: Record<string, Value>,
+  reason?: string,
 ): Promise<void> {
   // The replacement is of the type it is created with (the type may be what changed).
   const replacement = await makeReplacement(scope, row, plugin.type);
   if (!replacement) return retryLater(scope);
-  await start(scope, plugin, replacement, 'create', properties, null);
+  await start(scope, plugin, replacement, 'create', properties, null, { reason });
 }
 
 /**

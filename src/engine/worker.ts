@@ -10,6 +10,7 @@ import { holderOf } from './locks.js';
 import { resumeNested } from './nested.js';
 import { CHECK_NODE, parseNodeKey, VISITS } from './nodes.js';
 import { rollbackStack } from './operations.js';
+import { OBSERVE, runObservation } from './observer.js';
 import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
@@ -167,6 +168,7 @@ export class Worker {
       if (item.kind === CHECK_NODE) await this.runNode(item);
       else if (item.kind === ROLLBACK) await this.runRollback(item);
       else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
+      else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {

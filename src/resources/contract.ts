@@ -165,7 +165,12 @@ export interface PollResult {
 }
 
 /** The live state of the physical resource, for drift detection and converge updates. */
-export type RealityState = { state: 'present'; properties: Record<string, Value> } | { state: 'gone' };
+/**
+ * A resource's live state. `failure`: the object exists but the cloud reports it broken (a server
+ * in ERROR, a volume in error), with what it says; a converge or a heal replaces it.
+ */
+export type RealityState =
+  { state: 'present'; properties: Record<string, Value>; failure?: string } | { state: 'gone' };
 
 /** An action failed: the resource goes to <ACTION>_FAILED with this message. */
 export class ResourceFailure extends Error {

@@ -36,6 +36,15 @@ export interface StackRecord {
   createdAt: string;
   updatedAt: string | null;
   deletedAt: string | null;
+  /** Continuous observation of a top-level stack (engine/observer.ts); null: off. */
+  observe: ObservePolicy | null;
+}
+
+export interface ObservePolicy {
+  /** How often the live state is read. */
+  intervalMs: number;
+  /** Whether what drifted is converged back (a heal traversal), or only recorded. */
+  heal: boolean;
 }
 
 /** A template version with its environment and files, stored once and never modified. */
@@ -188,7 +197,15 @@ export interface TraversalRecord {
   /** Nodes not yet finished; the traversal is complete at 0. */
   remaining: number;
   createdAt: string;
+  /**
+   * Whether this update compares resources with their live state before deciding (engine/converge.ts):
+   * every resource (`--converge`, `observe_on_update`), or only those the last drift detection found
+   * changed, in the listed stacks (a heal); null: with the stored state, as usual.
+   */
+  converge: ConvergeScope | null;
 }
+
+export type ConvergeScope = { mode: 'all' } | { mode: 'drifted'; stacks: string[] };
 
 export interface SyncPointRecord {
   traversalId: string;
@@ -345,15 +362,19 @@ export interface TokenRecord {
 }
 
 /** What drift detection found for one resource (engine/drift.ts). */
-export type DriftStatus = 'IN_SYNC' | 'MODIFIED' | 'DELETED' | 'NOT_CHECKED' | 'FAILED';
+export type DriftStatus = 'IN_SYNC' | 'MODIFIED' | 'DELETED' | 'ERROR' | 'NOT_CHECKED' | 'FAILED';
 
 export const DRIFT_STATUSES: readonly DriftStatus[] = [
   'IN_SYNC',
   'MODIFIED',
   'DELETED',
+  'ERROR',
   'NOT_CHECKED',
   'FAILED',
 ];
+
+/** The statuses a converge or a heal acts on: the live state is not what was converged to. */
+export const DRIFTED: ReadonlySet<DriftStatus> = new Set(['MODIFIED', 'DELETED', 'ERROR']);
 
 /** A property whose live value differs from the one the resource was last converged to. */
 export interface PropertyDrift {
@@ -371,9 +392,31 @@ export interface DriftRecord {
   status: DriftStatus;
   /** The differing properties (MODIFIED), secret values masked; empty otherwise. */
   diff: PropertyDrift[];
-  /** Why a resource was NOT_CHECKED, or the error of a FAILED one; null otherwise. */
+  /** Why a resource was NOT_CHECKED, its ERROR state, or the error of a FAILED read; null otherwise. */
   reason: string | null;
   detectedAt: string;
+}
+
+/** How often the observer healed a resource lately (engine/heal-policy.ts): bounds and flapping. */
+export interface HealRecord {
+  stackId: string;
+  resourceName: string;
+  rootStackId: string;
+  /** Heals started since the resource last stayed in sync for a whole heal window. */
+  attempts: number;
+  /** When the last one started (ms since the epoch). */
+  lastAt: number;
+}
+
+/** What continuous observation cost a project, for operators (metrics). */
+export interface ObserverCounts {
+  projectId: string;
+  /** Resources whose live state was read. */
+  checks: number;
+  /** Observations that found a resource drifted (MODIFIED, DELETED or ERROR). */
+  drifts: number;
+  /** Heal traversals started. */
+  heals: number;
 }
 
 /** The last detection over some stacks, counted by the database (one aggregate query). */
@@ -549,7 +592,10 @@ export interface Tx {
      * alone. Returns how many it extended.
      */
     renewClaims(claims: readonly Claim[], expires: number, renewBefore?: number): Promise<number>;
-    /** How many items of a stack are queued or running (an operation has settled at 0). */
+    /**
+     * How many items of a stack are queued or running (an operation has settled at 0), its
+     * observation (kind `observe`, which never ends) left out.
+     */
     countForStack(stackId: string): Promise<number>;
     /**
      * The queue's size by state at `now`, for monitoring: read from indexes only (no item row is
@@ -579,6 +625,19 @@ export interface Tx {
     list(stackId: string): Promise<DriftRecord[]>;
     /** The stored results of these stacks counted by status, with the newest detection time. */
     summary(stackIds: readonly string[]): Promise<DriftSummary>;
+  };
+  heals: {
+    list(stackId: string): Promise<HealRecord[]>;
+    /** Inserts or replaces these records (by stack and resource name). */
+    put(records: readonly HealRecord[]): Promise<void>;
+    remove(stackId: string, names: readonly string[]): Promise<void>;
+    /** Forgets every record of a tree (a person updated the stack: bounds start again). */
+    clearTree(rootStackId: string): Promise<void>;
+  };
+  observerCounts: {
+    /** Adds to a project's counters (created at zero). */
+    add(counts: ObserverCounts): Promise<void>;
+    list(): Promise<ObserverCounts[]>;
   };
   auth: {
     insertProject(project: ProjectRecord): Promise<void>;

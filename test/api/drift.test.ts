@@ -44,7 +44,7 @@ describe('API: drift', () => {
       stack_id: stack.id,
       stack_name: 'drifty',
       detected_time: null,
-      summary: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, NOT_CHECKED: 0, FAILED: 0 },
+      summary: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, ERROR: 0, NOT_CHECKED: 0, FAILED: 0 },
       resources: [],
     });
   });
@@ -60,7 +60,14 @@ describe('API: drift', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.ok(!res.body.includes(SECRET), res.body);
     const { drift } = res.json() as { drift: Drift };
-    assert.deepEqual(drift.summary, { IN_SYNC: 1, MODIFIED: 1, DELETED: 1, NOT_CHECKED: 1, FAILED: 0 });
+    assert.deepEqual(drift.summary, {
+      IN_SYNC: 1,
+      MODIFIED: 1,
+      DELETED: 1,
+      ERROR: 0,
+      NOT_CHECKED: 1,
+      FAILED: 0,
+    });
     assert.match(drift.detected_time!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const byName = new Map(drift.resources.map((r) => [r.resource_name, r]));
     assert.deepEqual([...byName.keys()].sort(), ['changed', 'gone', 'none']);

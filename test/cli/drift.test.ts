@@ -69,6 +69,7 @@ describe('stack drift through the CLI, on the sandbox cloud', () => {
         IN_SYNC: 1,
         MODIFIED: 1,
         DELETED: 1,
+        ERROR: 0,
         NOT_CHECKED: 1,
         FAILED: 0,
       },

@@ -77,12 +77,15 @@ export class Workdir {
   }
 
   /**
-   * Starts `hearth --db <db> ...args` in the directory (the command line of `hearth()` in
+   * Starts `hearth --db <db> ...args` in the directory (without `--db` when `args` begin with
+   * `--url`; the command line of `hearth()` in
    * helpers.ts, but not blocking this process: tests of a file can run side by side, and a
    * command can be left running in the background while others are issued).
    */
   start(args: string[], timeoutMs = 90_000): Background {
-    const child = spawn(process.execPath, [...hearthNodeArgs(), '--db', this.db, ...args], {
+    // A command for a server (`--url ...`) has no database of its own.
+    const db = args[0] === '--url' ? [] : ['--db', this.db];
+    const child = spawn(process.execPath, [...hearthNodeArgs(), ...db, ...args], {
       cwd: this.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,

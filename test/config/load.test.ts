@@ -41,6 +41,8 @@ const DEFAULTS: Config = {
   shutdown_timeout_ms: 20_000,
   work_batch_size: 256,
   drift_concurrency: 16,
+  observe_heal_limit: 3,
+  observe_heal_window: 3600,
   max_document_depth: 64,
   max_document_nodes: 50_000_000,
   max_document_aliases: 1000,

@@ -129,7 +129,14 @@ describe('drift detection', () => {
     await outOfBand(h, 'OS::Heat::TestResource', deepId, (p) => ({ ...p, value: 'changed' }));
 
     const summary = await detectDrift(h.deps, stackId);
-    assert.deepEqual(summary.counts, { IN_SYNC: 2, MODIFIED: 2, DELETED: 1, NOT_CHECKED: 3, FAILED: 1 });
+    assert.deepEqual(summary.counts, {
+      IN_SYNC: 2,
+      MODIFIED: 2,
+      DELETED: 1,
+      ERROR: 0,
+      NOT_CHECKED: 3,
+      FAILED: 1,
+    });
     assert.equal(summary.detectedAt, new Date(h.clock.now()).toISOString());
 
     const all = await storedDrift(h.deps, stackId);
@@ -192,7 +199,7 @@ describe('drift detection', () => {
     await h.delete('s');
     await h.settle();
     assert.deepEqual(await h.deps.store.tx((tx) => tx.drift.summary([stackId, child.id])), {
-      counts: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, NOT_CHECKED: 0, FAILED: 0 },
+      counts: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, ERROR: 0, NOT_CHECKED: 0, FAILED: 0 },
       detectedAt: null,
     });
     await assert.rejects(

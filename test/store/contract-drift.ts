@@ -56,11 +56,11 @@ export function driftContract(open: () => Promise<Store>): void {
           ]);
         });
         assert.deepEqual(await store.tx((tx) => tx.drift.summary(['s1', 's2'])), {
-          counts: { IN_SYNC: 1, MODIFIED: 1, DELETED: 0, NOT_CHECKED: 1, FAILED: 0 },
+          counts: { IN_SYNC: 1, MODIFIED: 1, DELETED: 0, ERROR: 0, NOT_CHECKED: 1, FAILED: 0 },
           detectedAt: '2024-05-03T00:00:00.000Z',
         });
         assert.deepEqual(await store.tx((tx) => tx.drift.summary([])), {
-          counts: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, NOT_CHECKED: 0, FAILED: 0 },
+          counts: { IN_SYNC: 0, MODIFIED: 0, DELETED: 0, ERROR: 0, NOT_CHECKED: 0, FAILED: 0 },
           detectedAt: null,
         });
       }));

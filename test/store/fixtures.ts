@@ -35,6 +35,7 @@ export function stack(overrides: Partial<StackRecord> = {}): StackRecord {
     createdAt: T0,
     updatedAt: null,
     deletedAt: null,
+    observe: null,
     ...overrides,
   };
 }
@@ -93,6 +94,7 @@ export function traversal(stackId: string, overrides: Partial<TraversalRecord> =
     templateId: null,
     remaining: 0,
     createdAt: T0,
+    converge: null,
     ...overrides,
   };
 }

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
 import type { SqlDriver } from '../../src/store/sql/driver.js';
+import { STACKS } from '../../src/store/sql/tables.js';
 import { stack } from './fixtures.js';
+
+/** Stack columns added after schema 11. */
+const LATER_STACK_COLUMNS = new Set(['observe']);
 
 /**
  * Upgrading keeps data: a database made by an older Hearth (schema 11), with a stack and its
@@ -47,7 +51,15 @@ export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>):
       );
       // What schema 11 held: a template row had no root stack.
       const s = stack({ id: 'child', rootId: 'root', templateId: 'tpl-new', prevTemplateId: 'tpl-old' });
-      await store.tx((tx) => tx.stacks.insert(s));
+      // Its columns then (later schemas added some).
+      const kept = STACKS.columnNames
+        .map((c, i) => [c, i] as const)
+        .filter(([c]) => !LATER_STACK_COLUMNS.has(c));
+      const values = STACKS.encode(s);
+      await driver.query(
+        `INSERT INTO stacks (${kept.map(([c]) => c).join(', ')}) VALUES (${kept.map((_, i) => `$${i + 1}`).join(', ')})`,
+        kept.map(([, i]) => values[i]!),
+      );
       for (const id of ['tpl-new', 'tpl-old', 'tpl-orphan']) {
         await driver.query(
           `INSERT INTO templates (id, template, url, files, environment, created_at)

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Engine } from '../../engine/engine.js';
 import { type CreateRequest, storedInput, type UpdateRequest } from '../../engine/operations.js';
-import type { StackRecord } from '../../store/contract.js';
+import type { ObservePolicy, StackRecord } from '../../store/contract.js';
 import { mergeEnvironments } from '../../template/environment/index.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
@@ -27,7 +27,24 @@ const stackFields = {
   timeout_mins: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   disable_rollback: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Union([Type.String(), Strings])),
+  /** Hearth's: observe the stack every this many seconds (0 or null: not, or no longer). */
+  observe_interval: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+  /** Hearth's: with observe_interval, converge what drifted back. */
+  heal: Type.Optional(Type.Boolean()),
 };
+
+/** The observation a body asks for: a policy, null (off), or undefined (not said). */
+function observeOf(body: {
+  observe_interval?: number | null;
+  heal?: boolean;
+}): ObservePolicy | null | undefined {
+  if (body.observe_interval === undefined) {
+    if (body.heal !== undefined) throw badRequest('heal goes with observe_interval');
+    return undefined;
+  }
+  if (!body.observe_interval) return null;
+  return { intervalMs: Math.round(body.observe_interval * 1000), heal: body.heal ?? false };
+}
 
 /** A validate body: the template fields alone. */
 export const TemplateBody = Type.Object(templateFields, { additionalProperties: true });
@@ -41,6 +58,8 @@ export const UpdateBody = Type.Object(
     ...stackFields,
     clear_parameters: Type.Optional(Strings),
     existing: Type.Optional(Type.Boolean()),
+    /** Heat's `converge`: decide from the resources' live state (engine/converge.ts). */
+    converge: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },
 );
@@ -85,6 +104,7 @@ export async function createRequest(
     timeoutMins: body.timeout_mins ?? null,
     disableRollback: body.disable_rollback ?? true,
     tags: tagList(body.tags) ?? [],
+    observe: observeOf(body) ?? null,
   };
 }
 
@@ -103,7 +123,10 @@ export async function updateRequest(
     ...(body.disable_rollback !== undefined ? { disableRollback: body.disable_rollback } : {}),
     ...(body.timeout_mins !== undefined ? { timeoutMins: body.timeout_mins } : {}),
     ...(body.tags !== undefined ? { tags: tagList(body.tags)! } : {}),
+    ...(body.converge !== undefined ? { converge: body.converge } : {}),
   };
+  const observe = observeOf(body);
+  if (observe !== undefined) req.observe = observe;
   const limits = engine.deps.settings.limits;
   const fields = body as TemplateFields;
   if (!patch) return { ...req, template: templateInput(fields, limits) };

@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { HeatClient } from '../../client/heat-client.js';
 import { templateFields } from '../../client/template-body.js';
 import type { HeatStackBody, StackId } from '../../client/types.js';
+import type { ObservePolicy } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
 import type { Backend, NewStack, StackChange, StackInfo, StackRef, StackVisit } from '../backend.js';
@@ -50,6 +51,7 @@ function createBody(request: NewStack): HeatStackBody {
     timeout_mins: request.timeoutMins,
     disable_rollback: request.disableRollback,
     ...(request.tags.length > 0 ? { tags: request.tags.join(',') } : {}),
+    ...observeFields(request.observe),
   };
 }
 
@@ -62,8 +64,19 @@ function changeBody(change: StackChange): { patch: boolean; body: HeatStackBody 
       ...(change.parameters ? { parameters: change.parameters } : {}),
       ...(change.disableRollback !== undefined ? { disable_rollback: change.disableRollback } : {}),
       ...(change.timeoutMins !== undefined ? { timeout_mins: change.timeoutMins } : {}),
+      ...(change.converge ? { converge: true } : {}),
+      ...observeFields(change.observe),
     },
   };
+}
+
+/** Hearth's observation fields of a create or update body (absent: nothing sent). */
+function observeFields(
+  observe: ObservePolicy | null | undefined,
+): Pick<HeatStackBody, 'observe_interval' | 'heal'> {
+  if (observe === undefined) return {};
+  if (observe === null) return { observe_interval: 0 };
+  return { observe_interval: observe.intervalMs / 1000, heal: observe.heal };
 }
 
 /** A Hearth (or Heat) server behind its REST API (`--url`). */

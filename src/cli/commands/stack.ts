@@ -59,6 +59,27 @@ function printStack(print: Print, format: string, stack: StackInfo | undefined):
   if (stack) show(print, format, stackView(stack));
 }
 
+const OBSERVE_HELP =
+  'read the live state of every resource every this many seconds, and record drift as events';
+const HEAL_HELP =
+  'with --observe: converge what drifted back (replace what went away or broke), within bounds';
+
+interface ObserveOptions {
+  observe?: number;
+  heal?: boolean;
+}
+
+/** The observation `--observe` and `--heal` ask for (undefined: none, or 0 seconds). */
+function observePolicy(opts: ObserveOptions): { intervalMs: number; heal: boolean } | undefined {
+  if (opts.heal && opts.observe === undefined) throw new Error('--heal goes with --observe SECONDS');
+  if (opts.observe === undefined) return undefined;
+  if (!Number.isFinite(opts.observe) || opts.observe < 0)
+    throw new Error(`--observe expects a number of seconds, not "${opts.observe}"`);
+  return opts.observe === 0
+    ? undefined
+    : { intervalMs: Math.round(opts.observe * 1000), heal: opts.heal ?? false };
+}
+
 export function registerStackCommands(program: Command, print: Print): void {
   const stack = program.command('stack').description('Create and manage stacks');
   const run = <T>(fn: (backend: Backend) => Promise<T>) => withBackend(program, print, fn);
@@ -72,6 +93,8 @@ export function registerStackCommands(program: Command, print: Print): void {
       .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
       .option('--enable-rollback', 'roll back when the create fails')
       .option('--tags <tags>', 'comma-separated tags')
+      .option('--observe <seconds>', OBSERVE_HELP, (v) => Number(v))
+      .option('--heal', HEAL_HELP)
       .option('--dry-run', 'show the resources the create would make, and create nothing'),
   ).action(
     async (
@@ -83,14 +106,16 @@ export function registerStackCommands(program: Command, print: Print): void {
           tags?: string;
           wait?: boolean;
           dryRun?: boolean;
-        },
+        } & ObserveOptions,
     ) => {
+      const observe = observePolicy(opts);
       const request = {
         name,
         template: templateInput(opts),
         timeoutMins: opts.timeout ?? null,
         disableRollback: !opts.enableRollback,
         tags: opts.tags ? opts.tags.split(',') : [],
+        ...(observe ? { observe } : {}),
       };
       await run(async (backend) => {
         if (opts.dryRun) {
@@ -111,6 +136,12 @@ export function registerStackCommands(program: Command, print: Print): void {
       .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
       .option('--rollback <mode>', 'enabled or disabled')
       .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--observe <seconds>', `${OBSERVE_HELP} (0: stop observing)`, (v) => Number(v))
+      .option('--heal', HEAL_HELP)
+      .option(
+        '--converge',
+        "compare with the resources' live state, not the stored one: what changed or went away outside Hearth is put back",
+      )
       .option('--dry-run', 'show what the update would do to each resource, and change nothing')
       .option('--show-nested', 'with --dry-run: the resources of nested stacks too'),
   ).action(
@@ -124,7 +155,8 @@ export function registerStackCommands(program: Command, print: Print): void {
           wait?: boolean;
           dryRun?: boolean;
           showNested?: boolean;
-        },
+          converge?: boolean;
+        } & ObserveOptions,
     ) => {
       if (!opts.template && !opts.existing) throw new Error('stack update needs -t/--template or --existing');
       if (opts.showNested && !opts.dryRun) throw new Error('--show-nested goes with --dry-run');
@@ -133,6 +165,8 @@ export function registerStackCommands(program: Command, print: Print): void {
         ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
         ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
         ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
+        ...(opts.converge ? { converge: true } : {}),
+        ...(opts.observe !== undefined ? { observe: observePolicy(opts) ?? null } : {}),
       };
       await run(async (backend) => {
         const found = await backend.findStack(name);

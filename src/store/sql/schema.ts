@@ -278,4 +278,27 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 15,
+    description:
+      'converge updates and the observer: a traversal compares with live state, a stack is observed, heals are counted',
+    statements: () => [
+      'ALTER TABLE traversals ADD COLUMN converge TEXT',
+      'ALTER TABLE stacks ADD COLUMN observe TEXT',
+      `CREATE TABLE resource_heals (
+        stack_id TEXT NOT NULL,
+        resource_name TEXT NOT NULL,
+        root_stack_id TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (stack_id, resource_name)
+      )`,
+      `CREATE TABLE observer_counts (
+        project_id TEXT PRIMARY KEY,
+        checks BIGINT NOT NULL,
+        drifts BIGINT NOT NULL,
+        heals BIGINT NOT NULL
+      )`,
+    ],
+  },
 ];

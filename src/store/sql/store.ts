@@ -2,6 +2,7 @@ import type { Store, Tx, WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
 import { authRepository, settingsRepository } from './auth.js';
 import { driftRepository } from './drift.js';
+import { healRepository, observerCountsRepository } from './heals.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { resourcesRepository } from './resources.js';
@@ -71,6 +72,8 @@ function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void
     events: eventsRepository(db, dialect),
     work: workRepository(db, dialect, workTouched),
     drift: driftRepository(db, dialect),
+    heals: healRepository(db, dialect),
+    observerCounts: observerCountsRepository(db),
     auth: authRepository(db),
     settings: settingsRepository(db),
     services: servicesRepository(db),

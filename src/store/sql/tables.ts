@@ -1,6 +1,7 @@
 import type {
   DriftRecord,
   EventRecord,
+  HealRecord,
   ProjectRecord,
   ResourceRecord,
   ServiceRecord,
@@ -42,6 +43,7 @@ export const STACKS = spec<StackRecord>('stacks', [
   ['createdAt', 'created_at', 'time'],
   ['updatedAt', 'updated_at', 'time'],
   ['deletedAt', 'deleted_at', 'time'],
+  ['observe', 'observe', 'json'],
 ]);
 
 export const TEMPLATES = spec<TemplateRecord>('templates', [
@@ -88,6 +90,7 @@ export const TRAVERSALS = spec<TraversalRecord>('traversals', [
   ['templateId', 'template_id', 'text'],
   ['remaining', 'remaining', 'int'],
   ['createdAt', 'created_at', 'time'],
+  ['converge', 'converge', 'json'],
 ]);
 
 export const EVENTS = spec<EventRecord>('events', [
@@ -157,4 +160,12 @@ export const DRIFT = spec<DriftRecord>('resource_drift', [
   ['diff', 'diff', 'json'],
   ['reason', 'reason', 'text'],
   ['detectedAt', 'detected_at', 'time'],
+]);
+
+export const HEALS = spec<HealRecord>('resource_heals', [
+  ['stackId', 'stack_id', 'text'],
+  ['resourceName', 'resource_name', 'text'],
+  ['rootStackId', 'root_stack_id', 'text'],
+  ['attempts', 'attempts', 'int'],
+  ['lastAt', 'last_at', 'int'],
 ]);

@@ -138,7 +138,10 @@ export function workRepository(
     },
 
     async countForStack(stackId) {
-      const [row] = await db.all('SELECT COUNT(*) AS n FROM work WHERE stack_id = $1', [stackId]);
+      // Observation items come back forever: they are no operation's.
+      const [row] = await db.all("SELECT COUNT(*) AS n FROM work WHERE stack_id = $1 AND kind <> 'observe'", [
+        stackId,
+      ]);
       return Number(row?.n ?? 0);
     },
 

@@ -368,6 +368,7 @@ export const cinderVolumePlugin: CatalogPlugin = {
           volume_type: defaultType ? null : v.volume_type,
           read_only: (stored.read_only ?? null) === null && !readOnly ? null : readOnly,
         },
+        ...(v.status.startsWith('error') ? { failure: `volume status ${v.status}` } : {}),
       };
     } catch (error) {
       if (isNotFound(error)) return { state: 'gone' };

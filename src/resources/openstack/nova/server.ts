@@ -248,6 +248,9 @@ export const novaServerPlugin: CatalogPlugin = {
             : liveNetworks(storedNetworks, data.nics ?? [], await serverPorts(ctx, server.id)),
         key_name: server.key_name ?? null,
       },
+      ...(statusOf(server) === 'ERROR'
+        ? { failure: `server status ERROR: ${server.fault?.message ?? 'no fault reported'}` }
+        : {}),
     };
   },
 
