@@ -56,7 +56,8 @@ describe('OS::Neutron::FloatingIP on the sandbox cloud', () => {
     assert.deepEqual(await plugin.getReality(r.ctx()), {
       state: 'present',
       properties: {
-        floating_network: c.publicId,
+        // The template's name while it names the live network.
+        floating_network: 'public',
         floating_ip_address: address,
         port_id: port.id,
         fixed_ip_address: port.ip,

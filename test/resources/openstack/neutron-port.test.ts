@@ -120,9 +120,10 @@ describe('OS::Neutron::Port on the sandbox cloud', () => {
     assert.equal(reality.state, 'present');
     assert.ok(reality.state === 'present');
     assert.equal(reality.properties.name, 'web-port');
-    assert.equal(reality.properties.network, net);
-    assert.deepEqual(reality.properties.fixed_ips, [{ subnet: subnet, ip_address: '10.0.0.10' }]);
-    assert.deepEqual(reality.properties.security_groups, [web]);
+    // Neutron shows ids: the template's names stand while they name the live objects.
+    assert.equal(reality.properties.network, 'port-net');
+    assert.deepEqual(reality.properties.fixed_ips, [{ subnet: 'port-subnet', ip_address: '10.0.0.10' }]);
+    assert.deepEqual(reality.properties.security_groups, ['web']);
     assert.equal(reality.properties.mac_address, 'fa:16:3e:00:00:01');
     assert.deepEqual(reality.properties.tags, ['blue']);
 

@@ -38,9 +38,10 @@ describe('OS::Neutron::RouterInterface on the sandbox cloud', () => {
     assert.equal(again.physicalId, r.physicalId);
     assert.deepEqual(await interfaces(), [net.subnet]);
 
+    // The template's names while they name the interface's router and subnet.
     assert.deepEqual(await plugin.getReality(r.ctx()), {
       state: 'present',
-      properties: { router: routerId, subnet: net.subnet },
+      properties: { router: 'edge', subnet: 'inner' },
     });
     const shown = (await r.attribute('show')) as { device_id: string };
     assert.equal(shown.device_id, routerId);

@@ -87,7 +87,8 @@ describe('OS::Neutron::SecurityGroupRule on the sandbox cloud', () => {
     assert.deepEqual(reality, {
       state: 'present',
       properties: {
-        security_group: web,
+        // The template's name while it names the rule's group.
+        security_group: 'rule-web',
         description: null,
         remote_group: null,
         direction: 'ingress',
@@ -151,7 +152,8 @@ describe('OS::Neutron::SecurityGroupRule on the sandbox cloud', () => {
     const reality = await plugin.getReality(rule.ctx());
     assert.ok(reality.state === 'present');
     assert.equal(reality.properties.description, 'from the load balancer');
-    assert.equal(reality.properties.remote_group, lb);
+    assert.equal(reality.properties.security_group, web);
+    assert.equal(reality.properties.remote_group, 'rule-lb');
     await rule.delete();
   });
 

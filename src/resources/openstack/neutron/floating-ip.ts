@@ -16,6 +16,7 @@ import {
   neutronDeletion,
 } from '../common.js';
 import { floatingIpRules } from './implicit.js';
+import { liveRef, NETWORK_REFS } from './live-refs.js';
 
 /**
  * A floating IP of an external network, as OS::Neutron::FloatingIP, associated with `port_id`
@@ -175,7 +176,12 @@ export const neutronFloatingIpPlugin: CatalogPlugin = {
       if (!ctx.physicalId) return undefined;
       const f = await showNeutronObject(ctx, FLOATING_IPS);
       return {
-        floating_network: f.floating_network_id as string,
+        floating_network: await liveRef(
+          ctx,
+          ctx.storedProperties?.floating_network,
+          f.floating_network_id as string,
+          NETWORK_REFS,
+        ),
         floating_ip_address: f.floating_ip_address as string,
         port_id: (f.port_id as string | null) ?? null,
         fixed_ip_address: (f.fixed_ip_address as string | null) ?? null,

@@ -16,6 +16,7 @@ import {
 } from '../common.js';
 import { networkRef, requireNetwork } from './network-ref.js';
 import { portSubnets } from './implicit.js';
+import { liveFixedIps, liveRef, liveRefs, NETWORK_REFS, SECURITY_GROUP_REFS } from './live-refs.js';
 
 /** A Neutron port, as OS::Neutron::Port. Neutron makes a port at once: nothing to wait for. */
 
@@ -336,17 +337,22 @@ export const neutronPortPlugin: CatalogPlugin = {
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
       const p = await show(ctx);
+      const stored = ctx.storedProperties ?? {};
       const properties: Record<string, Value> = {
         name: p.name,
-        network: p.network_id,
-        fixed_ips: ((p.fixed_ips ?? []) as FixedIp[]).map((ip) => ({
-          subnet: ip.subnet_id ?? null,
-          ip_address: ip.ip_address ?? null,
-        })),
+        network: await liveRef(ctx, stored.network, p.network_id, NETWORK_REFS),
+        fixed_ips: await liveFixedIps(ctx, stored.fixed_ips, (p.fixed_ips ?? []) as FixedIp[]),
+        security_groups: await liveRefs(
+          ctx,
+          stored.security_groups,
+          (p.security_groups ?? []) as string[],
+          SECURITY_GROUP_REFS,
+        ),
         tags: (p.tags ?? []) as Value,
       };
-      for (const key of [...PLAIN, 'security_groups', 'allowed_address_pairs'])
-        properties[key] = (p[key] ?? null) as Value;
+      for (const key of [...PLAIN, 'allowed_address_pairs']) properties[key] = (p[key] ?? null) as Value;
+      // Left empty, the device is whoever binds the port (Nova for a server, a router): no drift.
+      for (const key of ['device_id', 'device_owner']) if (stored[key] === '') properties[key] = '';
       return properties;
     });
   },

@@ -6,6 +6,7 @@ import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext } from '../../contract.js';
 import { deleteOrRetry, failure, pollingAction, realityOf } from '../common.js';
+import { liveRef, PORT_REFS, ROUTER_REFS, SUBNET_REFS } from './live-refs.js';
 
 /**
  * A router's interface on a subnet or a port, as OS::Neutron::RouterInterface. Its physical id is
@@ -165,7 +166,13 @@ export const neutronRouterInterfacePlugin: CatalogPlugin = {
       // The router itself gone is a 404: gone too.
       await ctx.openstack().request('network', 'GET', `/routers/${i.router}`);
       if ((await findInterface(ctx, i)) === undefined) return undefined;
-      return { router: i.router, [i.key === 'subnet_id' ? 'subnet' : 'port']: i.value };
+      const stored = ctx.storedProperties ?? {};
+      const [key, refs] =
+        i.key === 'subnet_id' ? (['subnet', SUBNET_REFS] as const) : (['port', PORT_REFS] as const);
+      return {
+        router: await liveRef(ctx, stored.router, i.router, ROUTER_REFS),
+        [key]: await liveRef(ctx, stored[key], i.value, refs),
+      };
     });
   },
 

@@ -16,11 +16,16 @@ import {
   neutronDeletion,
 } from '../common.js';
 import { gatewaySubnets } from './implicit.js';
+import { liveFixedIps, liveRef, NETWORK_REFS } from './live-refs.js';
 
 /** A Neutron router, as OS::Neutron::Router (its gateway set in `external_gateway_info`). */
 
 type Gateway = { network: string; enable_snat: boolean | null; external_fixed_ips: JsonObject[] | null };
-type LiveGateway = { network_id: string; enable_snat?: boolean; external_fixed_ips?: JsonObject[] };
+type LiveGateway = {
+  network_id: string;
+  enable_snat?: boolean;
+  external_fixed_ips?: { subnet_id?: string; ip_address?: string }[];
+};
 
 export const ROUTERS: NeutronCollection = { path: '/routers', key: 'router', what: 'the router' };
 
@@ -46,6 +51,27 @@ async function gatewayBody(ctx: PluginContext, gateway: Value): Promise<Json> {
     );
   }
   return body;
+}
+
+/**
+ * The live gateway in the template's terms: what it left unset (SNAT, the addresses) is
+ * Neutron's choice, not drift, so only what it set is shown.
+ */
+async function liveGateway(ctx: PluginContext, live: LiveGateway | null): Promise<Value> {
+  if (!live) return null;
+  const stored = (ctx.storedProperties?.external_gateway_info ?? null) as Partial<Gateway> | null;
+  const out: Record<string, Value> = {
+    network: await liveRef(ctx, stored?.network, live.network_id, NETWORK_REFS),
+  };
+  if ((stored?.enable_snat ?? null) !== null) out.enable_snat = live.enable_snat ?? null;
+  if ((stored?.external_fixed_ips ?? null) !== null) {
+    out.external_fixed_ips = await liveFixedIps(
+      ctx,
+      stored!.external_fixed_ips as Value,
+      live.external_fixed_ips ?? [],
+    );
+  }
+  return out;
 }
 
 /** The request's fields for the properties named (all of them on create). */
@@ -207,13 +233,10 @@ export const neutronRouterPlugin: CatalogPlugin = {
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
       const r = await showNeutronObject(ctx, ROUTERS);
-      const gateway = r.external_gateway_info as LiveGateway | null;
       return {
         name: r.name as string,
         admin_state_up: r.admin_state_up as boolean,
-        external_gateway_info: gateway
-          ? { network: gateway.network_id, enable_snat: gateway.enable_snat ?? null }
-          : null,
+        external_gateway_info: await liveGateway(ctx, r.external_gateway_info as LiveGateway | null),
         distributed: (r.distributed as boolean | undefined) ?? null,
         ha: (r.ha as boolean | undefined) ?? null,
         tags: (r.tags as string[] | undefined) ?? [],

@@ -22,6 +22,7 @@ import {
   portRangeMax,
   ruleKey,
 } from './rules.js';
+import { liveRef, SECURITY_GROUP_REFS } from './live-refs.js';
 
 /**
  * A rule of a Neutron security group, as OS::Neutron::SecurityGroupRule. Nothing updates in place.
@@ -180,11 +181,17 @@ export const neutronSecurityGroupRulePlugin: CatalogPlugin = {
       if (!ctx.physicalId) return undefined;
       const r = await show(ctx);
       const description = (r.description as string | undefined) ?? '';
+      const stored = ctx.storedProperties ?? {};
       const properties: Record<string, Value> = {
-        security_group: r.security_group_id,
+        security_group: await liveRef(ctx, stored.security_group, r.security_group_id, SECURITY_GROUP_REFS),
         // The create marker is not the template's.
         description: description === '' || description.startsWith('hearth:') ? null : description,
-        remote_group: (r.remote_group_id ?? null) as Value,
+        remote_group: await liveRef(
+          ctx,
+          stored.remote_group,
+          r.remote_group_id as string | null,
+          SECURITY_GROUP_REFS,
+        ),
       };
       for (const key of [
         'direction',

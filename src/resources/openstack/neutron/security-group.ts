@@ -1,4 +1,4 @@
-import { isNotFound } from '../../../openstack/index.js';
+import { isNotFound, LookupError } from '../../../openstack/index.js';
 import { type DocPath, TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
@@ -107,6 +107,54 @@ async function reconcileRules(ctx: PluginContext, groupId: string, rules: Rule[]
       if (duplicateRuleId(error) === undefined) throw error;
     }
   }
+}
+
+/** A live rule in the template's terms. */
+function templateRule(r: LiveRule): Rule {
+  const rule: Rule = {
+    ...present(r, ['direction', 'ethertype', 'protocol', 'port_range_min', 'port_range_max']),
+    remote_mode: r.remote_group_id ? 'remote_group_id' : 'remote_ip_prefix',
+    ...present(r, ['remote_group_id', 'remote_ip_prefix']),
+  };
+  if (r.description) rule.description = r.description;
+  return rule;
+}
+
+/**
+ * The group's rules against the template's: each live rule that is one of the template's is shown
+ * as the template gives it (so a rule on the group itself, or in another order, is no drift), in
+ * the template's order; the others follow as Neutron shows them. Neutron's default egress rules
+ * stand for "no egress rule", as in Heat; a rule marked by another resource's create (an
+ * OS::Neutron::SecurityGroupRule of the group) is that resource's, not the group's.
+ */
+async function liveRules(ctx: PluginContext, g: Group): Promise<Rule[]> {
+  const stored = (ctx.storedProperties?.rules ?? []) as Rule[];
+  const defaults = hasEgress(stored) ? new Set<string>() : new Set(DEFAULT_EGRESS.map(ruleKey));
+  // A template rule whose remote group is gone matches no live rule.
+  const wanted = await Promise.all(
+    stored.map((r) =>
+      formatRule(ctx, r, g.id).catch((error: unknown) => {
+        if (error instanceof LookupError) return undefined;
+        throw error;
+      }),
+    ),
+  );
+  const matched = new Set<number>();
+  const others: Rule[] = [];
+  for (const live of g.security_group_rules) {
+    const description = (live.description as string | undefined) ?? '';
+    if (defaults.has(ruleKey(live)) || description.startsWith('hearth:')) continue;
+    const at = wanted.findIndex(
+      (w, i) =>
+        w !== undefined &&
+        !matched.has(i) &&
+        ruleKey(w) === ruleKey(live) &&
+        ((w.description as string) ?? '') === description,
+    );
+    if (at >= 0) matched.add(at);
+    else others.push(templateRule(live));
+  }
+  return [...stored.filter((_, i) => matched.has(i)), ...others];
 }
 
 const RULE = P.map({
@@ -220,25 +268,11 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
       const g = await show(ctx);
-      // Neutron's default egress rules stand for "no egress rule" in the template, as in Heat.
-      const stored = (ctx.storedProperties?.rules ?? []) as Rule[];
-      const defaults = hasEgress(stored) ? new Set<string>() : new Set(DEFAULT_EGRESS.map(ruleKey));
-      const rules = g.security_group_rules
-        .filter((r) => !defaults.has(ruleKey(r)))
-        .map((r) => {
-          const rule: JsonObject = {
-            ...present(r, ['direction', 'ethertype', 'protocol', 'port_range_min', 'port_range_max']),
-            remote_mode: r.remote_group_id ? 'remote_group_id' : 'remote_ip_prefix',
-            ...present(r, ['remote_group_id', 'remote_ip_prefix']),
-          };
-          if (r.description) rule.description = r.description;
-          return rule;
-        });
       return {
         name: g.name,
         description: ((g.description as string | undefined) || null) as Value,
         stateful: (g.stateful ?? null) as Value,
-        rules: rules as Value,
+        rules: (await liveRules(ctx, g)) as Value,
       };
     });
   },

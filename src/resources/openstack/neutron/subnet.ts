@@ -14,6 +14,7 @@ import {
   neutronDeletion,
   realityOf,
 } from '../common.js';
+import { liveRef, NETWORK_REFS } from './live-refs.js';
 import { networkRef, requireNetwork } from './network-ref.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
@@ -200,7 +201,8 @@ export const neutronSubnetPlugin: CatalogPlugin = {
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
       const s = await show(ctx);
-      const properties: Record<string, Value> = { name: s.name, network: s.network_id as string };
+      const network = await liveRef(ctx, ctx.storedProperties?.network, s.network_id as string, NETWORK_REFS);
+      const properties: Record<string, Value> = { name: s.name, network };
       for (const key of [...UPDATABLE, 'cidr', 'ip_version', 'tags'] as const)
         properties[key] = (s[key] ?? null) as Value;
       return properties;
