@@ -1,5 +1,6 @@
 import type { Store } from '../../src/store/contract.js';
 import { driftContract } from './contract-drift.js';
+import { healContract } from './contract-heals.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
 import { scaleContract } from './contract-scale.js';
@@ -25,5 +26,6 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   workContract(open, options);
   eventsContract(open);
   driftContract(open);
+  healContract(open);
   scaleContract(open, options.scaleBoundMs);
 }
