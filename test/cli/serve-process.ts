@@ -17,6 +17,8 @@ export interface ServeProcess {
   ): Promise<{ status: number; body: unknown; text: string }>;
   /** SIGTERM, then waits for the exit (SIGKILL after 15 s); its exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL at once: a crash (nothing handed back). */
+  kill(): void;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function startServe(args: string[], env: Record<string, string> = {
       return { status: res.status, body, text };
     },
     stop: () => stop(child, exited),
+    kill: () => void child.kill('SIGKILL'),
   };
 }
 
