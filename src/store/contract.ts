@@ -1,4 +1,15 @@
 import type { Json, JsonObject } from '../util/json.js';
+import type { DriftRecord, DriftSummary, HealRecord, ObserverCounts } from './reality.js';
+import type {
+  EventQuery,
+  StackFilter,
+  StackProgressCounts,
+  StackQuery,
+  StackStatusCount,
+  WorkQueueStats,
+} from './queries.js';
+export * from './queries.js';
+export * from './reality.js';
 
 /**
  * The persistence contract of Hearth. The engine reads and writes state only through it, and every
@@ -245,98 +256,6 @@ export interface ServiceRecord {
   heartbeatAt: number;
 }
 
-/** How far a stack's operation has got, counted by the database (one aggregate query, no rows loaded). */
-export interface StackProgressCounts {
-  /**
-   * Nodes of the stack's current traversal — the resources it creates, updates or checks and the
-   * rows it deletes (an update's unchanged resources have none) — and how many have finished.
-   * Both 0 when no traversal runs: a traversal's graph goes when it ends.
-   */
-  total: number;
-  done: number;
-  /** Resources of the stack with an operation running (status IN_PROGRESS). */
-  inProgress: number;
-  /** Resources of the stack that are FAILED. */
-  failed: number;
-}
-
-/** How many live stacks are in one action and status (monitoring). */
-export interface StackStatusCount {
-  action: StackAction;
-  status: Status;
-  count: number;
-}
-
-/** The work queue at a glance (monitoring): the items by state, and the next due. */
-export interface WorkQueueStats {
-  /** Items claimable now: their run time has come and no live claim holds them. */
-  due: number;
-  /** Items held by a live claim (running). */
-  claimed: number;
-  /** Items waiting for a later run time (polling, backoff) or for an event. */
-  scheduled: number;
-  /**
-   * When the earliest item became or becomes claimable (ms; in the past while items are due), or
-   * undefined when the queue is empty.
-   */
-  nextAvailableAt: number | undefined;
-}
-
-export interface StackFilter {
-  projectId?: string;
-  name?: string;
-  parentId?: string | null;
-  includeDeleted?: boolean;
-}
-
-/** The columns a stack list can be sorted by (Heat's sort keys map onto them). */
-export type StackSortKey = 'name' | 'status' | 'createdAt' | 'updatedAt';
-
-/** A page of a stack list, filtered as Heat's API filters (each list: any of its values). */
-export interface StackQuery extends StackFilter {
-  ids?: string[];
-  names?: string[];
-  /** `COMPLETE` matches the status; `CREATE_COMPLETE` the action and status together. */
-  statuses?: string[];
-  actions?: string[];
-  /** Every one of `tags`, or any of `tagsAny`; none of... as Heat's not_tags/not_tags_any. */
-  tags?: string[];
-  tagsAny?: string[];
-  notTags?: string[];
-  notTagsAny?: string[];
-  sortKey?: StackSortKey;
-  sortDir?: 'asc' | 'desc';
-  /** The id of the last stack of the previous page: the page starts after it. */
-  marker?: string;
-  limit?: number;
-}
-
-/** The orders an event list can take (Heat's sort keys event_time and resource_type). */
-export type EventSortKey = 'time' | 'type';
-
-/** A page of events, filtered as Heat's event list filters (each list: any of its values). */
-export interface EventQuery {
-  /** The stacks whose events are listed: one, or a stack and its nested stacks. */
-  stackIds: readonly string[];
-  resourceNames?: string[];
-  resourceTypes?: string[];
-  actions?: string[];
-  /** `COMPLETE` matches the status; `CREATE_COMPLETE` the action and status together. */
-  statuses?: string[];
-  uuid?: string;
-  /**
-   * `time` (the default) is the order events were recorded, their ids: each event is stamped as it
-   * is recorded, so that is its time order, and the index on (stack, id) serves it. `type` sorts by
-   * resource type, then id.
-   */
-  sortKey?: EventSortKey;
-  /** Default ascending. */
-  sortDir?: 'asc' | 'desc';
-  /** The uuid of the last event of the previous page: the page starts after it. */
-  marker?: string;
-  limit?: number;
-}
-
 export interface ProjectRecord {
   id: string;
   name: string;
@@ -359,71 +278,6 @@ export interface TokenRecord {
   /** ms since the epoch; null never expires. */
   expiresAt: number | null;
   createdAt: string;
-}
-
-/** What drift detection found for one resource (engine/drift.ts). */
-export type DriftStatus = 'IN_SYNC' | 'MODIFIED' | 'DELETED' | 'ERROR' | 'NOT_CHECKED' | 'FAILED';
-
-export const DRIFT_STATUSES: readonly DriftStatus[] = [
-  'IN_SYNC',
-  'MODIFIED',
-  'DELETED',
-  'ERROR',
-  'NOT_CHECKED',
-  'FAILED',
-];
-
-/** The statuses a converge or a heal acts on: the live state is not what was converged to. */
-export const DRIFTED: ReadonlySet<DriftStatus> = new Set(['MODIFIED', 'DELETED', 'ERROR']);
-
-/** A property whose live value differs from the one the resource was last converged to. */
-export interface PropertyDrift {
-  name: string;
-  expected: Json;
-  actual: Json;
-}
-
-/** The last drift detection's result for one resource of a stack (one row per stack and name). */
-export interface DriftRecord {
-  stackId: string;
-  resourceName: string;
-  resourceType: string;
-  physicalId: string | null;
-  status: DriftStatus;
-  /** The differing properties (MODIFIED), secret values masked; empty otherwise. */
-  diff: PropertyDrift[];
-  /** Why a resource was NOT_CHECKED, its ERROR state, or the error of a FAILED read; null otherwise. */
-  reason: string | null;
-  detectedAt: string;
-}
-
-/** How often the observer healed a resource lately (engine/heal-policy.ts): bounds and flapping. */
-export interface HealRecord {
-  stackId: string;
-  resourceName: string;
-  rootStackId: string;
-  /** Heals started since the resource last stayed in sync for a whole heal window. */
-  attempts: number;
-  /** When the last one started (ms since the epoch). */
-  lastAt: number;
-}
-
-/** What continuous observation cost a project, for operators (metrics). */
-export interface ObserverCounts {
-  projectId: string;
-  /** Resources whose live state was read. */
-  checks: number;
-  /** Observations that found a resource drifted (MODIFIED, DELETED or ERROR). */
-  drifts: number;
-  /** Heal traversals started. */
-  heals: number;
-}
-
-/** The last detection over some stacks, counted by the database (one aggregate query). */
-export interface DriftSummary {
-  counts: Record<DriftStatus, number>;
-  /** When the newest result was observed; null when there is none. */
-  detectedAt: string | null;
 }
 
 /** Repositories available inside a transaction. Every method runs in the transaction it belongs to. */
