@@ -7,7 +7,7 @@ import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
-import { type Cloud, loadCloudSettings, openCloud } from '../openstack/index.js';
+import { type Cloud, loadCloudSettings, openCloud, RateLimits } from '../openstack/index.js';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { Reality } from '../resources/contract.js';
 import { MemoryReality } from '../resources/reality/memory.js';
@@ -75,12 +75,15 @@ export async function openConfiguredStore(
 /**
  * The OpenStack cloud of the configuration (openstack_cloud, else OS_CLOUD or the OS_* variables),
  * opened when a resource first needs it: a deployment without OpenStack types needs no cloud. A
- * configuration error is thrown to that resource, which fails with it.
+ * configuration error is thrown to that resource, which fails with it. Its requests wait on
+ * `limits`, whose rate the engine's heartbeat sets.
  */
-function configuredCloud(config: Config): (projectId: string) => Cloud {
+function configuredCloud(config: Config, limits: RateLimits): (projectId: string) => Cloud {
   let cloud: Cloud | undefined;
   return () => {
-    cloud ??= openCloud(loadCloudSettings(config.openstack_cloud ? { cloud: config.openstack_cloud } : {}));
+    cloud ??= openCloud(loadCloudSettings(config.openstack_cloud ? { cloud: config.openstack_cloud } : {}), {
+      rateLimits: limits,
+    });
     return cloud;
   };
 }
@@ -98,9 +101,15 @@ export async function openEngine(
   const database = configuredDatabase(config, opts);
   const store = await openConfiguredStore(config, opts);
   const signer = await SignalSigner.load(store, config.auth_encryption_key);
+  // Until its first heartbeat counts the engines, this one takes the whole limit.
+  const cloudRate = new RateLimits({
+    perSecond: config.cloud_rate_limit,
+    burst: config.cloud_rate_burst || config.cloud_rate_limit,
+  });
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
-    openstack: configuredCloud(config),
+    openstack: configuredCloud(config, cloudRate),
+    cloudRate,
     store,
     plugins: pluginCatalog(builtinPlugins()),
     reality: realityFor(database),
@@ -119,6 +128,8 @@ export async function openEngine(
       driftConcurrency: config.drift_concurrency,
       observeOnUpdate: config.observe_on_update,
       healBounds: { limit: config.observe_heal_limit, windowMs: config.observe_heal_window * 1000 },
+      cloudRateLimit: config.cloud_rate_limit,
+      cloudRateBurst: config.cloud_rate_burst,
       limits: templateLimitsFrom(config),
     },
   };

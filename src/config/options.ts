@@ -90,6 +90,10 @@ export interface Config {
   readonly keystone_timeout: number;
   /** The cloud of clouds.yaml the OpenStack resource types use; empty: OS_CLOUD, or the OS_* variables. */
   readonly openstack_cloud: string;
+  /** Requests per second to each cloud endpoint, for the whole deployment (shared by its engines); 0: unlimited. */
+  readonly cloud_rate_limit: number;
+  /** Most requests sent at once to one endpoint after a quiet spell, for the deployment; 0: one second's worth. */
+  readonly cloud_rate_burst: number;
   /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
   readonly max_stacks_per_tenant: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
@@ -511,6 +515,20 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     type: 'string',
     default: '',
     help: 'The cloud (by its name in clouds.yaml) the OpenStack resource types create their resources in; empty: OS_CLOUD, or the OS_* variables.',
+    heat: null,
+  },
+  cloud_rate_limit: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    help: 'Requests per second Hearth sends to each endpoint of the cloud (a service in a region), for the whole deployment: each live engine takes an equal share; 0 means unlimited.',
+    heat: null,
+  },
+  cloud_rate_burst: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    help: 'Most requests sent at once to one endpoint after a quiet spell, for the whole deployment (shared as cloud_rate_limit is); 0 means cloud_rate_limit (one second’s worth).',
     heat: null,
   },
   max_stacks_per_tenant: {

@@ -1,5 +1,5 @@
 import type { SignalTarget } from '../auth/signal-tokens.js';
-import type { Cloud } from '../openstack/index.js';
+import type { Cloud, CloudRateShare } from '../openstack/index.js';
 import {
   type PluginCatalog,
   type Reality,
@@ -46,6 +46,10 @@ export interface EngineSettings {
   observeOnUpdate?: boolean;
   /** How often the observer may heal one resource (heal-policy.ts; default 3 heals, a one-hour window). */
   healBounds?: HealBounds;
+  /** Requests per second to each cloud endpoint for the whole deployment (0 or absent: unlimited). */
+  cloudRateLimit?: number;
+  /** The deployment's burst per endpoint (0 or absent: one second's worth). */
+  cloudRateBurst?: number;
   limits: TemplateLimits;
 }
 
@@ -66,6 +70,11 @@ export interface EngineDeps {
    * project is there for per-project credentials.
    */
   readonly openstack?: (projectId: string) => Cloud;
+  /**
+   * The rate limits of those clouds' requests: each heartbeat sets this engine's share of
+   * `cloudRateLimit` (absent: nothing is limited).
+   */
+  readonly cloudRate?: CloudRateShare;
 }
 
 /** The cloud of a project's stacks, or a resource failure saying how to configure one. */

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { StackProgressCounts, StackRecord } from '../store/contract.js';
+import { shareCloudRate } from './cloud-rate.js';
 import type { EngineDeps } from './deps.js';
 import { engineAlive } from './liveness.js';
 import { TemplateCache } from './templates.js';
@@ -41,6 +42,8 @@ export class Engine {
   private readonly started: number;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
+  /** runUntil and whileBeating calls under way: the heartbeat runs while there is one. */
+  private heartbeatHolders = 0;
 
   constructor(
     readonly deps: EngineDeps,
@@ -59,7 +62,8 @@ export class Engine {
    * Records that this engine is alive, renews the leases of the units it runs, and reaps engines
    * that are not alive: the units they had claimed become claimable at once instead of after
    * their lease. An engine that was itself reaped (it stalled) simply registers again: what it
-   * was running is fenced off by its lost claims.
+   * was running is fenced off by its lost claims. The engines it finds alive set its share of
+   * the cloud rate limit.
    */
   async heartbeat(force = false): Promise<void> {
     const now = this.deps.clock.now();
@@ -67,7 +71,7 @@ export class Engine {
     this.lastBeat = now;
     const { engineId, settings } = this.deps;
     const held = this.worker.heldClaims();
-    const reaped = await this.deps.store.tx(async (tx) => {
+    const { reaped, live } = await this.deps.store.tx(async (tx) => {
       await tx.services.heartbeat({
         engineId,
         host: hostname(),
@@ -80,15 +84,17 @@ export class Engine {
       if (held.length > 0) {
         await tx.work.renewClaims(held, now + settings.workLeaseMs, now + settings.workLeaseMs / 2);
       }
-      const dead = (await tx.services.list()).filter(
+      const services = await tx.services.list();
+      const dead = services.filter(
         (s) => s.engineId !== engineId && !engineAlive(s, now, settings.engineDeadAfterMs),
       );
       for (const service of dead) {
         await tx.work.releaseClaimsOf(service.engineId, now);
         await tx.services.remove(service.engineId);
       }
-      return dead.map((s) => s.engineId);
+      return { reaped: dead.map((s) => s.engineId), live: services.length - dead.length };
     });
+    shareCloudRate(this.deps, live);
     for (const id of reaped) this.log(`engine ${id} is gone: its work is released`);
   }
 
@@ -116,6 +122,35 @@ export class Engine {
   }
 
   /**
+   * Runs `fn` with this engine's heartbeat going (started if it does not run, stopped after if
+   * nothing else needs it): a process that calls the cloud without running work, such as a
+   * drift detection from the CLI or an API server without workers, is then one of the live
+   * engines that share the cloud rate limit, and holds its share while it calls.
+   */
+  async whileBeating<T>(fn: () => Promise<T>): Promise<T> {
+    const release = this.holdHeartbeat();
+    try {
+      // The first beat sets the share before the first call.
+      await this.beating;
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+
+  /** Starts the heartbeat unless it runs; the last holder to let go stops it. */
+  private holdHeartbeat(): () => Promise<void> {
+    this.heartbeatHolders++;
+    this.startHeartbeat();
+    let held = true;
+    return async () => {
+      if (!held) return;
+      held = false;
+      if (--this.heartbeatHolders === 0) await this.stopHeartbeat();
+    };
+  }
+
+  /**
    * Runs work until `done` says so, or `signal` aborts (then it stops claiming and returns once
    * the units it runs have finished). Sleeps while nothing is due, waking early when the store
    * says work arrived. `done` is asked whenever nothing ran, and at least every DONE_CHECK_MS
@@ -127,10 +162,9 @@ export class Engine {
     done: () => Promise<boolean>,
     options: { signal?: AbortSignal; onIdle?: () => Promise<void> } = {},
   ) {
-    const ownHeartbeat = !this.heartbeatTimer;
     const wake = new Wakeup(options.signal);
     const unsubscribe = this.deps.store.onWork(() => wake.notify());
-    if (ownHeartbeat) this.startHeartbeat();
+    const releaseHeartbeat = this.holdHeartbeat();
     let lastCheck = this.deps.clock.now();
     let backoff = 0;
     try {
@@ -159,7 +193,7 @@ export class Engine {
       }
     } finally {
       unsubscribe();
-      if (ownHeartbeat) await this.stopHeartbeat();
+      await releaseHeartbeat();
     }
   }
 

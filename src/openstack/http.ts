@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { extractErrorMessage, OpenStackError } from './errors.js';
+import type { RateLimits } from './rate-limit.js';
 
 /**
  * One JSON request to an OpenStack API, sent again when the cloud is briefly unable to answer
@@ -33,6 +34,8 @@ export interface HttpRuntime {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
+  /** The per-endpoint rate limits each attempt waits on (absent: none). */
+  limits?: Pick<RateLimits, 'take'>;
 }
 
 export const defaultRuntime = (): HttpRuntime => ({
@@ -47,6 +50,8 @@ export interface HttpRequest {
   service: string;
   method: string;
   url: string;
+  /** The service endpoint (base URL) whose rate limit the request counts against; default: the URL's origin. */
+  endpoint?: string;
   headers?: Record<string, string>;
   /** Sent as JSON, unless it is a string or bytes (then sent as is, with the caller's Content-Type). */
   body?: unknown;
@@ -96,6 +101,14 @@ export function safeUrl(url: string): string {
     return parsed.toString();
   } catch {
     return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
 
@@ -161,7 +174,10 @@ export async function sendRequest<T = unknown>(
       cause === undefined ? undefined : { cause },
     );
 
+  const endpoint = request.endpoint ?? originOf(request.url);
   for (let attempt = 1; ; attempt++) {
+    // Every attempt is a call the cloud sees; the wait for a token is not part of its timeout.
+    await runtime.limits?.take(endpoint, request.signal);
     const timeout = AbortSignal.timeout(rules.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     let response: Response | undefined;

@@ -1,6 +1,7 @@
 import type { CloudSettings } from './config.js';
 import { isNotFound, LookupError, OpenStackError } from './errors.js';
 import { DEFAULT_RETRY, defaultRuntime, type HttpResponse, type RetryPolicy, sendRequest } from './http.js';
+import type { RateLimits } from './rate-limit.js';
 import { Session, type SessionOptions } from './session.js';
 
 /**
@@ -19,6 +20,7 @@ export {
 export { extractErrorMessage, isNotFound, LookupError, OpenStackError } from './errors.js';
 export { DEFAULT_RETRY, type HttpResponse, type RetryPolicy } from './http.js';
 export { Session } from './session.js';
+export { type CloudRateShare, RateLimits } from './rate-limit.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -60,6 +62,8 @@ export interface Cloud {
 
 export interface OpenCloudOptions extends SessionOptions {
   retry?: RetryPolicy;
+  /** The per-endpoint rate limits every request waits on (shared by the clouds a process opens). */
+  rateLimits?: RateLimits;
 }
 
 /** The header names the API-version header uses for each service type. */
@@ -104,7 +108,8 @@ function unwrap(body: unknown): FoundObject | undefined {
 
 export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {}): Cloud {
   const retry = options.retry ?? DEFAULT_RETRY;
-  const runtime = options.runtime ?? defaultRuntime();
+  const runtime = { ...(options.runtime ?? defaultRuntime()) };
+  if (options.rateLimits) runtime.limits = options.rateLimits;
   const session = new Session(settings, { ...options, retry, runtime });
 
   async function request<T>(
@@ -114,7 +119,8 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
     body?: unknown,
     requestOptions: RequestOptions = {},
   ): Promise<HttpResponse<T>> {
-    const url = joinUrl(await session.endpoint(serviceType), withQuery(path, requestOptions.query));
+    const endpoint = await session.endpoint(serviceType);
+    const url = joinUrl(endpoint, withQuery(path, requestOptions.query));
     const headers: Record<string, string> = { ...requestOptions.headers };
     if (requestOptions.microversion) {
       const name = MICROVERSION_SERVICE[serviceType] ?? serviceType;
@@ -127,6 +133,7 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
           service: serviceType,
           method,
           url,
+          endpoint,
           headers: { ...headers, 'X-Auth-Token': token },
           ...(body !== undefined ? { body } : {}),
           ...(requestOptions.safeToRepeat ? { safeToRepeat: true } : {}),

@@ -195,6 +195,7 @@ export class Session {
         service: 'identity',
         method: 'DELETE',
         url: `${identityRoot(this.settings.auth.authUrl)}/auth/tokens`,
+        endpoint: identityRoot(this.settings.auth.authUrl),
         headers: { 'X-Auth-Token': current.token, 'X-Subject-Token': current.token },
         retry: { attempts: 1 },
       },
@@ -204,9 +205,17 @@ export class Session {
   }
 
   private async authenticate(): Promise<Login> {
-    const url = `${identityRoot(this.settings.auth.authUrl)}/auth/tokens`;
+    const endpoint = identityRoot(this.settings.auth.authUrl);
+    const url = `${endpoint}/auth/tokens`;
     const response = await sendRequest<Body>(
-      { service: 'identity', method: 'POST', url, body: authRequestBody(this.settings), safeToRepeat: true },
+      {
+        service: 'identity',
+        method: 'POST',
+        url,
+        endpoint,
+        body: authRequestBody(this.settings),
+        safeToRepeat: true,
+      },
       this.retry,
       this.runtime,
     );

@@ -58,6 +58,8 @@ const DEFAULTS: Config = {
   keystone_token_cache_time: 30,
   keystone_timeout: 10,
   openstack_cloud: '',
+  cloud_rate_limit: 0,
+  cloud_rate_burst: 0,
   max_stacks_per_tenant: 512,
   public_api_url: '',
   auth_encryption_key: '',

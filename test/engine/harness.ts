@@ -79,6 +79,10 @@ export interface HarnessOptions {
   stackActionTimeout?: number;
   /** The OpenStack cloud the engine gives plugins (absent: none is configured). */
   openstack?: EngineDeps['openstack'];
+  /** The limiter the heartbeat sets this engine's share of the cloud rate limit in. */
+  cloudRate?: EngineDeps['cloudRate'];
+  cloudRateLimit?: number;
+  cloudRateBurst?: number;
 }
 
 /**
@@ -102,6 +106,7 @@ export class Harness {
       clock: h.clock,
       engineId: 'engine-1',
       ...(options.openstack ? { openstack: options.openstack } : {}),
+      ...(options.cloudRate ? { cloudRate: options.cloudRate } : {}),
       random: seeded(42),
       settings: {
         workLeaseMs: 60_000,
@@ -110,6 +115,8 @@ export class Harness {
         stackActionTimeout: options.stackActionTimeout ?? 3600,
         lockRetryMs: 50,
         limits: DEFAULT_LIMITS,
+        ...(options.cloudRateLimit !== undefined ? { cloudRateLimit: options.cloudRateLimit } : {}),
+        ...(options.cloudRateBurst !== undefined ? { cloudRateBurst: options.cloudRateBurst } : {}),
       },
     };
     // HEARTH_TEST_LOG=1 prints what the engine logs (failed units of work) while debugging a test.

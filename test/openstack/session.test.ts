@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadCloudSettings } from '../../src/openstack/config.js';
-import { isNotFound, LookupError, OpenStackError, openCloud } from '../../src/openstack/index.js';
+import { isNotFound, LookupError, OpenStackError, openCloud, RateLimits } from '../../src/openstack/index.js';
 import { defaultRuntime } from '../../src/openstack/http.js';
 import { findEndpoint, Session } from '../../src/openstack/session.js';
 import { createAppCredential, createSandbox } from '../../src/sandbox/index.js';
@@ -151,6 +151,34 @@ describe('Keystone session and cloud requests against the sandbox', () => {
       'POST /identity/v3/auth/tokens',
       'GET /image/v2/images',
     ]);
+  });
+
+  it('makes every call wait for a token of its service endpoint: logins and retries too', async () => {
+    const taken: string[] = [];
+    const limits = new (class extends RateLimits {
+      override take(endpoint: string, signal?: AbortSignal) {
+        taken.push(endpoint.replace(base, ''));
+        return super.take(endpoint, signal);
+      }
+    })({ perSecond: 1000 });
+    const real = defaultRuntime();
+    let refused = 0;
+    const cloud = openCloud(demo(), {
+      rateLimits: limits,
+      runtime: {
+        ...real,
+        sleep: async () => {},
+        fetch: async (input, init) => {
+          // The first image call meets a busy server and is sent again.
+          if (String(input).includes('/image/') && refused++ === 0)
+            return new Response(null, { status: 503 });
+          return real.fetch(input, init);
+        },
+      },
+    });
+    await cloud.request('image', 'GET', '/images');
+    await cloud.request('network', 'GET', '/networks');
+    assert.deepEqual(taken, ['/identity/v3', '/image/v2', '/image/v2', '/network/v2.0']);
   });
 
   it('renews a token shortly before it expires', async () => {

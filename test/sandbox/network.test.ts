@@ -47,7 +47,7 @@ describe('sandbox Neutron: discovery, networks and subnets', () => {
     assert.equal(net.revision_number, 0);
     assert.match(net.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.deepEqual(net.subnets, []);
-    const other = await c.create('networks', { name: 'n2', admin_state_up: false });
+    const other = await c.create('networks', { name: 'n2', admin_state_up: false, description: 'mark-1' });
 
     const byName = await c.call('GET', '/networks?name=n1');
     assert.deepEqual(
@@ -59,6 +59,18 @@ describe('sandbox Neutron: discovery, networks and subnets', () => {
       { id: net.id, name: 'n1' },
       { id: other.id, name: 'n2' },
     ]);
+    // Filtered in SQL, an empty value too (left to the generic filter).
+    const marked = await c.call('GET', '/networks?description=mark-1&name=n2');
+    assert.deepEqual(
+      marked.body.networks.map((n: { id: string }) => n.id),
+      [other.id],
+    );
+    assert.equal((await c.call('GET', '/networks?description=mark-1&name=n1')).body.networks.length, 0);
+    const undescribed = await c.call('GET', '/networks?description=&name=n1&name=n2');
+    assert.deepEqual(
+      undescribed.body.networks.map((n: { id: string }) => n.id),
+      [net.id],
+    );
     const down = await c.call('GET', '/networks?admin_state_up=False');
     assert.deepEqual(
       down.body.networks.map((n: { id: string }) => n.id),

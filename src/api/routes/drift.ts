@@ -18,7 +18,8 @@ export function registerDriftRoutes(app: Api, deps: ApiDeps): void {
     async (request) => {
       const { stack_name: name, stack_id: id } = request.params;
       const stack = await stackByIdentity(engine, request, name, id);
-      await detectDrift(engine.deps, stack.id);
+      // Heartbeating (if the workers don't already), this process takes its share of the cloud rate limit.
+      await engine.whileBeating(() => detectDrift(engine.deps, stack.id));
       const drift = await storedDrift(engine.deps, stack.id, { onlyDrifted: true });
       return { drift: await driftJSON(engine, stack, drift) };
     },

@@ -175,7 +175,8 @@ export class EmbeddedBackend implements Backend {
 
   async detectDrift(stack: StackRef) {
     const record = await this.record(stack);
-    await detectDrift(this.deps, record.id);
+    // Heartbeating, this process counts among the engines sharing the cloud rate limit.
+    await this.engine.whileBeating(() => detectDrift(this.deps, record.id));
     return this.drift(record, true);
   }
 

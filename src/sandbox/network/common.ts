@@ -153,6 +153,22 @@ const PAGING = new Set([
   'not-tags',
 ]);
 
+/**
+ * The query's filters on `fields` (string fields every object stores), for the store to apply
+ * before anything is parsed; `collection` applies every filter again. A filter asking for an
+ * empty or missing value (`''`, `None`) is left to `collection`, which matches those to null.
+ */
+export function storedFilters(request: FastifyRequest, fields: readonly string[]): Record<string, string[]> {
+  const query = request.query as Record<string, unknown>;
+  const out: Record<string, string[]> = {};
+  for (const field of fields) {
+    if (query[field] === undefined) continue;
+    const wanted = values(query[field]);
+    if (wanted.length > 0 && !wanted.some((w) => w === '' || w === 'None')) out[field] = wanted;
+  }
+  return out;
+}
+
 function values(raw: unknown): string[] {
   return (Array.isArray(raw) ? raw : [raw]).map(String);
 }

@@ -15,6 +15,7 @@ import {
   optString,
   save,
   single,
+  storedFilters,
   wire,
 } from './common.js';
 import { KIND, type Network, type Port, ROUTER_INTERFACE, type Subnet, subnetsOf } from './model.js';
@@ -79,8 +80,9 @@ export function deleteNetwork(ctx: Env, network: Network): void {
 export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/v2.0/networks', async (request) => {
     const subnets = ctx.state.list<Subnet>(KIND.subnet);
+    // By name or by description (a create marker, looked up at every create): filtered in SQL.
     const networks = ctx.state
-      .list<Network>(KIND.network)
+      .list<Network>(KIND.network, { equal: storedFilters(request, ['name', 'description']) })
       .filter((n) => canSee(request, n) || n.shared || n['router:external'])
       .map((n) => renderNetwork(ctx, n, subnets));
     return collection(request, ctx, 'networks', networks);
