@@ -6,7 +6,8 @@
 // Environment: BENCH_RESOURCES (10000), BENCH_LATENCY_MS (20), BENCH_CONCURRENCY (default,64:
 // `default` is drift_concurrency's default), BENCH_RATES (cloud_rate_limit values, default 0 =
 // unlimited), BENCH_SANDBOX (child, or process: in this process, its CPU then counted with the
-// engine's), BENCH_PROFILE=DIR (a CPU profile of each detection).
+// engine's), BENCH_PROFILE=DIR (a CPU profile of each detection); then the stack observed
+// (observer.ts) every BENCH_OBSERVE_INTERVAL seconds (30; 0: skip) for BENCH_OBSERVE_WINDOW (90).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -15,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { openEngine } from '../src/cli/embedded.js';
 import { defaultConfig, OPTIONS } from '../src/config/index.js';
 import { detectDrift } from '../src/engine/drift.js';
+import { setObservation } from '../src/engine/observer.js';
 import { createStack, findStack } from '../src/engine/operations.js';
 import type { DriftRecord } from '../src/store/contract.js';
 import { emptyEnvironment } from '../src/template/environment/index.js';
@@ -29,6 +31,9 @@ const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? 'default,64')
 const RATES = (process.env.BENCH_RATES ?? '0').split(',').map(Number);
 const IN_PROCESS = process.env.BENCH_SANDBOX === 'process';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+/** The observer's steady state: observed every this many seconds (0: not measured), for this long. */
+const OBSERVE_S = Number(process.env.BENCH_OBSERVE_INTERVAL ?? 30);
+const WINDOW_S = Number(process.env.BENCH_OBSERVE_WINDOW ?? 90);
 /** Networks changed behind the engine's back: this many renamed, this many deleted. */
 const CHANGED = 5;
 
@@ -126,6 +131,40 @@ try {
           `; ${JSON.stringify(summary.counts)}`,
       );
     }
+  }
+
+  // --- the observer's steady state: the stack observed every OBSERVE_S seconds, for WINDOW_S ---
+  if (OBSERVE_S > 0) {
+    deps.settings.cloudRateLimit = 0;
+    await engine.heartbeat(true);
+    const counts = async () =>
+      (await deps.store.tx((tx) => tx.observerCounts.list())).find((c) => c.projectId === 'p');
+    // Due at once, then every interval.
+    await deps.store.tx((tx) =>
+      setObservation(
+        tx,
+        stack,
+        { intervalMs: OBSERVE_S * 1000, heal: false },
+        deps.clock.now() - OBSERVE_S * 1000,
+      ),
+    );
+    const before = (await counts())?.checks ?? 0;
+    callsBefore = calls;
+    const cloudCpuBefore = sandbox.cpuSeconds();
+    const cpuBefore = process.cpuUsage();
+    t0 = performance.now();
+    await engine.runUntil(async () => performance.now() - t0 >= WINDOW_S * 1000);
+    const ms = performance.now() - t0;
+    const cpu = cpuSeconds(process.cpuUsage(cpuBefore));
+    const checks = ((await counts())?.checks ?? 0) - before;
+    await check(stack.id, renamed, deleted);
+    console.log(
+      `observe ${N} every ${OBSERVE_S} s for ${seconds(ms)} at ${LATENCY_MS} ms latency: ${checks} checks ` +
+        `(${(checks / (ms / 1000)).toFixed(0)} checks/s, ${(checks / N).toFixed(2)} observations), ` +
+        `${calls - callsBefore} calls, engine CPU ${cpu.toFixed(2)} s (${((100 * cpu) / (ms / 1000)).toFixed(1)}% of one core, ` +
+        `${((cpu * 1e6) / Math.max(1, checks)).toFixed(0)} µs a check)` +
+        (IN_PROCESS ? '' : `, cloud CPU ${(sandbox.cpuSeconds() - cloudCpuBefore).toFixed(2)} s`),
+    );
   }
 } finally {
   await engine.stop();
