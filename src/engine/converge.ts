@@ -34,7 +34,8 @@ export async function liveBasis(
   if (
     row.action === 'INIT' ||
     row.action === 'DELETE' ||
-    row.status !== 'COMPLETE' ||
+    // A failed row is read too: what went wrong may be that it is gone.
+    row.status === 'IN_PROGRESS' ||
     row.physicalId === null
   )
     return { kind: 'stored' };
@@ -69,13 +70,19 @@ export async function convergeRefusal(
   basis: LiveBasis,
   decision: Decision,
 ): Promise<string | undefined> {
-  if (basis.kind === 'stored' || (basis.kind === 'present' && basis.reason === null)) return undefined;
+  // An ordinary update's restrictions are checked before it starts, on its preview; a converge's
+  // actions depend on the live state, so they are checked here, whatever their cause.
+  if (!scope.traversal?.converge) return undefined;
   const action = decision === 'replace' ? 'replace' : decision === 'update' ? 'update' : undefined;
   if (!action) return undefined;
   const registry = await registryOf(scope, scope.traversal?.templateId ?? row.templateId);
   if (!registry?.restrictedActionsFor(row.name).has(action)) return undefined;
+  const seen =
+    basis.kind === 'stored' || basis.reason === null
+      ? `${row.name} needs to be ${action === 'replace' ? 'replaced' : 'updated'}`
+      : basis.reason;
   return (
-    `${basis.reason}, and ${action} is restricted for resource (restricted_actions): ` +
+    `${seen}, and ${action} is restricted for resource (restricted_actions): ` +
     `a person must ${basis.kind === 'gone' ? 'recreate it' : 'repair it'} or lift the restriction`
   );
 }

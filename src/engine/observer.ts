@@ -12,6 +12,7 @@ import { detectDrift, type StackDetection } from './drift.js';
 import { resourceEvent, stackEvent } from './events.js';
 import { DEFAULT_HEAL_BOUNDS, forgiven, type HealBounds, healVerdict } from './heal-policy.js';
 import { reconvergeStack } from './operations.js';
+import { currentRow } from './rows.js';
 import type { TemplateCache } from './templates.js';
 import { ConflictError } from './traversal.js';
 
@@ -226,9 +227,12 @@ async function giveUp(
   attempts: number,
   now: number,
 ): Promise<void> {
+  // What the last heal ran into, when it failed (a restricted action, a cloud refusing a create).
+  const row = currentRow(await tx.resources.findByName(finding.stackId, finding.name));
+  const last = row?.status === 'FAILED' && row.reason ? `; the last heal failed: ${row.reason}` : '';
   const reason =
     `Healing stopped: ${pathOf(tree, finding)} is ${finding.status} again after ${attempts} heals ` +
-    `(flapping, or it cannot converge); a person must look at it, then update the stack`;
+    `(flapping, or it cannot converge); a person must look at it, then update the stack${last}`;
   if (stack.status === 'FAILED' && stack.reason === reason) return;
   const failed = await tx.stacks.update(stack.id, stack.traversalId, {
     status: 'FAILED',

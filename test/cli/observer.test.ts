@@ -68,6 +68,8 @@ describe('continuous observation and healing (stack create --observe --heal)', (
     'flap.yaml': ONE_SERVER('flapnet'),
     'boot.yaml': ONE_SERVER('bootnet'),
     'group.yaml': GROUP,
+    'keep.yaml': ONE_SERVER('keepnet'),
+    'keep-env.yaml': 'resource_registry:\n  resources:\n    server:\n      restricted_actions: [replace]\n',
   });
 
   before(async () => {
@@ -292,6 +294,34 @@ describe('continuous observation and healing (stack create --observe --heal)', (
     // A person's update converges it and starts the count again.
     await cli(['stack', 'update', 'flap', '--existing', '--converge', '--wait']);
     assert.equal(named('flap-server').length, 1);
+  });
+
+  it('fails the stack with what needs a person when the only right action is restricted', async () => {
+    await cli([
+      'stack',
+      'create',
+      'keep',
+      '-t',
+      'keep.yaml',
+      '-e',
+      'keep-env.yaml',
+      '--observe',
+      String(INTERVAL),
+      '--heal',
+      '--wait',
+    ]);
+    await admin(named('keep-server')[0]!.id, 'delete');
+    // Two heals are refused (limit 2, the second one interval later), then the observer gives up.
+    const { value } = await until(INTERVAL * 1000 * 4 + SLACK_MS, 'keep given up', async () => {
+      const shown = await status('keep');
+      return shown.stack_status_reason.startsWith('Healing stopped') ? shown : undefined;
+    });
+    assert.equal(value.stack_status, 'UPDATE_FAILED');
+    assert.match(
+      value.stack_status_reason,
+      /^Healing stopped: server is DELETED again after 2 heals .*; the last heal failed: .*server \(OS::Nova::Server \S+\) was deleted outside Hearth, and replace is restricted for resource \(restricted_actions\): a person must recreate it or lift the restriction$/,
+    );
+    assert.equal(named('keep-server').length, 0, 'nothing made against the restriction');
   });
 
   it('exports the observer figures per project', async () => {
