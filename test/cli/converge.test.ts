@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { login, sandboxCloud } from '../sandbox/support.js';
+import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
 
-const TEMPLATE = `heat_template_version: 2018-08-31
-resources:
-  net: {type: OS::Neutron::Net, properties: {name: convnet}}
-  subnet:
-    type: OS::Neutron::Subnet
-    properties: {network: {get_resource: net}, cidr: 10.3.0.0/24}
-  server:
-    type: OS::Nova::Server
-    depends_on: subnet
-    properties:
-      image: cirros-0.6.2-x86_64-disk
-      flavor: m1.tiny
-      networks: [{network: {get_resource: net}}]
-outputs:
-  server_id: {value: {get_resource: server}}
-`;
+const TEMPLATE = serverStack('convnet', '10.3.0.0/24', {
+  more: 'outputs:\n  server_id: {value: {get_resource: server}}\n',
+});
 
 const RESTRICTED_ENV = `resource_registry:
   resources:

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { login, sandboxCloud } from '../sandbox/support.js';
+import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
 
-const TEMPLATE = `heat_template_version: 2018-08-31
-resources:
-  net: {type: OS::Neutron::Net, properties: {name: driftnet}}
-  subnet:
-    type: OS::Neutron::Subnet
-    properties: {network: {get_resource: net}, cidr: 10.2.0.0/24}
-  server:
-    type: OS::Nova::Server
-    depends_on: subnet
-    properties:
-      image: cirros-0.6.2-x86_64-disk
-      flavor: m1.tiny
-      networks: [{network: {get_resource: net}}]
-  marker: {type: OS::Heat::None}
-`;
+const TEMPLATE = serverStack('driftnet', '10.2.0.0/24', { more: '  marker: {type: OS::Heat::None}\n' });
 
 interface DriftDoc {
   summary: Record<string, unknown>;

@@ -1,30 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sandboxCloud } from '../sandbox/support.js';
+import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
 
-const TEMPLATE = (role: string) => `heat_template_version: 2018-08-31
-resources:
-  net: {type: OS::Neutron::Net, properties: {name: appnet}}
-  subnet:
-    type: OS::Neutron::Subnet
-    properties: {network: {get_resource: net}, cidr: 10.1.0.0/24}
-  server:
-    type: OS::Nova::Server
-    depends_on: subnet
-    properties:
-      image: cirros-0.6.2-x86_64-disk
-      flavor: m1.tiny
-      networks: [{network: {get_resource: net}}]
-      metadata: {role: ${role}}
+const TEMPLATE = (role: string) =>
+  serverStack('appnet', '10.1.0.0/24', {
+    serverLines: `      metadata: {role: ${role}}
       user_data_format: RAW
       user_data: |
         #!/bin/sh
         echo hello
-outputs:
+`,
+    more: `outputs:
   ip: {value: {get_attr: [server, first_address]}}
   by_name: {value: {get_attr: [server, networks, appnet, 0]}}
-`;
+`,
+  });
 
 type Server = { id: string; metadata: Record<string, string>; deletedAt: number | null; userData: string };
 

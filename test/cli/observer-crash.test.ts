@@ -5,22 +5,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sandboxCloud } from '../sandbox/support.js';
 import { startServe } from './serve-process.js';
+import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
 
-const TEMPLATE = `heat_template_version: 2018-08-31
-resources:
-  net: {type: OS::Neutron::Net, properties: {name: crashnet}}
-  subnet:
-    type: OS::Neutron::Subnet
-    properties: {network: {get_resource: net}, cidr: 10.5.0.0/24}
-  server:
-    type: OS::Nova::Server
-    depends_on: subnet
-    properties:
-      image: cirros-0.6.2-x86_64-disk
-      flavor: m1.tiny
-      networks: [{network: {get_resource: net}}]
-`;
+const TEMPLATE = serverStack('crashnet', '10.5.0.0/24');
 
 type Live = { id: string; name: string; deletedAt: number | null };
 

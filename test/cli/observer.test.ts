@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sandboxCloud } from '../sandbox/support.js';
 import { type ServeProcess, startServe } from './serve-process.js';
+import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
 
 /** Seconds between observations: short, so that a heal comes within the test's patience. */
@@ -19,18 +20,7 @@ const network = (name: string) => `
     type: OS::Neutron::Subnet
     properties: {network: {get_resource: net}, cidr: 10.4.0.0/24}
 `;
-const SERVER = `
-      image: cirros-0.6.2-x86_64-disk
-      flavor: m1.tiny
-      networks: [{network: {get_resource: net}}]`;
-
-const ONE_SERVER = (name: string) => `heat_template_version: 2018-08-31
-resources:${network(name)}
-  server:
-    type: OS::Nova::Server
-    depends_on: subnet
-    properties:${SERVER}
-`;
+const ONE_SERVER = (name: string) => serverStack(name, '10.4.0.0/24');
 
 const GROUP = `heat_template_version: 2018-08-31
 resources:${network('groupnet')}
