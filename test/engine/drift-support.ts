@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { detectDrift, type ResourceDrift, storedDrift } from '../../src/engine/drift.js';
 import { createStack, findStack } from '../../src/engine/operations.js';
-import { type Cloud, loadCloudSettings, openCloud } from '../../src/openstack/index.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+import type { Cloud } from '../../src/openstack/index.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
-import { sandboxEnv } from '../sandbox/support.js';
+import { listeningSandbox } from '../sandbox/support.js';
 import { Harness } from './harness.js';
 
 /**
@@ -34,17 +32,7 @@ export interface DriftRig {
 export async function driftRig(): Promise<DriftRig> {
   // No boot delay: servers are ACTIVE, volumes available and attached as soon as asked, so the
   // harness's fake clock never has to move the sandbox's.
-  const { app, state } = createSandbox({ noise: { bootDelayMs: 0 } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const env = sandboxEnv(`http://127.0.0.1:${port}`);
-  const open = (user: string) =>
-    openCloud(
-      loadCloudSettings({
-        env: { ...env, OS_USERNAME: user, OS_PASSWORD: user, OS_PROJECT_NAME: user },
-        searchPath: [],
-      }),
-    );
+  const { app, state, open } = await listeningSandbox({ noise: { bootDelayMs: 0 } });
   const engineClouds = { p: open('demo'), admin: open('admin') };
   const h = await Harness.create({
     openstack: (projectId) => (projectId === 'admin' ? engineClouds.admin : engineClouds.p),

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { type Cloud, loadCloudSettings, openCloud } from '../../src/openstack/index.js';
 import { createSandbox, type SandboxServerOptions } from '../../src/sandbox/index.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
 
@@ -103,4 +104,29 @@ export function sandboxCloud(
     await cloud.app?.close();
   });
   return cloud;
+}
+
+/** A sandbox listening on a free port, and sessions of its seeded users (password = name) over HTTP. */
+export interface ListeningSandbox {
+  app: FastifyInstance;
+  state: SandboxState;
+  /** The OS_* variables of user demo. */
+  env: Record<string, string>;
+  /** A new session of a seeded user (demo, admin...). */
+  open(user: string): Cloud;
+}
+
+export async function listeningSandbox(options: SandboxServerOptions = {}): Promise<ListeningSandbox> {
+  const { app, state } = createSandbox(options);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const env = sandboxEnv(`http://127.0.0.1:${port}`);
+  const open = (user: string) =>
+    openCloud(
+      loadCloudSettings({
+        env: { ...env, OS_USERNAME: user, OS_PASSWORD: user, OS_PROJECT_NAME: user },
+        searchPath: [],
+      }),
+    );
+  return { app, state, env, open };
 }

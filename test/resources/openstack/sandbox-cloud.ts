@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type Cloud, loadCloudSettings, openCloud } from '../../../src/openstack/index.js';
+import type { Cloud } from '../../../src/openstack/index.js';
 import type { ResourcePlugin } from '../../../src/resources/contract.js';
-import { createSandbox } from '../../../src/sandbox/index.js';
-import { sandboxEnv } from '../../sandbox/support.js';
+import { listeningSandbox } from '../../sandbox/support.js';
 import { FakeClock, FakeResource } from '../helpers.js';
 
 /**
@@ -24,17 +22,7 @@ export interface TypeRig {
 
 export async function typeRig(noise: unknown = { bootDelayMs: 2000 }): Promise<TypeRig> {
   const clock = new FakeClock(Date.now());
-  const { app } = createSandbox({ now: clock.now, noise });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const env = sandboxEnv(`http://127.0.0.1:${port}`);
-  const open = (user: string) =>
-    openCloud(
-      loadCloudSettings({
-        env: { ...env, OS_USERNAME: user, OS_PASSWORD: user, OS_PROJECT_NAME: user },
-        searchPath: [],
-      }),
-    );
+  const { app, open } = await listeningSandbox({ now: clock.now, noise });
   const demo = open('demo');
   const admin = open('admin');
   return {
