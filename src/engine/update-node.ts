@@ -4,7 +4,7 @@ import {
   type ResourcePlugin,
   UpdateReplace,
 } from '../resources/contract.js';
-import type { ResourceRecord } from '../store/contract.js';
+import { ClaimLostError, type ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import { diffProperties } from '../template/properties/index.js';
@@ -206,6 +206,10 @@ async function start(
   const { deps } = scope;
   const now = deps.clock.now();
   const locked = await deps.store.tx(async (tx) => {
+    // Fenced like an outcome: a unit whose claim is gone (its item moved on, e.g. after a commit
+    // whose answer a database restart lost) must not restart the operation under the new owner.
+    if ((await tx.work.renewClaims([scope.item], now + deps.settings.workLeaseMs)) === 0)
+      throw new ClaimLostError(scope.item.id);
     const changes = startChanges(scope, op, properties, previous);
     if (reason) changes.reason = reason;
     if (retry !== undefined) {
