@@ -36,6 +36,8 @@ export interface StackInfo extends StackSummary {
   disableRollback: boolean;
   timeoutMins: number | null;
   tags: string[];
+  /** Continuous observation (Hearth's): seconds between observations and healing; absent when off. */
+  observe?: { intervalSeconds: number; heal: boolean };
 }
 
 export interface ResourceInfo {

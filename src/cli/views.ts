@@ -17,6 +17,8 @@ export function stackView(stack: StackInfo): Record<string, unknown> {
     timeout_mins: stack.timeoutMins,
     parent: stack.parent,
     tags: stack.tags,
+    // Hearth's own, shown only when the stack is observed (Heat's fields stay as Heat shows them).
+    ...(stack.observe ? { observe_interval: stack.observe.intervalSeconds, heal: stack.observe.heal } : {}),
   };
 }
 

@@ -43,6 +43,9 @@ export interface HeatOutput {
 
 /** `GET /stacks/{name}/{id}`'s `stack`. */
 export interface HeatStack extends Omit<HeatStackSummary, 'project'> {
+  /** Hearth's: an observed stack's seconds between observations, and whether it heals. */
+  observe_interval?: number;
+  heal?: boolean;
   notification_topics: string[];
   parameters: Record<string, string>;
   template_description: string;

@@ -54,6 +54,8 @@ describe('stack update --converge, on the sandbox cloud', () => {
   it('renames the network back and recreates the deleted server; a plain --existing update does neither', async () => {
     const w = new Workdir({ 't.yaml': TEMPLATE });
     await w.ok(['stack', 'create', 'c', '-t', 't.yaml', '--wait']);
+    const shown = await w.json<Record<string, unknown>>(['stack', 'show', 'c']);
+    assert.ok(!('observe_interval' in shown), 'an unobserved stack shows what Heat shows');
     const net = network('convnet')!;
     const [first] = servers();
     assert.ok(first);

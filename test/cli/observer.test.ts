@@ -126,6 +126,12 @@ describe('continuous observation and healing (stack create --observe --heal)', (
     ]);
     const [first] = named('obs-server');
     assert.ok(first, 'the server is up');
+    const shown = JSON.parse(await cli(['stack', 'show', 'obs', '-f', 'json'])) as Record<string, unknown>;
+    assert.deepEqual(
+      [shown.observe_interval, shown.heal],
+      [INTERVAL, true],
+      'stack show tells the observation',
+    );
     await admin(first.id, 'delete');
 
     const { elapsed } = await until(

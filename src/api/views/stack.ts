@@ -92,6 +92,8 @@ export function stackDetail(
     tags: stack.tags,
     stack_status: stackStatus(stack),
     stack_status_reason: stack.reason,
+    // Hearth's own, only for an observed stack (docs/observer.md).
+    ...(stack.observe ? { observe_interval: stack.observe.intervalMs / 1000, heal: stack.observe.heal } : {}),
     ...(outputs ? { outputs: outputs as unknown as Json } : {}),
   };
 }

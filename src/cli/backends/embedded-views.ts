@@ -18,6 +18,9 @@ export function stackInfo(stack: StackRecord): StackInfo {
     disableRollback: stack.disableRollback,
     timeoutMins: stack.timeoutMins,
     tags: stack.tags,
+    ...(stack.observe
+      ? { observe: { intervalSeconds: stack.observe.intervalMs / 1000, heal: stack.observe.heal } }
+      : {}),
   };
 }
 

@@ -40,6 +40,9 @@ export function stackInfo(stack: HeatStack): StackInfo {
     disableRollback: stack.disable_rollback,
     timeoutMins: stack.timeout_mins,
     tags: stack.tags ?? [],
+    ...(stack.observe_interval
+      ? { observe: { intervalSeconds: stack.observe_interval, heal: stack.heal ?? false } }
+      : {}),
   };
 }
 
