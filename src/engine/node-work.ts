@@ -9,7 +9,6 @@ import type {
 import type { Value } from '../template/functions/types.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
-import { readOnceContext } from './read-once.js';
 import { cloudOf, type EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { peerReader } from './peers.js';
@@ -112,11 +111,9 @@ export async function outputsOf(
   properties: Record<string, Value>,
 ): Promise<{ refId: string | null; attributes: Record<string, Json> }> {
   const attributes: Record<string, Json> = {};
-  // One read of the live object for all of them, not one per attribute.
-  const reading = readOnceContext(ctx);
   for (const name of Object.keys(plugin.attributes)) {
     if (name === 'show') continue;
-    attributes[name] = (await plugin.attribute(reading, name, properties)) as Json;
+    attributes[name] = (await plugin.attribute(ctx, name, properties)) as Json;
   }
   return { refId: plugin.referenceId ? plugin.referenceId(ctx) : ctx.physicalId, attributes };
 }
