@@ -98,11 +98,14 @@ describe('cloud rate limit shared by the engines', () => {
       assert.equal(summary.counts.IN_SYNC, NETS);
       assert.equal(arrivals.length, NETS, 'one GET per network');
 
-      // Within any stretch of time, no more than the burst plus what the rate earns in it
-      // (one more for timer rounding at the stretch's ends).
+      // Within any stretch of time, no more than the burst plus what the rate earns in it (one
+      // more for timer rounding at the stretch's ends). Calls sent at their paced times can reach
+      // the sandbox bunched when a loaded machine delays them: JITTER_MS of delay is forgiven (an
+      // unlimited client would still be caught: 40 calls land within a few tens of ms).
+      const JITTER_MS = 150;
       for (let i = 0; i < arrivals.length; i++) {
         for (let j = i; j < arrivals.length; j++) {
-          const allowed = BURST + (RATE * (arrivals[j]! - arrivals[i]!)) / 1000 + 1;
+          const allowed = BURST + (RATE * (arrivals[j]! - arrivals[i]! + JITTER_MS)) / 1000 + 1;
           assert.ok(
             j - i + 1 <= allowed,
             `${j - i + 1} calls in ${(arrivals[j]! - arrivals[i]!).toFixed(0)} ms`,
