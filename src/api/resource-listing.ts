@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { currentRow } from '../engine/rows.js';
+import { currentRows } from '../engine/rows.js';
 import type { ResourceRecord, StackRecord, TemplateRecord } from '../store/contract.js';
 import { parseSource } from '../template/source.js';
 import { parseTemplate, type Template } from '../template/template.js';
@@ -39,17 +39,6 @@ function matches(row: ResourceRecord, filter: ResourceFilter): boolean {
     any(filter.ids, (v) => v === row.uuid) &&
     any(filter.physicalIds, (v) => v === row.physicalId)
   );
-}
-
-/** The row that carries each name now, in the order the names first appear. */
-function currentRows(rows: readonly ResourceRecord[]): ResourceRecord[] {
-  const byName = new Map<string, ResourceRecord[]>();
-  for (const row of rows) {
-    const same = byName.get(row.name);
-    if (same) same.push(row);
-    else byName.set(row.name, [row]);
-  }
-  return [...byName.values()].map((same) => currentRow(same)!);
 }
 
 /** Who requires each resource: the current rows whose last update depended on one of its rows. */

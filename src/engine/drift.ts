@@ -5,7 +5,7 @@ import type { EngineDeps } from './deps.js';
 import { propertyDrift } from './drift-compare.js';
 import { errorMessage, pluginContext } from './node-work.js';
 import { OperationError } from './operations.js';
-import { currentRow } from './rows.js';
+import { currentRows } from './rows.js';
 
 /**
  * Drift detection (issue 8, level 1): each resource's live state, read through its type's
@@ -111,17 +111,6 @@ async function liveStack(deps: EngineDeps, stackId: string): Promise<StackRecord
   const stack = await deps.store.tx((tx) => tx.stacks.get(stackId));
   if (!stack || stack.deletedAt) throw new OperationError(`stack "${stackId}" not found`, 'not_found');
   return stack;
-}
-
-/** The row that carries each name now (a replaced row and its replacement share the name). */
-function currentRows(rows: readonly ResourceRecord[]): ResourceRecord[] {
-  const byName = new Map<string, ResourceRecord[]>();
-  for (const row of rows) {
-    const same = byName.get(row.name);
-    if (same) same.push(row);
-    else byName.set(row.name, [row]);
-  }
-  return [...byName.values()].map((same) => currentRow(same)!);
 }
 
 /** One resource's result. Never throws: a failing read is the resource's FAILED result. */

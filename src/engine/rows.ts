@@ -45,6 +45,17 @@ export function currentRow<R extends Pick<ResourceRecord, 'replacedBy'>>(rows: r
   return rows.filter((r) => r.replacedBy === null).at(-1) ?? rows.at(-1);
 }
 
+/** The current row of each name among `rows`, in the order the names first appear. */
+export function currentRows<R extends Pick<ResourceRecord, 'name' | 'replacedBy'>>(rows: readonly R[]): R[] {
+  const byName = new Map<string, R[]>();
+  for (const row of rows) {
+    const same = byName.get(row.name);
+    if (same) same.push(row);
+    else byName.set(row.name, [row]);
+  }
+  return [...byName.values()].map((same) => currentRow(same)!);
+}
+
 /**
  * The idempotency key of the row's current create attempt: its uuid, then a new key per retry
  * (the failed attempt's object was deleted; a resumed attempt must find its own, not that one).
