@@ -1,7 +1,6 @@
 import {
   type DriftRecord,
   DRIFTED,
-  type HealRecord,
   type ObservePolicy,
   type StackRecord,
   type Tx,
@@ -74,6 +73,8 @@ export async function runObservation(deps: EngineDeps, cache: TemplateCache, ite
   const bounds: HealBounds = deps.settings.healBounds ?? DEFAULT_HEAL_BOUNDS;
   const now = deps.clock.now();
   const findings: Finding[] = [];
+  /** Resources found in sync (keyOf): their heals may be forgotten. */
+  const inSync = new Set<string>();
   const tree = new Map<string, StackRecord>();
   let checks = 0;
   let drifts = 0;
@@ -84,6 +85,7 @@ export async function runObservation(deps: EngineDeps, cache: TemplateCache, ite
       const found = new Set<string>();
       for (const record of detection.current) {
         if (record.status !== 'NOT_CHECKED') checks++;
+        if (record.status === 'IN_SYNC') inSync.add(keyOf(detection.stack.id, record.resourceName));
         if (!DRIFTED.has(record.status)) continue;
         drifts++;
         found.add(record.resourceName);
@@ -94,7 +96,6 @@ export async function runObservation(deps: EngineDeps, cache: TemplateCache, ite
         if (row.status !== 'FAILED' || found.has(row.name)) continue;
         findings.push({ stackId: detection.stack.id, name: row.name, status: `${row.action}_FAILED` });
       }
-      await forgive(tx, detection, bounds, now);
     },
   });
 
@@ -108,6 +109,7 @@ export async function runObservation(deps: EngineDeps, cache: TemplateCache, ite
     });
   }
   await deps.store.tx(async (tx) => {
+    await forgive(tx, stack.rootId, inSync, bounds, now);
     await tx.observerCounts.add({ projectId: stack.projectId, checks, drifts, heals });
     const policy = fresh && !fresh.deletedAt ? fresh.observe : null;
     if (policy) await tx.work.reschedule(item, deps.clock.now() + policy.intervalMs, item.payload);
@@ -122,10 +124,10 @@ function driftEvents(detection: StackDetection, now: number) {
   for (const record of detection.current) {
     const was = before.get(record.resourceName);
     const subject = {
-      ...record,
       stackId: detection.stack.id,
       name: record.resourceName,
       type: record.resourceType,
+      physicalId: record.physicalId,
     };
     if (DRIFTED.has(record.status)) {
       if (was && was.status === record.status && JSON.stringify(was.diff) === JSON.stringify(record.diff))
@@ -148,15 +150,27 @@ export function driftReason(record: DriftRecord): string {
   return `Drift: changed outside Hearth (${changes.join('; ')})`;
 }
 
-/** Forgets the heals of resources that have stayed in sync for a whole window. */
-async function forgive(tx: Tx, detection: StackDetection, bounds: HealBounds, now: number): Promise<void> {
-  const inSync = new Set(detection.current.filter((r) => r.status === 'IN_SYNC').map((r) => r.resourceName));
-  const records = await tx.heals.list(detection.stack.id);
-  const done = records.filter((r) => inSync.has(r.resourceName) && forgiven(r, now, bounds));
-  await tx.heals.remove(
-    detection.stack.id,
-    done.map((r) => r.resourceName),
-  );
+/** A resource of the tree, as the observation's sets and maps key it. */
+function keyOf(stackId: string, name: string): string {
+  return `${stackId}\n${name}`;
+}
+
+/** Forgets the heals of resources of the tree that have stayed in sync for a whole window. */
+async function forgive(
+  tx: Tx,
+  rootStackId: string,
+  inSync: ReadonlySet<string>,
+  bounds: HealBounds,
+  now: number,
+): Promise<void> {
+  const done = new Map<string, string[]>();
+  for (const r of await tx.heals.listTree(rootStackId)) {
+    if (!inSync.has(keyOf(r.stackId, r.resourceName)) || !forgiven(r, now, bounds)) continue;
+    const names = done.get(r.stackId);
+    if (names) names.push(r.resourceName);
+    else done.set(r.stackId, [r.resourceName]);
+  }
+  for (const [stackId, names] of done) await tx.heals.remove(stackId, names);
 }
 
 /**
@@ -177,13 +191,12 @@ async function heal(
     // A person's operation may have started since the observation began: it goes first.
     const current = await tx.stacks.get(stack.id);
     if (!current || current.status === 'IN_PROGRESS' || current.traversalId !== stack.traversalId) return 0;
-    const records = new Map<string, Map<string, HealRecord>>();
-    for (const stackId of new Set(findings.map((f) => f.stackId))) {
-      records.set(stackId, new Map((await tx.heals.list(stackId)).map((r) => [r.resourceName, r])));
-    }
+    const records = new Map(
+      (await tx.heals.listTree(stack.rootId)).map((r) => [keyOf(r.stackId, r.resourceName), r]),
+    );
     const due: { finding: Finding; attempt: number }[] = [];
     for (const finding of findings) {
-      const verdict = healVerdict(records.get(finding.stackId)?.get(finding.name), intervalMs, now, bounds);
+      const verdict = healVerdict(records.get(keyOf(finding.stackId, finding.name)), intervalMs, now, bounds);
       if (verdict.kind === 'exhausted') {
         await giveUp(tx, stack, tree, finding, verdict.attempts, now);
         return 0;

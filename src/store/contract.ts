@@ -481,7 +481,8 @@ export interface Tx {
     summary(stackIds: readonly string[]): Promise<DriftSummary>;
   };
   heals: {
-    list(stackId: string): Promise<HealRecord[]>;
+    /** The records of a tree's stacks (one read for a whole observation), by stack and name. */
+    listTree(rootStackId: string): Promise<HealRecord[]>;
     /** Inserts or replaces these records (by stack and resource name). */
     put(records: readonly HealRecord[]): Promise<void>;
     remove(stackId: string, names: readonly string[]): Promise<void>;

@@ -12,23 +12,30 @@ export function healContract(open: () => Promise<Store>): void {
     it('keeps one heal record per stack and resource, replaced by the next, removed by name or tree', () =>
       withStore(open, async (store) => {
         await store.tx((tx) =>
-          tx.heals.put([heal('s1', 'web'), heal('s1', 'db'), heal('s2', 'web', { rootStackId: 'other' })]),
+          tx.heals.put([
+            heal('s1', 'web'),
+            heal('s1', 'db'),
+            heal('s0', 'web'),
+            heal('s2', 'web', { rootStackId: 'other' }),
+          ]),
         );
         await store.tx((tx) => tx.heals.put([heal('s1', 'web', { attempts: 2, lastAt: 5000 })]));
-        assert.deepEqual(await store.tx((tx) => tx.heals.list('s1')), [
+        // A tree's records, by stack and name; another tree's are not among them.
+        assert.deepEqual(await store.tx((tx) => tx.heals.listTree('root')), [
+          heal('s0', 'web'),
           heal('s1', 'db'),
           heal('s1', 'web', { attempts: 2, lastAt: 5000 }),
         ]);
         await store.tx((tx) => tx.heals.remove('s1', ['db', 'nothing']));
         assert.deepEqual(
-          (await store.tx((tx) => tx.heals.list('s1'))).map((r) => r.resourceName),
-          ['web'],
+          (await store.tx((tx) => tx.heals.listTree('root'))).map((r) => `${r.stackId}.${r.resourceName}`),
+          ['s0.web', 's1.web'],
         );
         await store.tx((tx) => tx.heals.clearTree('root'));
-        assert.deepEqual(await store.tx((tx) => tx.heals.list('s1')), []);
-        assert.equal(
-          (await store.tx((tx) => tx.heals.list('s2'))).length,
-          1,
+        assert.deepEqual(await store.tx((tx) => tx.heals.listTree('root')), []);
+        assert.deepEqual(
+          await store.tx((tx) => tx.heals.listTree('other')),
+          [heal('s2', 'web', { rootStackId: 'other' })],
           'another tree keeps its records',
         );
       }));

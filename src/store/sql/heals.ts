@@ -6,10 +6,11 @@ import { HEALS } from './tables.js';
 /** The observer's bookkeeping: heals per resource (bounds, flapping) and counts per project (metrics). */
 export function healRepository(db: SqlExecutor, dialect: Dialect): Tx['heals'] {
   return {
-    async list(stackId) {
-      const rows = await db.all('SELECT * FROM resource_heals WHERE stack_id = $1 ORDER BY resource_name', [
-        stackId,
-      ]);
+    async listTree(rootStackId) {
+      const rows = await db.all(
+        'SELECT * FROM resource_heals WHERE root_stack_id = $1 ORDER BY stack_id, resource_name',
+        [rootStackId],
+      );
       return rows.map((r) => HEALS.decode(r));
     },
 
