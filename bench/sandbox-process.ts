@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createSandbox } from '../src/sandbox/index.js';
+import { createSandbox, sandboxClientEnv } from '../src/sandbox/index.js';
 
 const fromSource = import.meta.url.endsWith('.ts');
 const CLI = fileURLToPath(new URL(`../src/cli/index.${fromSource ? 'ts' : 'js'}`, import.meta.url));
@@ -51,14 +51,7 @@ export async function startSandbox(inProcess: boolean): Promise<BenchSandbox> {
       await once(started, 'exit');
     };
   }
-  const env = {
-    OS_AUTH_URL: `${url}/identity/v3`,
-    OS_USERNAME: 'demo',
-    OS_PASSWORD: 'demo',
-    OS_PROJECT_NAME: 'demo',
-    OS_USER_DOMAIN_NAME: 'Default',
-    OS_PROJECT_DOMAIN_NAME: 'Default',
-  };
+  const env = sandboxClientEnv(url);
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${url}${path}`, {
       method,

@@ -9,6 +9,7 @@ import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
 import { volumeAdminActions, volumeAttachments, volumeService } from './volume/index.js';
 
+export { sandboxClientEnv } from './client-env.js';
 export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
 export { createAppCredential } from './identity.js';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type Cloud, loadCloudSettings, openCloud } from '../../src/openstack/index.js';
-import { createSandbox, type SandboxServerOptions } from '../../src/sandbox/index.js';
+import { createSandbox, sandboxClientEnv, type SandboxServerOptions } from '../../src/sandbox/index.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
 
 /** What the sandbox tests share: logging in, and the real openstack client pointed at a sandbox. */
@@ -43,14 +43,7 @@ export const OPENSTACK_CLIENT_SKIP =
 
 /** The OS_* variables that make a client user demo of the sandbox at `address` (its URL). */
 export function sandboxEnv(address: string): Record<string, string> {
-  return {
-    OS_AUTH_URL: `${address}/identity/v3`,
-    OS_USERNAME: 'demo',
-    OS_PASSWORD: 'demo',
-    OS_PROJECT_NAME: 'demo',
-    OS_USER_DOMAIN_NAME: 'Default',
-    OS_PROJECT_DOMAIN_NAME: 'Default',
-  };
+  return sandboxClientEnv(address);
 }
 
 /** The real openstack client as user demo of the sandbox at `address`, with a HOME of its own. */
@@ -120,13 +113,9 @@ export async function listeningSandbox(options: SandboxServerOptions = {}): Prom
   const { app, state } = createSandbox(options);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  const env = sandboxEnv(`http://127.0.0.1:${port}`);
+  const url = `http://127.0.0.1:${port}`;
+  const env = sandboxClientEnv(url);
   const open = (user: string) =>
-    openCloud(
-      loadCloudSettings({
-        env: { ...env, OS_USERNAME: user, OS_PASSWORD: user, OS_PROJECT_NAME: user },
-        searchPath: [],
-      }),
-    );
+    openCloud(loadCloudSettings({ env: sandboxClientEnv(url, user), searchPath: [] }));
   return { app, state, env, open };
 }

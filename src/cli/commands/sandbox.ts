@@ -42,7 +42,7 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
         throw new Error(`--port: not a port: ${options.port}`);
       const noise = readNoise(options.noise);
       // Loaded only here: every other command would pay for Fastify.
-      const { createSandbox } = await import('../../sandbox/index.js');
+      const { createSandbox, sandboxClientEnv } = await import('../../sandbox/index.js');
       const { app } = createSandbox({
         ...(options.state ? { file: options.state } : {}),
         ...(noise !== undefined ? { noise } : {}),
@@ -50,10 +50,11 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       });
       const address = await app.listen({ host: options.host, port });
       const url = options.publicUrl ?? address;
+      const vars = Object.entries(sandboxClientEnv(url)).map(([name, value]) => `${name}=${value}`);
       print(
         `sandbox cloud listening on ${url}\n` +
-          `  OS_AUTH_URL=${url}/identity/v3 OS_USERNAME=demo OS_PASSWORD=demo OS_PROJECT_NAME=demo\n` +
-          `  OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default (admin: admin/admin)\n`,
+          `  ${vars.slice(0, 4).join(' ')}\n` +
+          `  ${vars.slice(4).join(' ')} (admin: admin/admin)\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => {
