@@ -127,6 +127,8 @@ export async function openEngine(
       workBatchSize: config.work_batch_size,
       driftConcurrency: config.drift_concurrency,
       observeOnUpdate: config.observe_on_update,
+      convergenceEngine: config.convergence_engine,
+      convergenceMigrateOnUpdate: config.convergence_migrate_on_update,
       healBounds: { limit: config.observe_heal_limit, windowMs: config.observe_heal_window * 1000 },
       cloudRateLimit: config.cloud_rate_limit,
       cloudRateBurst: config.cloud_rate_burst,

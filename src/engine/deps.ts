@@ -42,6 +42,10 @@ export interface EngineSettings {
   workBatchSize?: number;
   /** Resources whose live state drift detection reads at once (default 16). */
   driftConcurrency?: number;
+  /** New stacks run under the convergence engine; false: the legacy engine (sticky per stack). */
+  convergenceEngine?: boolean;
+  /** Updating a legacy stack migrates it (and its nested stacks) to convergence first. */
+  convergenceMigrateOnUpdate?: boolean;
   /** Every update decides from resources' live state, as `--converge` does (Heat: observe_on_update). */
   observeOnUpdate?: boolean;
   /** How often the observer may heal one resource (heal-policy.ts; default 3 heals, a one-hour window). */
