@@ -71,7 +71,7 @@ export interface ChildSpec {
 }
 
 export function childSpec(
-  scope: NodeScope,
+  _scope: Pick<NodeScope, 'deps'>,
   parent: ParentTemplate,
   resourceName: string,
   impl: { type: string; url: string },
@@ -144,7 +144,7 @@ const PARENTS_KEPT = 64;
  * re-hash the parent's files map on every run.
  */
 export async function parentTemplate(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps'>,
   templateId: string,
 ): Promise<ParentTemplate | undefined> {
   const hit = parents.get(templateId);
@@ -222,7 +222,11 @@ export function newChildStack(
 }
 
 /** Validates the child's template strictly, for the child's identity, and caches the result. */
-export function bindChild(scope: NodeScope, record: TemplateRecord, child: StackRecord): StackDefinition {
+export function bindChild(
+  scope: Pick<NodeScope, 'deps' | 'cache'>,
+  record: TemplateRecord,
+  child: StackRecord,
+): StackDefinition {
   const { deps, cache } = scope;
   const identity = { stackId: child.id, stackName: child.name, projectId: child.projectId };
   const definition = bindTemplate(record, identity, deps.plugins.typeCatalog, deps.settings.limits);
@@ -249,7 +253,7 @@ export async function park(tx: Tx, scope: NodeScope, payload: ParkedPayload, run
 
 /** The child's outputs as the parent resource's attributes (plus OS::stack_id); its id is the reference. */
 export async function childOutputs(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps' | 'cache'>,
   child: StackRecord,
 ): Promise<{ refId: string; attributes: Record<string, Json> }> {
   const attributes: Record<string, Json> = {};

@@ -192,6 +192,8 @@ export class Engine {
         }
       }
     } finally {
+      // A stopping engine hands its legacy walks back; a caller whose stack settled has none left.
+      if (options.signal?.aborted) await this.worker.stopWalks();
       unsubscribe();
       await releaseHeartbeat();
     }
@@ -244,6 +246,7 @@ export class Engine {
    * their late results are fenced off.
    */
   async stop(): Promise<void> {
+    void this.worker.stopWalks(false);
     await this.stopHeartbeat();
     const { store, engineId, clock } = this.deps;
     await store

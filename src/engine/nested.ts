@@ -340,8 +340,8 @@ async function parkOnChild(tx: Tx, scope: NodeScope, payload: ParkedPayload, now
  * A nested-stack type's attributes, from its child's resources' cached attributes and reference
  * ids: read once, when the child is done.
  */
-async function generatedAttributes(
-  scope: NodeScope,
+export async function generatedAttributes(
+  scope: Pick<NodeScope, 'deps'>,
   plugin: NestedPlugin,
   row: ResourceRecord,
   child: StackRecord,

@@ -20,6 +20,7 @@ import { beginVisit } from './suspend-node.js';
 import { setObservation } from './observer.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
+import { actionInProgress, beginLegacy, notInLegacyMode } from './legacy/begin.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -103,6 +104,8 @@ export async function createStack(
   const id = randomUUID();
   const { record, definition, constraints } = prepareCreate(deps, cache, req, id);
   await checkCloudConstraints(constraints);
+  // Sticky: the setting at create time decides the stack's engine for good (migration aside).
+  const convergence = deps.settings.convergenceEngine ?? true;
   const stack: StackRecord = {
     id,
     name: req.name,
@@ -116,7 +119,7 @@ export async function createStack(
     traversalId: '',
     templateId: null,
     prevTemplateId: null,
-    convergence: true,
+    convergence,
     timeoutMins: req.timeoutMins ?? null,
     disableRollback: req.disableRollback ?? true,
     tags: req.tags ?? [],
@@ -125,12 +128,14 @@ export async function createStack(
     deletedAt: null,
     observe: req.observe ?? null,
   };
+  if (!convergence && req.observe) throw notInLegacyMode(stack, 'observe and heal it');
   await deps.store.tx(async (tx) => {
     if (await tx.stacks.findByName(req.projectId, req.name)) {
       throw new OperationError(`a stack named "${req.name}" already exists`, 'conflict');
     }
     await tx.templates.insert(record, stack.rootId);
     await tx.stacks.insert(stack);
+    if (!convergence) return beginLegacy(tx, stack, { action: 'CREATE', templateId: record.id, now });
     await beginTraversal(tx, {
       stack,
       action: 'CREATE',
@@ -162,6 +167,7 @@ export async function prepareUpdate(
   if (stack.action === 'DELETE' && stack.status !== 'FAILED') {
     throw new OperationError(`stack "${stack.name}" is being deleted; it cannot be updated`, 'conflict');
   }
+  if (!stack.convergence && stack.status === 'IN_PROGRESS') throw actionInProgress(stack);
   const input = req.template ?? (await storedInput(deps, stack));
   const environment = req.parameters
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
@@ -191,6 +197,7 @@ export async function updateStack(
   const { stack, record, definition } = prepared;
   const refused = await refuseRestrictedActions(deps, prepared, req.disableRollback ?? stack.disableRollback);
   if (refused) return refused;
+  if (!stack.convergence) return updateLegacy(deps, prepared, req, now);
   const desired = desiredOf(definition);
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record, stack.rootId);
@@ -215,8 +222,41 @@ export async function updateStack(
   return (await getStack(deps, stackId))!;
 }
 
+/** A legacy stack's update: its one walk, started unless another runs (legacy/begin.ts). */
+async function updateLegacy(
+  deps: EngineDeps,
+  prepared: PreparedUpdate,
+  req: UpdateRequest,
+  now: number,
+): Promise<StackRecord> {
+  const { stack, record } = prepared;
+  if (req.converge) throw notInLegacyMode(stack, 'converge an update with live state');
+  if (req.observe) throw notInLegacyMode(stack, 'observe and heal it');
+  await deps.store.tx(async (tx) => {
+    await tx.templates.insert(record, stack.rootId);
+    await beginLegacy(tx, stack, {
+      action: 'UPDATE',
+      templateId: record.id,
+      now,
+      stackChanges: {
+        ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
+        ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
+        ...(req.tags !== undefined ? { tags: req.tags } : {}),
+      },
+    });
+  });
+  return (await getStack(deps, stack.id))!;
+}
+
 export async function deleteStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {
   const stack = await requireStack(deps, stackId);
+  if (!stack.convergence) {
+    const now = deps.clock.now();
+    await deps.store.tx((tx) =>
+      beginLegacy(tx, stack, { action: 'DELETE', templateId: stack.templateId, now }),
+    );
+    return (await getStack(deps, stackId))!;
+  }
   await deps.store.tx((tx) =>
     beginTraversal(tx, {
       stack,
@@ -240,6 +280,7 @@ export async function checkStack(
   stackId: string,
 ): Promise<StackRecord> {
   const stack = await requireStack(deps, stackId);
+  if (!stack.convergence) throw notInLegacyMode(stack, 'check it');
   if (stack.status === 'IN_PROGRESS') {
     throw new OperationError(
       `stack "${stack.name}" is ${stack.action}_IN_PROGRESS: it can be checked once that ends`,
@@ -276,6 +317,7 @@ export async function suspendOrResume(
   action: 'SUSPEND' | 'RESUME',
 ): Promise<StackRecord> {
   const stack = await requireStack(deps, stackId);
+  if (!stack.convergence) throw notInLegacyMode(stack, action === 'SUSPEND' ? 'suspend it' : 'resume it');
   if (stack.action === action && stack.status === 'COMPLETE') return stack;
   if (stack.status === 'IN_PROGRESS') {
     throw new OperationError(
@@ -445,6 +487,16 @@ export async function reconvergeStack(
 ): Promise<void> {
   const stack = await tx.stacks.get(stackId);
   if (!stack?.templateId || stack.deletedAt || stack.action === 'DELETE') return;
+  if (!stack.convergence) {
+    // The legacy engine takes one operation at a time: a running one keeps the stack.
+    if (stack.status === 'IN_PROGRESS') return;
+    return beginLegacy(tx, stack, {
+      action: 'UPDATE',
+      templateId: stack.templateId,
+      now,
+      reason: options.reason,
+    });
+  }
   const record = await tx.templates.get(stack.templateId);
   if (!record) return;
   const definition = cache.get(record, {
@@ -494,6 +546,7 @@ export async function cancelStack(
   options: { rollback: boolean },
 ): Promise<void> {
   const stack = await requireStack(deps, stackId);
+  if (!stack.convergence) throw notInLegacyMode(stack, 'cancel an operation');
   if (stack.status !== 'IN_PROGRESS' || (stack.action !== 'CREATE' && stack.action !== 'UPDATE')) {
     throw new OperationError(
       `stack "${stack.name}" is ${stack.action}_${stack.status}: only a running create or update can be cancelled`,

@@ -14,6 +14,8 @@ import { OBSERVE, runObservation } from './observer.js';
 import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
+import { LEGACY } from './legacy/begin.js';
+import { runLegacy } from './legacy/run.js';
 import { runUpdateNode } from './update-node.js';
 import { runSuspendNode } from './suspend-node.js';
 
@@ -39,6 +41,9 @@ export class Worker {
   /** Units that failed and could not be handed back (the database was down): released later. */
   private stranded: WorkItem[] = [];
   private readonly observers = new Set<UnitObserver>();
+  /** Legacy walks under way: each holds its unit (and the stack lock) until its operation ends. */
+  private readonly walks = new Map<number, Promise<void>>();
+  private walkStop = new AbortController();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -71,12 +76,44 @@ export class Worker {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
     for (const item of items) this.held.set(item.id, item);
+    // A legacy walk runs for the whole operation: it goes on beside the batches that follow.
+    const rest = items.filter((item) => item.kind !== LEGACY);
+    for (const item of items) if (item.kind === LEGACY) this.startWalk(item);
     try {
-      await this.runClaimed(items);
+      await this.runClaimed(rest);
     } finally {
-      for (const item of items) this.held.delete(item.id);
+      for (const item of rest) this.held.delete(item.id);
     }
     return items.length;
+  }
+
+  private startWalk(item: WorkItem): void {
+    const walk = this.run(item).finally(() => {
+      this.held.delete(item.id);
+      this.walks.delete(item.id);
+    });
+    this.walks.set(item.id, walk);
+  }
+
+  /** How many legacy walks are under way. */
+  walking(): number {
+    return this.walks.size;
+  }
+
+  /** Resolves once the legacy walks under way now have ended. */
+  async walksEnded(): Promise<void> {
+    await Promise.all(this.walks.values());
+  }
+
+  /**
+   * Stops the legacy walks under way: each hands its unit and stack lock back at its next step,
+   * for another engine to resume. Resolves once they have (at once with `wait` false).
+   */
+  async stopWalks(wait = true): Promise<void> {
+    if (this.walks.size === 0) return;
+    this.walkStop.abort();
+    this.walkStop = new AbortController();
+    if (wait) await Promise.all(this.walks.values());
   }
 
   /** The claims held now (units being run). */
@@ -169,6 +206,7 @@ export class Worker {
       else if (item.kind === ROLLBACK) await this.runRollback(item);
       else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
       else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
+      else if (item.kind === LEGACY) await runLegacy(this.deps, this.cache, item, this.walkStop.signal);
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {

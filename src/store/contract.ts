@@ -51,6 +51,13 @@ export interface StackRecord {
   observe: ObservePolicy | null;
 }
 
+/** Who walks a legacy stack now (Heat's stack_lock). */
+export interface StackLock {
+  stackId: string;
+  engineId: string;
+  acquiredAt: number;
+}
+
 export interface ObservePolicy {
   /** How often the live state is read. */
   intervalMs: number;
@@ -488,6 +495,17 @@ export interface Tx {
     remove(stackId: string, names: readonly string[]): Promise<void>;
     /** Forgets every record of a tree (a person updated the stack: bounds start again). */
     clearTree(rootStackId: string): Promise<void>;
+  };
+  /** Legacy engine mode's stack locks (engine/legacy/lock.ts): one engine walks a legacy stack at a time. */
+  stackLocks: {
+    get(stackId: string): Promise<StackLock | undefined>;
+    /**
+     * Takes the stack's lock for `engineId`: when nobody holds it, or when `from` holds it (a steal
+     * from a dead engine). False when another engine holds it.
+     */
+    acquire(stackId: string, engineId: string, now: number, from?: string): Promise<boolean>;
+    /** Releases the lock if `engineId` holds it; false otherwise (it was stolen). */
+    release(stackId: string, engineId: string): Promise<boolean>;
   };
   observerCounts: {
     /** Adds to a project's counters (created at zero). */

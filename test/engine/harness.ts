@@ -83,6 +83,8 @@ export interface HarnessOptions {
   cloudRate?: EngineDeps['cloudRate'];
   cloudRateLimit?: number;
   cloudRateBurst?: number;
+  /** New stacks run under the legacy engine (convergence_engine false). */
+  legacy?: boolean;
 }
 
 /**
@@ -115,6 +117,7 @@ export class Harness {
         stackActionTimeout: options.stackActionTimeout ?? 3600,
         lockRetryMs: 50,
         limits: DEFAULT_LIMITS,
+        ...(options.legacy ? { convergenceEngine: false } : {}),
         ...(options.cloudRateLimit !== undefined ? { cloudRateLimit: options.cloudRateLimit } : {}),
         ...(options.cloudRateBurst !== undefined ? { cloudRateBurst: options.cloudRateBurst } : {}),
       },
@@ -173,6 +176,11 @@ export class Harness {
   async round(): Promise<number> {
     const ran = await this.engine.worker.runDue(10_000);
     if (ran > 0) return ran;
+    // A legacy walk holds its unit until it ends (its lease is not renewed here): it ends first.
+    if (this.engine.worker.walking() > 0) {
+      await this.engine.worker.walksEnded();
+      return 1;
+    }
     const next = await this.deps.store.nextWorkTime();
     if (next === undefined) return 0;
     this.clock.t = Math.max(this.clock.t, next);

@@ -1,6 +1,7 @@
 import type { Store } from '../../src/store/contract.js';
 import { driftContract } from './contract-drift.js';
 import { healContract } from './contract-heals.js';
+import { stackLockContract } from './contract-stack-locks.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
 import { scaleContract } from './contract-scale.js';
@@ -27,5 +28,6 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   eventsContract(open);
   driftContract(open);
   healContract(open);
+  stackLockContract(open);
   scaleContract(open, options.scaleBoundMs);
 }

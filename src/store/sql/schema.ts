@@ -301,4 +301,15 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 16,
+    description: 'legacy engine mode: the stack lock an engine holds while it walks a legacy stack',
+    statements: () => [
+      `CREATE TABLE stack_locks (
+        stack_id TEXT PRIMARY KEY,
+        engine_id TEXT NOT NULL,
+        acquired_at BIGINT NOT NULL
+      )`,
+    ],
+  },
 ];

@@ -3,6 +3,7 @@ import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
 import { authRepository, settingsRepository } from './auth.js';
 import { driftRepository } from './drift.js';
 import { healRepository, observerCountsRepository } from './heals.js';
+import { stackLockRepository } from './stack-locks.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { resourcesRepository } from './resources.js';
@@ -74,6 +75,7 @@ function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void
     drift: driftRepository(db, dialect),
     heals: healRepository(db, dialect),
     observerCounts: observerCountsRepository(db),
+    stackLocks: stackLockRepository(db),
     auth: authRepository(db),
     settings: settingsRepository(db),
     services: servicesRepository(db),

@@ -1,0 +1,50 @@
+import type { WorkItem } from '../../store/contract.js';
+import type { EngineDeps } from '../deps.js';
+import type { TemplateCache } from '../templates.js';
+
+/** Everything a legacy walk needs: the engine, the unit that holds the stack, and when to stop. */
+export interface LegacyRun {
+  deps: EngineDeps;
+  cache: TemplateCache;
+  /** The unit of work of the operation: its claim fences every operation this walk starts. */
+  item: WorkItem;
+  /** The lock holder written on the rows this walk works on. */
+  holder: string;
+  /** Aborted when the engine stops: the walk hands its unit back for another engine to resume. */
+  signal: AbortSignal;
+  /** The stack's timeout, as a time. */
+  deadline: number;
+}
+
+/** Resources walked at once (Heat's legacy engine ran every ready resource at once). */
+export const LEGACY_CONCURRENCY = 64;
+
+/** A stack operation failed: the reason its stack records. */
+export class StackFailed extends Error {
+  override readonly name = 'StackFailed';
+}
+
+/** The engine is stopping, or lost the unit: the walk ends without recording an outcome. */
+export class WalkInterrupted extends Error {
+  override readonly name = 'WalkInterrupted';
+}
+
+/** Throws when the walk must stop: the engine stops, or the stack's time is up. */
+export function checkpoint(run: LegacyRun, action: string): void {
+  if (run.signal.aborted) throw new WalkInterrupted('the engine is stopping');
+  if (run.deps.clock.now() > run.deadline) throw new StackFailed(`${action} timed out`);
+}
+
+/** Waits `ms` in memory (the legacy engine's polling), ended early when the engine stops. */
+export function pause(run: LegacyRun, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (run.signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      run.signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    run.signal.addEventListener('abort', done, { once: true });
+  });
+}

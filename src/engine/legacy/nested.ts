@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { NestedPlugin } from '../../resources/nested-type.js';
+import type { ResourceRecord, StackRecord } from '../../store/contract.js';
+import { TemplateError } from '../../template/errors.js';
+import type { Value } from '../../template/functions/types.js';
+import { validateProperties } from '../../template/properties/index.js';
+import type { DefinedResource, StackDefinition } from '../../template/stack-definition.js';
+import type { JsonObject } from '../../util/json.js';
+import {
+  CHILD_KEY,
+  childOutputs,
+  childParameters,
+  type ChildSpec,
+  childSpec,
+  childStackOf,
+  childTemplateRecord,
+  DIGEST_KEY,
+  generatedChildSpec,
+  newChildStack,
+  parentTemplate,
+} from '../child-stack.js';
+import { stackEvent } from '../events.js';
+import { generatedAttributes } from '../nested.js';
+import type { NodeOutput } from '../nodes.js';
+import { NodeResolveContext } from '../resolver.js';
+import { type LegacyRun, StackFailed, WalkInterrupted } from './context.js';
+import { lockRow, recordDone, recordFailed } from './resource-op.js';
+
+/** Runs a child stack's operation to its end (stack-walk.ts), throwing StackFailed. */
+export type ChildWalk = (child: StackRecord) => Promise<void>;
+
+/**
+ * A template resource (or a nested-stack type such as ResourceGroup) in a legacy walk: its child
+ * stack, also a legacy stack, is created or updated and walked right here, inside the parent's
+ * walk and under the root's lock, as Heat's legacy engine did; its outputs become the row's
+ * attributes.
+ */
+export async function convergeNested(
+  run: LegacyRun,
+  stack: StackRecord,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  plugin: NestedPlugin | undefined,
+  row: ResourceRecord,
+  inputs: ReadonlyMap<string, NodeOutput>,
+  walk: ChildWalk,
+): Promise<NodeOutput> {
+  let spec: ChildSpec;
+  try {
+    spec = await specOf(run, stack, definition, resource, plugin, row, inputs);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    await recordFailed(run, row, row.action === 'INIT' ? 'create' : 'update', err.message);
+    throw new StackFailed(`Resource CREATE failed: ${err.message}`);
+  }
+  const childId = childStackOf(row);
+  const existing =
+    childId === undefined ? undefined : await run.deps.store.tx((tx) => tx.stacks.get(childId));
+  const child = existing && !existing.deletedAt && existing.action !== 'DELETE' ? existing : undefined;
+  const settled = row.status === 'COMPLETE' && !row.unhealthy && child?.status === 'COMPLETE';
+  if (settled && row.data[DIGEST_KEY] === spec.digest && row.type === spec.type) {
+    return { name: row.name, rowId: row.id, refId: child.id, attributes: row.attributes };
+  }
+  const op = child ? 'update' : 'create';
+  const lockedRow = await lockRow(run, row, op, spec.properties as Record<string, Value>);
+  // A child this operation left under way (the engine died) is walked on as it is.
+  const started =
+    child?.status === 'IN_PROGRESS' && child.traversalId === stack.traversalId
+      ? { child, row: lockedRow }
+      : await startChild(run, stack, lockedRow, child, spec);
+  const locked = started.row;
+  try {
+    await walk(started.child);
+  } catch (err) {
+    if (err instanceof StackFailed) {
+      await recordFailed(run, locked, op, err.message);
+      throw new StackFailed(`Resource ${op.toUpperCase()} failed: ${err.message}`);
+    }
+    throw err;
+  }
+  const ended = (await run.deps.store.tx((tx) => tx.stacks.get(started.child.id)))!;
+  const outputs = await childOutputs(run, ended);
+  const data = { ...locked.data, ...spec.data, [CHILD_KEY]: ended.id, [DIGEST_KEY]: spec.digest };
+  const attributes = plugin
+    ? await generatedAttributes(run, plugin, { ...locked, properties: spec.properties, data }, ended, outputs)
+    : outputs.attributes;
+  const done = await recordDone(run, { ...locked, physicalId: ended.id }, op, {
+    type: spec.type,
+    properties: spec.properties,
+    attributes: attributes as JsonObject,
+    data,
+    templateId: stack.templateId,
+  });
+  return { name: done.name, rowId: done.id, refId: outputs.refId, attributes };
+}
+
+/** What the child is built from: the nested file, or the template a nested-stack type generates. */
+async function specOf(
+  run: LegacyRun,
+  stack: StackRecord,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  plugin: NestedPlugin | undefined,
+  row: ResourceRecord,
+  inputs: ReadonlyMap<string, NodeOutput>,
+): Promise<ChildSpec> {
+  const impl = resource.implementation;
+  const ctx = new NodeResolveContext(definition, inputs);
+  const path = [...resource.definition.path, 'properties'];
+  const resolved = ctx.resolve(resource.definition.properties);
+  const parent = await parentTemplate(run, stack.templateId!);
+  if (!parent) throw new TemplateError('reference', `the template of stack ${stack.name} is gone`, path);
+  if (impl.kind === 'template') {
+    const properties = childParameters(resolved, path);
+    return childSpec(run, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+  }
+  const properties = validateProperties(plugin!.properties, resolved ?? {}, path) as Record<string, Value>;
+  const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
+  const child = plugin!.nested.child(properties, row.data, {
+    updatePolicy,
+    creating: childStackOf(row) === undefined,
+  });
+  return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
+}
+
+/** Creates the child stack, or points it at its new template, IN_PROGRESS, in one transaction. */
+async function startChild(
+  run: LegacyRun,
+  parent: StackRecord,
+  row: ResourceRecord,
+  child: StackRecord | undefined,
+  spec: ChildSpec,
+): Promise<{ child: StackRecord; row: ResourceRecord }> {
+  const { deps } = run;
+  const now = deps.clock.now();
+  const record = childTemplateRecord(randomUUID(), spec, now);
+  return deps.store.tx(async (tx) => {
+    await tx.templates.insert(record, parent.rootId);
+    if (!child) {
+      const fresh = {
+        ...newChildStack(parent, row.name, randomUUID(), now),
+        convergence: false,
+        templateId: record.id,
+        traversalId: parent.traversalId,
+      };
+      await tx.stacks.insert(fresh);
+      await tx.events.append([stackEvent(fresh, 'CREATE', 'IN_PROGRESS', 'Stack CREATE started', now)]);
+      // The row knows its child from now on: a takeover resumes this child rather than make another.
+      const linked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+        physicalId: fresh.id,
+        data: { ...row.data, [CHILD_KEY]: fresh.id },
+      });
+      if (!linked) throw new WalkInterrupted(`resource ${row.name} was changed by another writer`);
+      return { child: fresh, row: linked };
+    }
+    const changes = {
+      action: 'UPDATE' as const,
+      status: 'IN_PROGRESS' as const,
+      reason: 'Stack UPDATE started',
+      templateId: record.id,
+      prevTemplateId: child.templateId,
+      traversalId: parent.traversalId,
+      updatedAt: new Date(now).toISOString(),
+    };
+    await tx.stacks.update(child.id, null, changes);
+    await tx.events.append([stackEvent(child, 'UPDATE', 'IN_PROGRESS', changes.reason, now)]);
+    return { child: { ...child, ...changes }, row };
+  });
+}
+
+/** The child stack a template resource row implements, to delete with it. */
+export async function childToDelete(run: LegacyRun, row: ResourceRecord): Promise<StackRecord | undefined> {
+  const childId = childStackOf(row);
+  if (childId === undefined) return undefined;
+  const child = await run.deps.store.tx((tx) => tx.stacks.get(childId));
+  return child && !child.deletedAt ? child : undefined;
+}
+
+/** Starts a child's DELETE (its state and event). */
+export async function startChildDelete(
+  run: LegacyRun,
+  parent: StackRecord,
+  child: StackRecord,
+): Promise<StackRecord> {
+  const now = run.deps.clock.now();
+  const changes = {
+    action: 'DELETE' as const,
+    status: 'IN_PROGRESS' as const,
+    reason: 'Stack DELETE started',
+    traversalId: parent.traversalId,
+    updatedAt: new Date(now).toISOString(),
+  };
+  await run.deps.store.tx(async (tx) => {
+    await tx.stacks.update(child.id, null, changes);
+    await tx.events.append([stackEvent(child, 'DELETE', 'IN_PROGRESS', changes.reason, now)]);
+  });
+  return { ...child, ...changes };
+}
