@@ -20,6 +20,7 @@ import { beginVisit } from './suspend-node.js';
 import { setObservation } from './observer.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
+import { migrateOnUpdate } from './legacy/migrate.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -198,7 +199,8 @@ export async function updateStack(
     await tx.heals.clearTree(stack.rootId);
     if (req.observe !== undefined) await setObservation(tx, stack, req.observe, now);
     await beginTraversal(tx, {
-      stack,
+      // convergence_migrate_on_update: a legacy stack's tree is migrated in this transaction.
+      stack: await migrateOnUpdate(tx, deps, cache, stack),
       action: 'UPDATE',
       templateId: record.id,
       desired,
