@@ -21,6 +21,7 @@ import { setObservation } from './observer.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
 import { actionInProgress, beginLegacy, notInLegacyMode } from './legacy/begin.js';
+import { migrateOnUpdate } from './legacy/migrate.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -197,55 +198,37 @@ export async function updateStack(
   const { stack, record, definition } = prepared;
   const refused = await refuseRestrictedActions(deps, prepared, req.disableRollback ?? stack.disableRollback);
   if (refused) return refused;
-  if (!stack.convergence) return updateLegacy(deps, prepared, req, now);
   const desired = desiredOf(definition);
+  const stackChanges = {
+    ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
+    ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
+    ...(req.tags !== undefined ? { tags: req.tags } : {}),
+  };
   await deps.store.tx(async (tx) => {
     await tx.templates.insert(record, stack.rootId);
+    // convergence_migrate_on_update: a legacy stack's tree is migrated in this transaction; a
+    // legacy stack that stays one is updated by the legacy engine.
+    const current = stack.convergence ? stack : await migrateOnUpdate(tx, deps, cache, stack);
+    if (!current.convergence) {
+      if (req.converge) throw notInLegacyMode(stack, 'converge an update with live state');
+      if (req.observe) throw notInLegacyMode(stack, 'observe and heal it');
+      return beginLegacy(tx, current, { action: 'UPDATE', templateId: record.id, now, stackChanges });
+    }
     // A person's update: the observer's heal bounds start again (heal-policy.ts).
     await tx.heals.clearTree(stack.rootId);
-    if (req.observe !== undefined) await setObservation(tx, stack, req.observe, now);
+    if (req.observe !== undefined) await setObservation(tx, current, req.observe, now);
     await beginTraversal(tx, {
-      stack,
+      stack: current,
       action: 'UPDATE',
       templateId: record.id,
       desired,
       unchanged: unchangedFor(deps, definition, desired),
       converge: (req.converge ?? deps.settings.observeOnUpdate) ? { mode: 'all' } : null,
       now,
-      stackChanges: {
-        ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
-        ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
-        ...(req.tags !== undefined ? { tags: req.tags } : {}),
-      },
+      stackChanges,
     });
   });
   return (await getStack(deps, stackId))!;
-}
-
-/** A legacy stack's update: its one walk, started unless another runs (legacy/begin.ts). */
-async function updateLegacy(
-  deps: EngineDeps,
-  prepared: PreparedUpdate,
-  req: UpdateRequest,
-  now: number,
-): Promise<StackRecord> {
-  const { stack, record } = prepared;
-  if (req.converge) throw notInLegacyMode(stack, 'converge an update with live state');
-  if (req.observe) throw notInLegacyMode(stack, 'observe and heal it');
-  await deps.store.tx(async (tx) => {
-    await tx.templates.insert(record, stack.rootId);
-    await beginLegacy(tx, stack, {
-      action: 'UPDATE',
-      templateId: record.id,
-      now,
-      stackChanges: {
-        ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
-        ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
-        ...(req.tags !== undefined ? { tags: req.tags } : {}),
-      },
-    });
-  });
-  return (await getStack(deps, stack.id))!;
 }
 
 export async function deleteStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {

@@ -42,6 +42,8 @@ export interface StackFilter {
   projectId?: string;
   name?: string;
   parentId?: string | null;
+  /** Only stacks under the convergence engine (true) or the legacy one (false). */
+  convergence?: boolean;
   includeDeleted?: boolean;
 }
 

@@ -64,6 +64,33 @@ export function stacksContract(open: () => Promise<Store>): void {
         );
       }));
 
+    it('lists, queries and counts by engine: convergence or legacy', () =>
+      withStore(open, async (store) => {
+        const modern = stack({ name: 'modern', createdAt: '2024-05-01T10:00:00.000Z' });
+        const old = stack({ name: 'old', convergence: false, createdAt: '2024-05-01T11:00:00.000Z' });
+        const oldChild = stack({ name: 'old-child', convergence: false, parentId: old.id, rootId: old.id });
+        const oldGone = stack({
+          name: 'old-gone',
+          convergence: false,
+          deletedAt: '2024-05-02T00:00:00.000Z',
+        });
+        await store.tx(async (tx) => {
+          for (const s of [modern, old, oldChild, oldGone]) await tx.stacks.insert(s);
+        });
+        await store.tx(async (tx) => {
+          const names = (list: { name: string }[]) => list.map((s) => s.name);
+          assert.deepEqual(names(await tx.stacks.list({ parentId: null, convergence: false })), ['old']);
+          assert.deepEqual(names(await tx.stacks.list({ convergence: false })), ['old', 'old-child']);
+          assert.deepEqual(names(await tx.stacks.list({ convergence: true })), ['modern']);
+          assert.deepEqual(names(await tx.stacks.query({ convergence: false, sortDir: 'asc' })), [
+            'old',
+            'old-child',
+          ]);
+          assert.equal(await tx.stacks.count({ parentId: null, convergence: true }), 1);
+          assert.equal(await tx.stacks.count({ convergence: false, includeDeleted: true }), 3);
+        });
+      }));
+
     it('update is a compare-and-swap on the traversal', () =>
       withStore(open, async (store) => {
         const s = stack({ traversalId: 't-1' });

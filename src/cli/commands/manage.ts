@@ -3,6 +3,7 @@ import { createProject, createToken, createUser } from '../../auth/index.js';
 import { type GlobalOptions, openEmbedded } from '../embedded.js';
 import { show } from '../output.js';
 import { registerDbCommands } from './manage-db.js';
+import { registerMigrateCommand } from './manage-migrate.js';
 import { registerServiceCommands } from './manage-service.js';
 
 type Print = (s: string) => void;
@@ -13,6 +14,7 @@ export function registerManageCommands(program: Command, print: Print): void {
   const manage = program.command('manage').description('Operator tasks on the store');
   registerDbCommands(manage, program, print);
   registerServiceCommands(manage, program, print);
+  registerMigrateCommand(manage, program, print);
   const withStore = async <T>(fn: (engine: Awaited<ReturnType<typeof openEmbedded>>) => Promise<T>) => {
     const engine = await openEmbedded(program.opts<GlobalOptions>());
     try {

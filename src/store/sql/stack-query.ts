@@ -23,6 +23,7 @@ export function stackQuerySql(query: StackQuery): { sql: string; params: SqlValu
   if (query.name !== undefined) where.add(`name = ${where.param(query.name)}`);
   if (query.parentId === null) where.add('parent_id IS NULL');
   else if (query.parentId !== undefined) where.add(`parent_id = ${where.param(query.parentId)}`);
+  if (query.convergence !== undefined) where.add(`convergence = ${query.convergence ? 1 : 0}`);
   if (!query.includeDeleted) where.add('deleted_at IS NULL');
   where.anyOf('id', query.ids);
   where.anyOf('name', query.names);

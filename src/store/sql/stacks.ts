@@ -52,6 +52,7 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
       if (filter.name !== undefined) equals('name', filter.name);
       if (filter.parentId === null) where.push('parent_id IS NULL');
       else if (filter.parentId !== undefined) equals('parent_id', filter.parentId);
+      if (filter.convergence !== undefined) where.push(`convergence = ${filter.convergence ? 1 : 0}`);
       if (!filter.includeDeleted) where.push('deleted_at IS NULL');
       const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       return many(`SELECT * FROM stacks ${condition} ORDER BY created_at, id`, params);
