@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { StackOutput } from '../engine/outputs.js';
 import type { ObservePolicy } from '../store/contract.js';
-import type { Hook } from '../template/environment/index.js';
+import type { Environment, Hook } from '../template/environment/index.js';
 import type { StackInput } from '../template/loader.js';
 import type { Json, JsonObject } from '../util/json.js';
 import { EmbeddedBackend } from './backends/embedded.js';
@@ -101,6 +101,19 @@ export interface NewStack {
   observe?: ObservePolicy;
 }
 
+/** `stack adopt`: a stack made from an abandon document (its template, resources' ids and data). */
+export interface AdoptStack {
+  name: string;
+  /** The document's text, as read from the file. */
+  document: string;
+  /** `-e` and `--parameter`, over the document's own environment. */
+  environment: Environment;
+  /** The files the environments name. */
+  files: Record<string, string>;
+  timeoutMins: number | null;
+  disableRollback: boolean;
+}
+
 /** An update: a new template, or (`parameters` given, Heat's `existing`) the stored one changed. */
 export interface StackChange {
   template?: StackInput;
@@ -124,6 +137,7 @@ export interface StackOperations {
   /** A stack by name or id. */
   findStack(nameOrId: string): Promise<StackInfo>;
   createStack(request: NewStack, wait?: WaitDisplay): Promise<StackInfo | undefined>;
+  adoptStack(request: AdoptStack, wait?: WaitDisplay): Promise<StackInfo | undefined>;
   updateStack(stack: StackRef, change: StackChange, wait?: WaitDisplay): Promise<StackInfo | undefined>;
   deleteStack(stack: StackRef, wait?: WaitDisplay): Promise<void>;
   /** `check`, `suspend`, `resume`: an operation over the stack's resources. */

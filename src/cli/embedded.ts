@@ -128,6 +128,7 @@ export async function openEngine(
       driftConcurrency: config.drift_concurrency,
       observeOnUpdate: config.observe_on_update,
       convergenceEngine: config.convergence_engine,
+      enableStackAdopt: config.enable_stack_adopt,
       convergenceMigrateOnUpdate: config.convergence_migrate_on_update,
       healBounds: { limit: config.observe_heal_limit, windowMs: config.observe_heal_window * 1000 },
       cloudRateLimit: config.cloud_rate_limit,

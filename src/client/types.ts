@@ -114,6 +114,8 @@ export interface HeatStackBody {
   tags?: string;
   /** PATCH only: parameters back to their defaults. */
   clear_parameters?: string[];
+  /** Create only (Heat's adopt): the abandon document's text; the template comes from it. */
+  adopt_stack_data?: string;
   /** Update only: decide from the resources' live state. */
   converge?: boolean;
   /** Hearth's: observe the stack every this many seconds (0: stop). */

@@ -39,6 +39,8 @@ export interface Config {
   readonly periodic_interval: number;
   /** Seconds allowed for the liveness check of an engine that holds a stack lock. */
   readonly engine_life_check_timeout: number;
+  /** `stack adopt` is allowed (Heat's default is false). */
+  readonly enable_stack_adopt: boolean;
   // --- Hearth's own ---
   /** The store: a SQLite file path or a database URL. `~` is the home directory. */
   readonly database: string;
@@ -243,6 +245,16 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       name: 'engine_life_check_timeout',
       default: '2',
       note: 'Heat times out an RPC call; Hearth checks the engine heartbeat in the store.',
+    },
+  },
+  enable_stack_adopt: {
+    type: 'bool',
+    default: true,
+    help: 'Allow `stack adopt`: a stack made from an abandon document, its physical resources taken over as they are.',
+    heat: {
+      name: 'enable_stack_adopt',
+      default: 'false',
+      note: 'Hearth allows it by default: adopting is how stacks come over from a Heat.',
     },
   },
   database: {

@@ -46,6 +46,8 @@ export interface EngineSettings {
   convergenceEngine?: boolean;
   /** Updating a legacy stack migrates it (and its nested stacks) to convergence first. */
   convergenceMigrateOnUpdate?: boolean;
+  /** `stack adopt` is allowed (Heat: enable_stack_adopt; absent: allowed). */
+  enableStackAdopt?: boolean;
   /** Every update decides from resources' live state, as `--converge` does (Heat: observe_on_update). */
   observeOnUpdate?: boolean;
   /** How often the observer may heal one resource (heal-policy.ts; default 3 heals, a one-hour window). */

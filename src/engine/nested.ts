@@ -36,6 +36,8 @@ import { inputsOf, type NodeScope, type Operation } from './node-work.js';
 import { convergesChild } from './converge.js';
 import { desiredOf, unchangedFor } from './operations.js';
 import { resumeNestedCheck } from './nested-check.js';
+import { nestedResources } from './adopt-document.js';
+import { ADOPT_KEY, adoptEntryOf } from './rows.js';
 import { resumeNestedVisit } from './suspend-node.js';
 import { NodeResolveContext } from './resolver.js';
 import { beginTraversal } from './traversal.js';
@@ -110,6 +112,15 @@ export async function runNestedUpdate(
     return converge(scope, row, spec, 'update', converging.child);
   }
 
+  if (row.action === 'INIT' && scope.traversal?.action === 'ADOPT') {
+    // Adopted: the child is made from the resource's entry, a document of its own (adopt.ts).
+    const resources = nestedResources(adoptEntryOf(row));
+    if (!resources) {
+      const why = 'Resource ID was not provided (the adopt data has no nested stack for it)';
+      return failNode(scope, row, `ADOPT failed: ${why}`, 'ADOPT');
+    }
+    return converge(scope, row, spec, 'create', randomUUID(), resources);
+  }
   const childId = childStackOf(row);
   if ((childId === undefined && row.physicalId !== null) || row.action === 'DELETE') {
     // A plugin resource became a template resource, or the row's child was being deleted.
@@ -184,7 +195,7 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
       outputs.attributes = await generatedAttributes(scope, plugin, done, child, outputs);
   }
   const properties = progress.properties as Record<string, Value>;
-  return recordDone(scope, done, properties, row.engineId, outputs, payload.op, {
+  return recordDone(scope, done, properties, row.engineId, outputs, progress.adopt ? 'adopt' : payload.op, {
     type: progress.type,
     unhealthy: false,
   });
@@ -192,7 +203,8 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
 
 /**
  * Starts the child's CREATE (a new child stack) or UPDATE traversal and parks, all in the
- * transaction that locks the row (taking it over from a parked unit if there is one).
+ * transaction that locks the row (taking it over from a parked unit if there is one). `adopt`:
+ * the new child is adopted (an ADOPT traversal), these its resources' entries.
  */
 async function converge(
   scope: NodeScope,
@@ -200,6 +212,7 @@ async function converge(
   spec: ChildSpec,
   op: 'create' | 'update',
   childId: string,
+  adopt?: Readonly<Record<string, Json>>,
 ): Promise<void> {
   const { deps } = scope;
   const now = deps.clock.now();
@@ -216,7 +229,7 @@ async function converge(
     if (err instanceof TemplateError) return failNode(scope, row, err.message);
     throw err;
   }
-  const action = ACTION[op];
+  const action = adopt ? 'ADOPT' : ACTION[op];
   const progress: NestedProgress = {
     child: childId,
     op,
@@ -224,7 +237,9 @@ async function converge(
     digest: spec.digest,
     type: spec.type,
     ...(spec.data ? { generated: true } : {}),
+    ...(adopt ? { adopt: true } : {}),
   };
+  const { [ADOPT_KEY]: _entry, ...kept } = row.data;
   const started = await guarded(
     deps.store.tx(async (tx) => {
       const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
@@ -233,7 +248,7 @@ async function converge(
         status: 'IN_PROGRESS',
         reason: 'state changed',
         physicalId: childId,
-        data: { ...row.data, ...spec.data, [CHILD_KEY]: childId },
+        data: { ...kept, ...spec.data, [CHILD_KEY]: childId },
         progress: progress as unknown as JsonObject,
         updatedAt: new Date(now).toISOString(),
       });
@@ -257,6 +272,7 @@ async function converge(
               converge: scope.traversal?.converge ?? null,
             }
           : {}),
+        ...(adopt ? { adopt } : {}),
         now,
       });
       return true;

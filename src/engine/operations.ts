@@ -100,7 +100,10 @@ export async function createStack(
   deps: EngineDeps,
   cache: TemplateCache,
   req: CreateRequest,
+  /** An adopt (adopt.ts): the stack's action is ADOPT, each resource's entry goes with its row. */
+  adopt?: { resources: Readonly<Record<string, Json>> },
 ): Promise<StackRecord> {
+  const action = adopt ? 'ADOPT' : 'CREATE';
   const now = deps.clock.now();
   const id = randomUUID();
   const { record, definition, constraints } = prepareCreate(deps, cache, req, id);
@@ -114,9 +117,9 @@ export async function createStack(
     parentId: null,
     parentResource: null,
     rootId: id,
-    action: 'CREATE',
+    action,
     status: 'IN_PROGRESS',
-    reason: 'Stack CREATE started',
+    reason: `Stack ${action} started`,
     traversalId: '',
     templateId: null,
     prevTemplateId: null,
@@ -139,10 +142,11 @@ export async function createStack(
     if (!convergence) return beginLegacy(tx, stack, { action: 'CREATE', templateId: record.id, now });
     await beginTraversal(tx, {
       stack,
-      action: 'CREATE',
+      action,
       templateId: record.id,
       desired: desiredOf(definition),
       now,
+      ...(adopt ? { adopt: adopt.resources } : {}),
     });
     if (req.observe) await setObservation(tx, stack, req.observe, now);
   });

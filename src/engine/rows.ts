@@ -1,5 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceRecord } from '../store/contract.js';
+import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
+
+/**
+ * Row data key of a row made by an ADOPT traversal: its resource's entry in the adopt document
+ * (adopt.ts), kept until the row's node has adopted it.
+ */
+export const ADOPT_KEY = 'adopt_entry';
+
+/** The adopt document's entry a row was made with, if any. */
+export function adoptEntryOf(row: Pick<ResourceRecord, 'data'>): JsonObject | undefined {
+  const entry = row.data[ADOPT_KEY];
+  return isPlainObject(entry) ? (entry as JsonObject) : undefined;
+}
 
 /**
  * A resource row that has not been created yet (INIT_COMPLETE): for a resource new in a template,
@@ -9,6 +22,7 @@ export function initRow(
   owner: { stackId: string; rootStackId: string; name: string; type: string },
   now: number,
   replaces: number | null = null,
+  adoptEntry?: Json,
 ): Omit<ResourceRecord, 'id'> {
   return {
     uuid: randomUUID(),
@@ -23,7 +37,7 @@ export function initRow(
     templateId: null,
     properties: null,
     attributes: {},
-    data: {},
+    data: adoptEntry === undefined ? {} : { [ADOPT_KEY]: adoptEntry },
     progress: null,
     requires: [],
     replaces,

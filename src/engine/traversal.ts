@@ -7,6 +7,7 @@ import type {
   StackRecord,
   Tx,
 } from '../store/contract.js';
+import type { Json } from '../util/json.js';
 import { driftedNames } from './converge.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
@@ -42,6 +43,11 @@ export interface BeginOptions {
   ) => ReadonlyMap<string, NodeOutput>;
   /** An update that decides from the live state (converge.ts); absent: from the stored state. */
   converge?: ConvergeScope | null;
+  /**
+   * An ADOPT: the adopt document's `resources`, each entry kept in its resource's new row until
+   * the row's node adopts it (adopt.ts).
+   */
+  adopt?: Readonly<Record<string, Json>>;
 }
 
 /**
@@ -70,7 +76,12 @@ async function placeResources(
     await restoreOriginals(tx, chosen, obsolete);
     const inserted = await tx.resources.insert(
       byDepth(missing).map((want) =>
-        initRow({ stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type }, now),
+        initRow(
+          { stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type },
+          now,
+          null,
+          options.adopt && Object.hasOwn(options.adopt, want.name) ? options.adopt[want.name] : undefined,
+        ),
       ),
     );
     inserted.forEach((row) => chosen.set(row.name, row));

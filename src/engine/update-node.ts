@@ -11,6 +11,7 @@ import { diffProperties } from '../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { convergeRefusal, liveBasis } from './converge.js';
+import { adopting, runAdoptUpdate } from './adopt.js';
 import { isExternal, runExternalUpdate } from './external.js';
 import { initRow } from './rows.js';
 import { failNode } from './failure.js';
@@ -42,10 +43,14 @@ import {
   stepCreateRetry,
 } from './retry.js';
 
-export const ACTION_OF: Record<Operation, 'CREATE' | 'UPDATE' | 'DELETE'> = {
+/** What a node records as done: an operation, or an adoption (adopt.ts). */
+export type RecordedOp = Operation | 'adopt';
+
+export const ACTION_OF: Record<RecordedOp, 'CREATE' | 'UPDATE' | 'DELETE' | 'ADOPT'> = {
   create: 'CREATE',
   update: 'UPDATE',
   delete: 'DELETE',
+  adopt: 'ADOPT',
 };
 
 /**
@@ -72,6 +77,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
   if (resource && isExternal(row, resource)) return runExternalUpdate(scope, definition, resource, row);
+  if (resource && adopting(scope, row)) return runAdoptUpdate(scope, definition, resource, row);
   if (
     resource?.implementation.kind === 'template' ||
     isNestedPlugin(deps.plugins.plugin(resource?.implementation.type ?? ''))
@@ -435,7 +441,7 @@ export async function recordDone(
   properties: Record<string, Value>,
   holder: string | null,
   outputs: { refId: string | null; attributes: Record<string, Json> },
-  op?: Operation,
+  op?: RecordedOp,
   extra: Partial<ResourceRecord> = {},
   reassess = false,
 ): Promise<void> {
@@ -476,7 +482,7 @@ export function doneChanges(
   row: ResourceRecord,
   properties: Record<string, Value>,
   attributes: Record<string, Json>,
-  op?: Operation,
+  op?: RecordedOp,
   reassess = false,
 ): Partial<ResourceRecord> {
   return {

@@ -226,6 +226,13 @@ export interface ResourcePlugin {
   checkCreateComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
 
   /**
+   * Takes over an existing physical resource (`stack adopt`, Heat's handle_adopt): `ctx` carries
+   * the physical id and data the adopt document gave. Must be idempotent. Absent: recording the id
+   * and data is all there is to it, as in Heat; nothing is created either way.
+   */
+  adopt?(ctx: PluginContext, properties: Record<string, Value>): Promise<void>;
+
+  /**
    * Updates in place. `changed` names the properties that differ. Properties that are not
    * `updateAllowed` never reach here: the engine replaces instead. Absent: an update only stores
    * the new properties.

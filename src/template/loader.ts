@@ -41,6 +41,20 @@ export function loadStackInput(
 ): StackInput {
   const url = toFileUrl(templatePath);
   const text = readOrFail(read, url, templatePath);
+  const { environment, files } = loadEnvironments(environmentPaths, read, limits);
+  collectReferencedFiles(url, text, files, read, limits);
+  return { url, text, environment, files };
+}
+
+/**
+ * The environments alone, merged in order, with the files their registries name (what a command
+ * that takes no template file, `stack adopt`, sends).
+ */
+export function loadEnvironments(
+  environmentPaths: readonly string[],
+  read: FileReader,
+  limits: TemplateLimits = DEFAULT_LIMITS,
+): Pick<StackInput, 'environment' | 'files'> {
   const files: Record<string, string> = {};
   const environments: Environment[] = [];
   for (const path of environmentPaths) {
@@ -49,8 +63,7 @@ export function loadStackInput(
     environments.push(env);
     for (const target of registryTemplateUrls(env)) collectTemplate(target, files, read, limits);
   }
-  collectReferencedFiles(url, text, files, read, limits);
-  return { url, text, environment: mergeEnvironments(environments), files };
+  return { environment: mergeEnvironments(environments), files };
 }
 
 function readOrFail(read: FileReader, url: string, shown: string): string {

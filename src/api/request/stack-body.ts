@@ -34,7 +34,7 @@ const stackFields = {
 };
 
 /** The observation a body asks for: a policy, null (off), or undefined (not said). */
-function observeOf(body: {
+export function observeOf(body: {
   observe_interval?: number | null;
   heal?: boolean;
 }): ObservePolicy | null | undefined {
@@ -49,7 +49,15 @@ function observeOf(body: {
 /** A validate body: the template fields alone. */
 export const TemplateBody = Type.Object(templateFields, { additionalProperties: true });
 export const CreateBody = Type.Object(
-  { stack_name: Type.Optional(Type.String()), ...templateFields, ...stackFields },
+  {
+    stack_name: Type.Optional(Type.String()),
+    ...templateFields,
+    ...stackFields,
+    /** Heat's adopt: the abandon document, as a string (heatclient) or an object. */
+    adopt_stack_data: Type.Optional(Type.Unknown()),
+    /** openstackclient's `stack adopt` sends its timeout under this name. */
+    timeout: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  },
   { additionalProperties: true },
 );
 export const UpdateBody = Type.Object(
@@ -82,8 +90,25 @@ export async function createRequest(
   projectId: string,
   body: CreateBody,
 ): Promise<CreateRequest> {
+  const name = await checkNewStack(deps, projectId, body.stack_name);
+  return {
+    name,
+    projectId,
+    template: templateInput(body as TemplateFields, deps.engine.deps.settings.limits),
+    timeoutMins: body.timeout_mins ?? null,
+    disableRollback: body.disable_rollback ?? true,
+    tags: tagList(body.tags) ?? [],
+    observe: observeOf(body) ?? null,
+  };
+}
+
+/** The name of a new stack (create or adopt), refused as Heat refuses it. */
+export async function checkNewStack(
+  deps: ApiDeps,
+  projectId: string,
+  name: string | undefined,
+): Promise<string> {
   const { engine } = deps;
-  const name = body.stack_name;
   if (!name) throw badRequest('No stack name specified');
   const limit = deps.limits.max_stacks_per_tenant;
   if (limit >= 0) {
@@ -97,15 +122,7 @@ export async function createRequest(
   }
   const existing = await engine.deps.store.tx((tx) => tx.stacks.findByName(projectId, name));
   if (existing) throw new HttpError(409, 'StackExists', `The Stack (${name}) already exists.`);
-  return {
-    name,
-    projectId,
-    template: templateInput(body as TemplateFields, engine.deps.settings.limits),
-    timeoutMins: body.timeout_mins ?? null,
-    disableRollback: body.disable_rollback ?? true,
-    tags: tagList(body.tags) ?? [],
-    observe: observeOf(body) ?? null,
-  };
+  return name;
 }
 
 /**

@@ -26,6 +26,11 @@ export interface TemplateFields {
   parameters?: unknown;
 }
 
+/** A request's `files`, keyed by absolute URL. */
+export function requestFiles(fields: TemplateFields): Record<string, string> {
+  return stringMap(fields.files, 'files');
+}
+
 function stringMap(value: unknown, field: string): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isPlainObject(value as Json)) throw badRequest(`"${field}" must be an object`);

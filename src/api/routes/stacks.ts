@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { isAdmin } from '../../auth/identity.js';
 import { abandonStack } from '../../engine/abandon.js';
+import { adoptStack } from '../../engine/adopt.js';
+import { adoptRequest } from '../request/adopt-body.js';
 import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import type { StackQuery, StackRecord, StackSortKey } from '../../store/contract.js';
@@ -132,8 +134,11 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
   }
 
   app.post('/stacks', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request, reply) => {
-    const req = await createRequest(deps, request.identity.projectId, request.body);
-    const stack = await createStack(engine.deps, engine.cache, req);
+    const projectId = request.identity.projectId;
+    const stack =
+      request.body.adopt_stack_data !== undefined
+        ? await adoptStack(engine.deps, engine.cache, await adoptRequest(deps, projectId, request.body))
+        : await createStack(engine.deps, engine.cache, await createRequest(deps, projectId, request.body));
     const base = baseOf(request);
     return reply
       .status(201)

@@ -1,6 +1,8 @@
 import { driftJSON } from '../../api/views/drift.js';
 import type { HeatDrift } from '../../client/types.js';
 import { abandonStack } from '../../engine/abandon.js';
+import { adoptStack } from '../../engine/adopt.js';
+import { parseAdoptData } from '../../engine/adopt-document.js';
 import { detectDrift, storedDrift } from '../../engine/drift.js';
 import type { Engine } from '../../engine/engine.js';
 import {
@@ -19,7 +21,7 @@ import { signalError, signalResource, signalSettled } from '../../engine/signal.
 import type { StackRecord } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
-import type { Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
+import type { AdoptStack, Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
 import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
 import { waitAndReport, type WaitDisplay } from '../progress.js';
 import { driftInfo } from './drift-info.js';
@@ -73,6 +75,16 @@ export class EmbeddedBackend implements Backend {
       projectId: localProject(),
     });
     return this.settle(created, wait);
+  }
+
+  async adoptStack(request: AdoptStack, wait?: WaitDisplay) {
+    const { document, ...rest } = request;
+    const adopted = await adoptStack(this.deps, this.engine.cache, {
+      ...rest,
+      document: parseAdoptData(document, this.deps.settings.limits),
+      projectId: localProject(),
+    });
+    return this.settle(adopted, wait);
   }
 
   async updateStack(stack: StackRef, change: StackChange, wait?: WaitDisplay) {

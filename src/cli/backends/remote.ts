@@ -3,9 +3,17 @@ import { HeatClient } from '../../client/heat-client.js';
 import { templateFields } from '../../client/template-body.js';
 import type { HeatStackBody, StackId } from '../../client/types.js';
 import type { ObservePolicy } from '../../store/contract.js';
-import type { Hook } from '../../template/environment/index.js';
+import { environmentToJSON, type Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
-import type { Backend, NewStack, StackChange, StackInfo, StackRef, StackVisit } from '../backend.js';
+import type {
+  AdoptStack,
+  Backend,
+  NewStack,
+  StackChange,
+  StackInfo,
+  StackRef,
+  StackVisit,
+} from '../backend.js';
 import type { WaitDisplay } from '../progress.js';
 import { driftInfo } from './drift-info.js';
 import { remoteClearHooks, remotePendingHooks } from './remote-hooks.js';
@@ -137,11 +145,28 @@ export class RemoteBackend implements Backend {
 
   async createStack(request: NewStack, wait?: WaitDisplay) {
     const created = await this.client.createStack(createBody(request));
-    const stack = { name: request.name, id: created.id };
+    return this.settleNew({ name: request.name, id: created.id }, wait);
+  }
+
+  /** A new stack as its operation started it, or at its end. */
+  private async settleNew(stack: StackId, wait: WaitDisplay | undefined) {
     if (!wait) return this.show(stack);
     // Every event of a new stack is the create's.
     const { available } = await eventMark(this.client, stack);
     return this.poll(stack, { marker: undefined, available }, wait);
+  }
+
+  async adoptStack(request: AdoptStack, wait?: WaitDisplay) {
+    // As openstackclient sends it; the server takes the document's own files too.
+    const created = await this.client.createStack({
+      stack_name: request.name,
+      adopt_stack_data: request.document,
+      files: request.files,
+      environment: environmentToJSON(request.environment, { encryptedParamNames: false }),
+      timeout_mins: request.timeoutMins,
+      disable_rollback: request.disableRollback,
+    });
+    return this.settleNew({ name: request.name, id: created.id }, wait);
   }
 
   async updateStack(stack: StackRef, change: StackChange, wait?: WaitDisplay) {

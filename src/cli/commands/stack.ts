@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadStackInput } from '../../template/loader.js';
+import { loadEnvironments, loadStackInput, toFileUrl } from '../../template/loader.js';
 import { type Backend, type StackInfo, withBackend } from '../backend.js';
 import { show, tabular } from '../output.js';
 import { waitDisplay } from '../progress.js';
@@ -31,6 +31,15 @@ function templateInput(opts: TemplateOptions) {
     parameters: { ...input.environment.parameters, ...parseParameterArgs(opts.parameter) },
   };
   return { url: input.url, text: input.text, files: input.files, environment };
+}
+
+/** A document named on the command line (the adopt file), with a clear error when unreadable. */
+function readDocument(path: string): string {
+  try {
+    return readLocalFile(toFileUrl(path));
+  } catch (err) {
+    throw new Error(`cannot read "${path}": ${(err as Error).message}`);
+  }
 }
 
 /** `-e` and `--parameter`, which every command taking a template accepts. */
@@ -124,6 +133,40 @@ export function registerStackCommands(program: Command, print: Print): void {
         }
         printStack(print, opts.format, await backend.createStack(request, waitFor(opts)));
       });
+    },
+  );
+
+  const adopt = stack
+    .command('adopt <name>')
+    .description(
+      "Adopt a stack from an abandon document (Heat's or Hearth's `stack abandon`): its resources are taken over as they are, none is created",
+    )
+    .requiredOption('--adopt-file <file>', 'the abandon document (JSON or YAML)');
+  operationOptions(
+    environmentOptions(adopt)
+      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--enable-rollback', 'roll back when the adopt fails'),
+  ).action(
+    async (
+      name: string,
+      opts: Omit<TemplateOptions, 'template'> &
+        FormatOptions & { adoptFile: string; timeout?: number; enableRollback?: boolean; wait?: boolean },
+    ) => {
+      const { environment, files } = loadEnvironments(opts.environment, readLocalFile);
+      const request = {
+        name,
+        document: readDocument(opts.adoptFile),
+        environment: {
+          ...environment,
+          parameters: { ...environment.parameters, ...parseParameterArgs(opts.parameter) },
+        },
+        files,
+        timeoutMins: opts.timeout ?? null,
+        disableRollback: !opts.enableRollback,
+      };
+      await run(async (backend) =>
+        printStack(print, opts.format, await backend.adoptStack(request, waitFor(opts))),
+      );
     },
   );
 

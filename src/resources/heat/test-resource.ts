@@ -216,6 +216,19 @@ export const testResourcePlugin: CatalogPlugin = {
   },
   checkCreateComplete: checkComplete,
 
+  // The fake cloud is told the adopted object exists (a stack abandoned elsewhere left it in its
+  // own cloud): later updates and deletes then find it, as they would a real one.
+  async adopt(ctx: PluginContext, properties: Record<string, Value>): Promise<void> {
+    if (ctx.physicalId === null || (await ctx.reality.get(TYPE, ctx.physicalId)) !== undefined) return;
+    await ctx.reality.put({
+      id: ctx.physicalId,
+      key: ctx.idempotencyKey,
+      type: TYPE,
+      properties: properties as JsonObject,
+      status: 'ACTIVE',
+    });
+  },
+
   // A new value with update_replace set makes a new resource (decided up front, as Heat's
   // needs_replace_with_prop_diff, so previews and restricted_actions see it).
   needsReplace(properties, _previous, changed): boolean {

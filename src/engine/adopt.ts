@@ -1,0 +1,144 @@
+import { isNestedPlugin } from '../resources/nested-type.js';
+import type { ResourceRecord, StackRecord } from '../store/contract.js';
+import type { Environment } from '../template/environment/index.js';
+import { isTemplateError } from '../template/errors.js';
+import type { Value } from '../template/functions/types.js';
+import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
+import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
+import { adoptTemplateInput, readAdoptDocument } from './adopt-document.js';
+import type { EngineDeps } from './deps.js';
+import { resourceEvent } from './events.js';
+import { failNode } from './failure.js';
+import { lockState } from './locks.js';
+import { runNestedUpdate } from './nested.js';
+import { errorMessage, inputsOf, type NodeScope, outputsOf, pluginContext } from './node-work.js';
+import { createStack, type CreateRequest, OperationError } from './operations.js';
+import { resolveProperties } from './resolver.js';
+import { adoptEntryOf } from './rows.js';
+import type { TemplateCache } from './templates.js';
+import { recordDone, retryLater, waitForLock } from './update-node.js';
+
+/*
+ * `stack adopt` (Heat's adopt): a stack is made from an abandon document without creating any
+ * physical resource. The stack starts with action ADOPT and an ADOPT traversal of the document's
+ * template: each new row carries its resource's entry of the document (rows.ts), and its update
+ * node takes the entry's physical id and data instead of calling the type's create; properties
+ * are resolved and stored, attributes computed, as a create does. A nested stack's entry is a
+ * document of its own: its child stack is made the same way, with its part of the document
+ * (nested.ts). A resource the document does not describe fails, as in Heat: nothing is created.
+ */
+
+export interface AdoptRequest extends Omit<CreateRequest, 'template'> {
+  /** The adopt document, parsed but not checked yet. */
+  document: Json;
+  /** The request's environment (`-e`, `--parameter`), over the document's own. */
+  environment?: Environment;
+  /** The request's files (its environments'), over the document's. */
+  files?: Record<string, string>;
+}
+
+/** Starts adopting a stack; a malformed document or a disabled adopt is an OperationError. */
+export async function adoptStack(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  req: AdoptRequest,
+): Promise<StackRecord> {
+  if (deps.settings.enableStackAdopt === false) {
+    throw new OperationError('Stack Adopt is not supported.', 'invalid');
+  }
+  const { document, environment, files, ...rest } = req;
+  const doc = readAdoptDocument(document);
+  const template = adoptTemplateInput(doc, { environment, files }, deps.settings.limits);
+  return createStack(deps, cache, { ...rest, template }, { resources: doc.resources });
+}
+
+/** Whether an update node adopts its row: a row not yet made (or being adopted) of an ADOPT traversal. */
+export function adopting(scope: NodeScope, row: ResourceRecord): boolean {
+  if (scope.traversal?.action !== 'ADOPT') return false;
+  return row.action === 'INIT' || (row.action === 'ADOPT' && row.status === 'IN_PROGRESS');
+}
+
+/** Why an entry cannot be adopted as a plain resource, in Heat's words; undefined when it can. */
+function missingId(entry: JsonObject | undefined): string | undefined {
+  if (entry === undefined) return 'Resource ID was not provided (the adopt data has no entry for it)';
+  const id = entry.resource_id;
+  if (typeof id !== 'string' || id === '') {
+    return 'Resource ID was not provided (its entry in the adopt data has no resource_id)';
+  }
+  return undefined;
+}
+
+/** The update node of a resource being adopted. */
+export async function runAdoptUpdate(
+  scope: NodeScope,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  row: ResourceRecord,
+): Promise<void> {
+  const impl = resource.implementation;
+  const plugin = impl.kind === 'plugin' ? scope.deps.plugins.plugin(impl.type) : undefined;
+  // A nested stack adopts its child from its entry (nested.ts).
+  if (impl.kind === 'template' || isNestedPlugin(plugin)) {
+    return runNestedUpdate(scope, definition, resource, row);
+  }
+  if (!plugin) return failNode(scope, row, `unknown resource type "${impl.type}"`, 'ADOPT');
+  let properties: Record<string, Value>;
+  try {
+    properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));
+  } catch (err) {
+    if (isTemplateError(err)) return failNode(scope, row, `ADOPT failed: ${err.message}`, 'ADOPT');
+    throw err;
+  }
+  const lock = await lockState(scope, row);
+  if (lock === 'busy') return waitForLock(scope);
+
+  const locked = row.action === 'INIT' ? await take(scope, row, properties) : await resume(scope, row);
+  if (typeof locked === 'string') return failNode(scope, row, `ADOPT failed: ${locked}`, 'ADOPT');
+  if (!locked) return retryLater(scope);
+  const ctx = pluginContext(scope, locked);
+  try {
+    await plugin.adopt?.(ctx, properties);
+  } catch (err) {
+    return failNode(scope, locked, `ADOPT failed: ${errorMessage(err)}`);
+  }
+  const outputs = await outputsOf(plugin, ctx, properties);
+  return recordDone(scope, locked, properties, scope.holder, outputs, 'adopt');
+}
+
+/**
+ * Locks the row for its adoption (ADOPT_IN_PROGRESS), its physical id and data now the entry's
+ * (the entry itself leaves the row); a string says why it cannot be adopted.
+ */
+async function take(
+  scope: NodeScope,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+): Promise<ResourceRecord | string | undefined> {
+  const entry = adoptEntryOf(row);
+  const why = missingId(entry);
+  if (why !== undefined) return why;
+  const data = isPlainObject(entry!.resource_data) ? (entry!.resource_data as JsonObject) : {};
+  const now = scope.deps.clock.now();
+  return scope.deps.store.tx(async (tx) => {
+    const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+      engineId: scope.holder,
+      action: 'ADOPT',
+      status: 'IN_PROGRESS',
+      reason: 'state changed',
+      physicalId: entry!.resource_id as string,
+      data,
+      progress: { op: 'adopt', properties: properties as JsonObject },
+      updatedAt: new Date(now).toISOString(),
+    });
+    if (next) await tx.events.append([resourceEvent(next, 'ADOPT', 'IN_PROGRESS', 'state changed', now)]);
+    return next;
+  });
+}
+
+/** An adoption this unit (or one gone) started: its id and data are recorded; take the lock over. */
+async function resume(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
+  if (row.engineId === scope.holder) return row;
+  return scope.deps.store.tx((tx) =>
+    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: scope.holder }),
+  );
+}

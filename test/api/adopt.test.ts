@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { API_SAMPLES } from '../support/shared.js';
+import { type HeatError, startApi, type TestApi } from './harness.js';
+
+// Heat's adopt through the API: `POST /stacks` with `adopt_stack_data`, as openstackclient sends
+// it (the document as a string, its files, no template), with the document a real Heat printed.
+
+const TEXT = readFileSync(join(API_SAMPLES, 'abandon-document.json'), 'utf8');
+
+interface Entry {
+  resource_id?: string;
+  resources?: Record<string, Entry>;
+}
+
+/** Physical ids by `<stack path>/<name>` of a document, nested stacks' resources included. */
+function documentIds(doc: Entry, path = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(doc.resources ?? {})) {
+    if (entry.resources) Object.assign(out, documentIds(entry, `${path}${name}/`));
+    else out[`${path}${name}`] = entry.resource_id!;
+  }
+  return out;
+}
+
+describe('API: adopt (POST /stacks with adopt_stack_data)', () => {
+  let api: TestApi;
+  const P = '/v1/proj';
+  before(async () => {
+    api = await startApi();
+  });
+  after(() => api.close());
+
+  /** The body openstackclient's `stack adopt` sends. */
+  const body = (name: string, extra: Record<string, unknown> = {}) => ({
+    stack_name: name,
+    disable_rollback: true,
+    adopt_stack_data: TEXT,
+    parameters: {},
+    files: (JSON.parse(TEXT) as { files: Record<string, string> }).files,
+    environment: {},
+    timeout: null,
+    ...extra,
+  });
+
+  async function adopt(name: string, extra: Record<string, unknown> = {}) {
+    const res = await api.call('POST', `${P}/stacks`, { body: body(name, extra) });
+    assert.equal(res.statusCode, 201, res.body);
+    const { stack } = res.json() as { stack: { id: string } };
+    await api.settle(stack.id);
+    return stack;
+  }
+
+  async function outputs(name: string, id: string) {
+    const res = await api.call('GET', `${P}/stacks/${name}/${id}/outputs`);
+    const listed = (res.json() as { outputs: { output_key: string }[] }).outputs.map((o) => o.output_key);
+    const values: Record<string, unknown> = {};
+    for (const key of listed) {
+      const one = await api.call('GET', `${P}/stacks/${name}/${id}/outputs/${key}`);
+      values[key] = (one.json() as { output: { output_value: unknown } }).output.output_value;
+    }
+    return values;
+  }
+
+  it('adopts the document: ADOPT_COMPLETE, its outputs, and abandoned again the same ids', async () => {
+    const stack = await adopt('heat');
+    const shown = (await api.call('GET', `${P}/stacks/heat/${stack.id}`)).json() as {
+      stack: { stack_status: string };
+    };
+    assert.equal(shown.stack.stack_status, 'ADOPT_COMPLETE');
+    assert.deepEqual(await outputs('heat', stack.id), { out: 'one', member: 'm-one-U2TEtD' });
+    const events = (await api.call('GET', `${P}/stacks/heat/${stack.id}/events?resource_name=rs`)).json() as {
+      events: { resource_status: string }[];
+    };
+    assert.deepEqual(events.events.map((e) => e.resource_status).sort(), [
+      'ADOPT_COMPLETE',
+      'ADOPT_IN_PROGRESS',
+    ]);
+
+    // Its own abandon document names the physical resources the adopted one did, nested ones too.
+    const abandoned = await api.call('DELETE', `${P}/stacks/heat/${stack.id}/abandon`);
+    assert.equal(abandoned.statusCode, 200, abandoned.body);
+    assert.deepEqual(documentIds(abandoned.json() as Entry), documentIds(JSON.parse(TEXT) as Entry));
+  });
+
+  it("takes the document's parameters, under the request's own; the resources keep the document's data", async () => {
+    const stack = await adopt('given', { parameters: { v: 'four' } });
+    const shown = (await api.call('GET', `${P}/stacks/given/${stack.id}`)).json() as {
+      stack: { parameters: Record<string, string> };
+    };
+    assert.equal(shown.stack.parameters.v, 'four');
+    // t1's output is the value its data holds (the document's), as a create would have left it.
+    assert.deepEqual(await outputs('given', stack.id), { out: 'one', member: 'm-one-U2TEtD' });
+  });
+
+  it('answers a malformed document with a 400 naming what is wrong', async () => {
+    const cases: [unknown, RegExp][] = [
+      ['{ not json', /^Invalid adopt data: /],
+      ['"foo"', /^Invalid adopt data: the document must be an object/],
+      ['{"resources": {}}', /^Invalid adopt data: the document has no "template"/],
+      [
+        JSON.stringify({ template: { heat_template_version: '2018-08-31' }, resources: 'x' }),
+        /^Invalid adopt data: "resources" must be an object/,
+      ],
+      [
+        JSON.stringify({
+          template: { heat_template_version: '2018-08-31' },
+          resources: { a: { resource_data: [] } },
+        }),
+        /^Invalid adopt data: "resources.a.resource_data" must be an object/,
+      ],
+    ];
+    for (const [data, message] of cases) {
+      const res = await api.call('POST', `${P}/stacks`, { body: body('bad', { adopt_stack_data: data }) });
+      assert.equal(res.statusCode, 400, `${String(data)}: ${res.body}`);
+      assert.match((res.json() as HeatError).error.message, message);
+    }
+    const list = (await api.call('GET', `${P}/stacks?name=bad`)).json() as { stacks: unknown[] };
+    assert.deepEqual(list.stacks, []);
+  });
+
+  it('refuses as Heat does when enable_stack_adopt is off', async () => {
+    const settings = api.engine.deps.settings;
+    settings.enableStackAdopt = false;
+    try {
+      const res = await api.call('POST', `${P}/stacks`, { body: body('off') });
+      assert.equal(res.statusCode, 400);
+      const error = (res.json() as HeatError).error;
+      assert.deepEqual([error.type, error.message], ['NotSupported', 'Stack Adopt is not supported.']);
+    } finally {
+      settings.enableStackAdopt = true;
+    }
+  });
+});
