@@ -109,7 +109,8 @@ export async function createStack(
   const { record, definition, constraints } = prepareCreate(deps, cache, req, id);
   await checkCloudConstraints(constraints);
   // Sticky: the setting at create time decides the stack's engine for good (migration aside).
-  const convergence = deps.settings.convergenceEngine ?? true;
+  // An adopt is a convergence traversal (adopt.ts): adopted stacks run under convergence.
+  const convergence = adopt !== undefined || (deps.settings.convergenceEngine ?? true);
   const stack: StackRecord = {
     id,
     name: req.name,
