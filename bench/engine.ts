@@ -2,7 +2,8 @@
 // resources, in three shapes, on SQLite or PostgreSQL, with one or more engine processes.
 // `npm run bench:engine` (SQLite, one engine), `npm run bench:engine:pg` (both stores, 1 and 2 engines).
 // Environment: BENCH_SIZES (default 1000,10000), BENCH_SHAPES (chains,group,fan), BENCH_OPS,
-// BENCH_STORE (sqlite, postgres://...; default sqlite), BENCH_ENGINES (default 1), BENCH_PROFILE.
+// BENCH_STORE (sqlite, postgres://...; default sqlite), BENCH_ENGINES (default 1), BENCH_PROFILE,
+// BENCH_MODES (convergence,legacy; default convergence: legacy is the call-stack engine mode).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ interface RunSetup {
   /** `sqlite` or a postgres:// URL (see bench-store.ts). */
   spec: string;
   engines: number;
+  /** The engine mode new stacks are created in. */
+  mode: 'convergence' | 'legacy';
 }
 
 /** The summary's rows: one per run, the seconds of each operation. */
@@ -95,7 +98,7 @@ async function run(setup: RunSetup): Promise<void> {
     closers.push(() => where.dispose());
     const store = await openStore(where.url);
     closers.push(() => store.close());
-    const engine = new Engine(benchDeps(store), (message) => notes.push(message));
+    const engine = new Engine(benchDeps(store, setup.mode), (message) => notes.push(message));
     closers.push(() => engine.stop());
     if (setup.engines > 1) {
       children = await EngineChildren.start(setup.engines - 1, where.url);
@@ -109,12 +112,12 @@ async function run(setup: RunSetup): Promise<void> {
   for (const note of [...notes, ...(children?.notes() ?? [])]) console.log(`  ${label} engine note: ${note}`);
 }
 
-function labelOf(kind: string, { engines, shape, n }: RunSetup): string {
-  return `${kind} ×${engines} ${shape} n=${n}`;
+function labelOf(kind: string, { engines, shape, n, mode }: RunSetup): string {
+  return `${kind}${mode === 'legacy' ? ' legacy' : ''} ×${engines} ${shape} n=${n}`;
 }
 
 /** The in-process engine's settings: as in every earlier run of this benchmark. */
-function benchDeps(store: Store): EngineDeps {
+function benchDeps(store: Store, mode: RunSetup['mode']): EngineDeps {
   return {
     store,
     plugins: pluginCatalog(builtinPlugins()),
@@ -129,6 +132,7 @@ function benchDeps(store: Store): EngineDeps {
       stackActionTimeout: 3600,
       lockRetryMs: 50,
       limits: DEFAULT_LIMITS,
+      convergenceEngine: mode === 'convergence',
     },
   };
 }
@@ -224,9 +228,10 @@ function printStatements(label: string, units: number): void {
 function summary(): string {
   const opNames = ['create', 'update all', 'update one', 'delete'];
   const rows = [
-    ['store', 'engines', 'shape', 'N', ...opNames, 'peak RSS (benchmark process)'],
+    ['store', 'mode', 'engines', 'shape', 'N', ...opNames, 'peak RSS (benchmark process)'],
     ...results.map(({ setup, kind, seconds, peakRss }) => [
       kind,
+      setup.mode,
       String(setup.engines),
       setup.shape,
       setup.n.toLocaleString('en'),
@@ -248,6 +253,8 @@ const ops = new Set(list(process.env.BENCH_OPS, 'update-all,update-one,delete'))
 const stores = list(process.env.BENCH_STORE, 'sqlite');
 /** BENCH_ENGINES=1,2: engine processes per run (this one and N-1 `hearth engine` children). */
 const engineCounts = list(process.env.BENCH_ENGINES, '1').map(Number);
+/** BENCH_MODES=convergence,legacy: the engine modes compared (each run on a new store). */
+const modes = list(process.env.BENCH_MODES, 'convergence') as RunSetup['mode'][];
 /** BENCH_STATEMENTS=1: count this process's PostgreSQL statements per operation. */
 const statements = process.env.BENCH_STATEMENTS === '1';
 if (statements) countStatements();
@@ -267,5 +274,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 // Stores and engine counts innermost: the runs compared side by side meet the same machine.
 for (const n of sizes)
   for (const shape of shapes)
-    for (const spec of stores) for (const engines of engineCounts) await run({ n, shape, spec, engines });
+    for (const spec of stores)
+      for (const engines of engineCounts)
+        for (const mode of modes) await run({ n, shape, spec, engines, mode });
 console.log(`\n${summary()}`);
