@@ -3,27 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { API_SAMPLES } from '../support/shared.js';
+import { type AbandonEntry as Entry, documentIds } from '../support/abandon-document.js';
 import { type HeatError, startApi, type TestApi } from './harness.js';
 
 // Heat's adopt through the API: `POST /stacks` with `adopt_stack_data`, as openstackclient sends
 // it (the document as a string, its files, no template), with the document a real Heat printed.
 
 const TEXT = readFileSync(join(API_SAMPLES, 'abandon-document.json'), 'utf8');
-
-interface Entry {
-  resource_id?: string;
-  resources?: Record<string, Entry>;
-}
-
-/** Physical ids by `<stack path>/<name>` of a document, nested stacks' resources included. */
-function documentIds(doc: Entry, path = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, entry] of Object.entries(doc.resources ?? {})) {
-    if (entry.resources) Object.assign(out, documentIds(entry, `${path}${name}/`));
-    else out[`${path}${name}`] = entry.resource_id!;
-  }
-  return out;
-}
 
 describe('API: adopt (POST /stacks with adopt_stack_data)', () => {
   let api: TestApi;

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { type ServeProcess, startNoauthServe } from '../api/serve-process.js';
 import { API_SAMPLES } from '../support/shared.js';
+import { type AbandonEntry as Entry, documentIds } from '../support/abandon-document.js';
 import { history, type ResourceRow, Workdir } from './workdir.js';
 
 // `stack adopt`: a stack made from an abandon document, with no physical resource created. The
@@ -12,22 +13,6 @@ import { history, type ResourceRow, Workdir } from './workdir.js';
 
 const sample = (name: string) => readFileSync(join(API_SAMPLES, name), 'utf8');
 const HEAT_DOC = join(API_SAMPLES, 'abandon-document.json');
-
-interface Entry {
-  resource_id?: string;
-  id?: string;
-  resources?: Record<string, Entry>;
-}
-
-/** Physical ids by `<stack path>/<name>` from an abandon document (nested stacks' resources too). */
-function documentIds(doc: Entry, path = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, entry] of Object.entries(doc.resources ?? {})) {
-    if (entry.resources) Object.assign(out, documentIds(entry, `${path}${name}/`));
-    else out[`${path}${name}`] = entry.resource_id!;
-  }
-  return out;
-}
 
 /**
  * Physical ids by `<stack path>/<name>` of a stack's resources, nested stacks' included (a nested
