@@ -16,7 +16,7 @@ import { createStack, type CreateRequest, OperationError } from './operations.js
 import { resolveProperties } from './resolver.js';
 import { adoptEntryOf } from './rows.js';
 import type { TemplateCache } from './templates.js';
-import { recordDone, retryLater, waitForLock } from './update-node.js';
+import { recordDone, retryLater, steal, waitForLock } from './update-node.js';
 
 /*
  * `stack adopt` (Heat's adopt): a stack is made from an abandon document without creating any
@@ -137,8 +137,5 @@ async function take(
 
 /** An adoption this unit (or one gone) started: its id and data are recorded; take the lock over. */
 async function resume(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
-  if (row.engineId === scope.holder) return row;
-  return scope.deps.store.tx((tx) =>
-    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: scope.holder }),
-  );
+  return row.engineId === scope.holder ? row : steal(scope, row);
 }

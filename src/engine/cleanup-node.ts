@@ -178,7 +178,10 @@ export async function finishCleanup(
  * Whether the row's definition (in the template it was created from) says Retain, or the row is
  * an external resource's (Heat never deletes those; a failed adoption has no template to ask).
  */
-async function retained(scope: NodeScope, row: ResourceRecord): Promise<boolean> {
+export async function retained(
+  scope: Pick<NodeScope, 'deps' | 'cache' | 'stack'>,
+  row: ResourceRecord,
+): Promise<boolean> {
   if (externalIdOf(row) !== undefined) return true;
   const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
   const resource = definition?.resources.get(row.name);

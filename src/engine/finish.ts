@@ -41,13 +41,27 @@ export async function finishTraversal(
     ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
   });
   if (!done) return;
-  await tx.resources.purge(stack.id, deleting);
-  if (deleting) await tx.drift.replace(stack.id, stack.rootId, []);
+  await releaseCompleted(tx, stack, deleting, !visiting);
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'COMPLETE', reason, now)]);
   if (stack.parentId) await tx.work.wakeWaiting(stackWaitKey(stack.id), now);
-  if (!visiting && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
+}
+
+/**
+ * What a stack's completed operation no longer needs, in its transaction (either engine mode):
+ * deleted rows (every row of a deleted stack), a deleted stack's drift records and, unless the
+ * operation converged nothing, the template it started from.
+ */
+export async function releaseCompleted(
+  tx: Tx,
+  stack: StackRecord,
+  deleting: boolean,
+  releaseTemplate: boolean,
+): Promise<void> {
+  await tx.resources.purge(stack.id, deleting);
+  if (deleting) await tx.drift.replace(stack.id, stack.rootId, []);
+  if (releaseTemplate && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
     await tx.templates.delete(stack.prevTemplateId);
   }
 }

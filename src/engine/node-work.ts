@@ -118,9 +118,9 @@ export async function outputsOf(
   return { refId: plugin.referenceId ? plugin.referenceId(ctx) : ctx.physicalId, attributes };
 }
 
-/** Loads the bound template a traversal converges to (cached per process: templates never change). */
+/** Loads a stack's bound template `templateId` (cached per process: templates never change). */
 export async function definitionFor(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps' | 'cache' | 'stack'>,
   templateId: string | null,
 ): Promise<StackDefinition | undefined> {
   if (!templateId) return undefined;

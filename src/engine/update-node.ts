@@ -272,7 +272,7 @@ function operationFailed(scope: NodeScope, row: ResourceRecord, op: Operation, e
 
 /** The row changes that lock a resource for an operation of this unit. */
 export function startChanges(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps' | 'holder'>,
   op: Operation,
   properties: Record<string, Value>,
   previous?: Record<string, Value>,
@@ -406,7 +406,8 @@ async function poll(
   await afterAction(scope, plugin, mine, op, properties, result, attempt, reassess);
 }
 
-async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
+/** Takes a row's lock over from an earlier attempt of this node (another engine's, or one gone). */
+export async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
   const { deps } = scope;
   return deps.store.tx((tx) =>
     tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: scope.holder }),
@@ -518,7 +519,7 @@ async function replace(
  * meanwhile. The update node's key stays the old row's (see nodes.ts).
  */
 export async function makeReplacement(
-  scope: NodeScope,
+  scope: Pick<NodeScope, 'deps'>,
   row: ResourceRecord,
   type: string = row.type,
 ): Promise<ResourceRecord | undefined> {

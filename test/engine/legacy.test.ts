@@ -86,6 +86,26 @@ describe('legacy engine mode', () => {
     assert.ok(kids.every((c) => c.deletedAt !== null));
   });
 
+  it('a delete keeps Retain resources, as a convergence cleanup does', async () => {
+    const h = await legacyHarness();
+    await h.create(
+      'keep',
+      `
+heat_template_version: 2018-08-31
+resources:
+  kept: {type: OS::Heat::TestResource, deletion_policy: Retain, properties: {value: kept}}
+  gone: {type: OS::Heat::TestResource, properties: {value: gone}}
+`,
+    );
+    await h.settle();
+    const ids = Object.fromEntries((await h.rows('keep')).map((r) => [r.name, r.physicalId]));
+    await h.delete('keep');
+    await h.settle();
+    assert.equal((await h.stack('keep')).status, 'COMPLETE');
+    const live = (await h.live()).filter((o) => o.status !== 'DELETED').map((o) => o.id);
+    assert.deepEqual(live, [ids.kept]);
+  });
+
   it('refuses a second operation while one runs, with the action in progress', async () => {
     const h = await legacyHarness();
     await h.create('web', template('one'), { files: { 'member.yaml': MEMBER } });

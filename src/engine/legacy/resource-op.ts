@@ -8,11 +8,10 @@ import {
 import { ClaimLostError, type ResourceRecord, type StackRecord } from '../../store/contract.js';
 import type { Value } from '../../template/functions/types.js';
 import { diffProperties } from '../../template/properties/index.js';
-import type { Json, JsonObject } from '../../util/json.js';
+import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../events.js';
 import { errorMessage, type Operation, pluginContext, pollDelay } from '../node-work.js';
-import { initRow } from '../rows.js';
-import { ACTION_OF, resultChanges } from '../update-node.js';
+import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
 import { checkpoint, type LegacyRun, pause, StackFailed, WalkInterrupted } from './context.js';
 
 /**
@@ -38,14 +37,12 @@ export async function lockRow(
   return deps.store.tx(async (tx) => {
     if ((await tx.work.renewClaims([run.item], now + deps.settings.workLeaseMs)) === 0)
       throw new ClaimLostError(run.item.id);
-    const locked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-      engineId: run.holder,
-      action,
-      status: 'IN_PROGRESS',
-      reason: 'state changed',
-      progress: properties === null ? null : { op, properties: properties as JsonObject },
-      updatedAt: new Date(now).toISOString(),
-    });
+    const locked = await tx.resources.update(
+      row.id,
+      row.atomicKey,
+      row.engineId,
+      startChanges(run, op, properties ?? {}),
+    );
     if (!locked) throw new WalkInterrupted(`resource ${row.name} was changed by another writer`);
     await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
     return locked;
@@ -191,20 +188,5 @@ export async function recordDone(
     if (unlockedStart) events.unshift(resourceEvent(done, action, 'IN_PROGRESS', 'state changed', now));
     await tx.events.append(events);
     return done;
-  });
-}
-
-/** Inserts the replacement row of `row` and links the two (the old one is deleted at the end). */
-export async function replacementOf(
-  run: LegacyRun,
-  row: ResourceRecord,
-  type: string,
-): Promise<ResourceRecord> {
-  const now = run.deps.clock.now();
-  return run.deps.store.tx(async (tx) => {
-    const [fresh] = await tx.resources.insert([initRow({ ...row, type }, now, row.id)]);
-    const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, { replacedBy: fresh!.id });
-    if (!marked) throw new WalkInterrupted(`resource ${row.name} was changed by another writer`);
-    return fresh!;
   });
 }

@@ -7,10 +7,10 @@ import type { JsonObject } from '../../util/json.js';
 import type { NodeOutput } from '../nodes.js';
 import { type Operation, outputsOf, pluginContext } from '../node-work.js';
 import { resolveProperties } from '../resolver.js';
-import { decide } from '../update-node.js';
+import { decide, makeReplacement } from '../update-node.js';
 import type { LegacyRun } from './context.js';
-import { StackFailed } from './context.js';
-import { lockRow, operate, recordDone, recordFailed, replacementOf } from './resource-op.js';
+import { StackFailed, WalkInterrupted } from './context.js';
+import { lockRow, operate, recordDone, recordFailed } from './resource-op.js';
 
 /**
  * A plugin resource in a legacy walk: decide from the stored row (create, update in place,
@@ -65,7 +65,8 @@ async function replace(
   type: string,
   properties: Record<string, Value>,
 ): Promise<NodeOutput> {
-  const fresh = await replacementOf(run, row, type);
+  const fresh = await makeReplacement(run, row, type);
+  if (!fresh) throw new WalkInterrupted(`resource ${row.name} was changed by another writer`);
   return apply(run, stack, plugin, fresh, 'create', properties);
 }
 

@@ -1,6 +1,7 @@
 import { ClaimLostError, type StackRecord, type WorkItem } from '../../store/contract.js';
 import type { EngineDeps } from '../deps.js';
 import { stackEvent } from '../events.js';
+import { releaseCompleted } from '../finish.js';
 import { holderOf } from '../locks.js';
 import type { TemplateCache } from '../templates.js';
 import type { LegacyPayload } from './begin.js';
@@ -83,11 +84,7 @@ async function finish(run: LegacyRun, stack: StackRecord, status: 'COMPLETE' | '
       ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
     });
     if (!done) throw new ClaimLostError(item.id);
-    if (status === 'COMPLETE') await tx.resources.purge(stack.id, deleting);
-    if (deleting) await tx.drift.replace(stack.id, stack.rootId, []);
-    if (status === 'COMPLETE' && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
-      await tx.templates.delete(stack.prevTemplateId);
-    }
+    if (status === 'COMPLETE') await releaseCompleted(tx, stack, deleting, true);
     await tx.events.append([stackEvent(stack, stack.action, status, reason, now)]);
     await tx.stackLocks.release(stack.id, deps.engineId);
     await tx.work.complete(item);

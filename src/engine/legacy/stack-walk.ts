@@ -2,10 +2,11 @@ import { isNestedPlugin } from '../../resources/nested-type.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import { TemplateError } from '../../template/errors.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
-import { externalIdOf } from '../external.js';
+import { retained } from '../cleanup-node.js';
 import { stackEvent } from '../events.js';
+import { releaseCompleted } from '../finish.js';
 import type { NodeOutput } from '../nodes.js';
-import { NodeResolveContext } from '../resolver.js';
+import { definitionFor } from '../node-work.js';
 import { currentRows, initRow } from '../rows.js';
 import { checkpoint, LEGACY_CONCURRENCY, type LegacyRun, StackFailed } from './context.js';
 import { childToDelete, convergeNested, startChildDelete } from './nested.js';
@@ -26,7 +27,7 @@ export async function walkStack(run: LegacyRun, stack: StackRecord): Promise<voi
   const definition = await boundOrFailed(run, stack, stack.templateId);
   if (!definition) throw new StackFailed(`the template of stack ${stack.name} is gone`);
   await convergeAll(run, stack, definition);
-  const previous = await definitionOf(run, stack, stack.prevTemplateId).catch(() => undefined);
+  const previous = await definitionFor({ ...run, stack }, stack.prevTemplateId).catch(() => undefined);
   await deleteObsolete(run, stack, [definition, ...(previous ? [previous] : [])]);
 }
 
@@ -52,10 +53,8 @@ export async function walkChild(run: LegacyRun, child: StackRecord): Promise<voi
       prevTemplateId: null,
       ...(deleting ? { deletedAt: new Date(now()).toISOString() } : {}),
     });
-    await tx.resources.purge(child.id, deleting);
+    await releaseCompleted(tx, child, deleting, true);
     await tx.events.append([stackEvent(child, child.action, 'COMPLETE', reason, now())]);
-    if (child.prevTemplateId && child.prevTemplateId !== child.templateId)
-      await tx.templates.delete(child.prevTemplateId);
   });
 }
 
@@ -118,7 +117,7 @@ async function deleteAll(run: LegacyRun, stack: StackRecord): Promise<void> {
   const definitions: StackDefinition[] = [];
   for (const id of [stack.templateId, stack.prevTemplateId]) {
     // Only the order of deletes comes from templates: one that no longer binds orders nothing.
-    const definition = await definitionOf(run, stack, id).catch(() => undefined);
+    const definition = await definitionFor({ ...run, stack }, id).catch(() => undefined);
     if (definition) definitions.push(definition);
   }
   const rows = await run.deps.store.tx((tx) => tx.resources.listActive(stack.id));
@@ -150,23 +149,17 @@ async function deleteRows(
     order,
     async (id) => {
       checkpoint(run, stack.action);
-      await deleteRow(run, stack, byId.get(id)!, definitions[0]);
+      await deleteRow(run, stack, byId.get(id)!);
     },
     LEGACY_CONCURRENCY,
   );
 }
 
-async function deleteRow(
-  run: LegacyRun,
-  stack: StackRecord,
-  row: ResourceRecord,
-  definition: StackDefinition | undefined,
-): Promise<void> {
-  const child = await childToDelete(run, row);
-  if (!child) {
-    const retain = externalIdOf(row) !== undefined || retained(definition, row.name);
-    return deleteResource(run, stack, run.deps.plugins.plugin(row.type), row, retain);
-  }
+async function deleteRow(run: LegacyRun, stack: StackRecord, row: ResourceRecord): Promise<void> {
+  // As a convergence cleanup: Retain (in the row's own template) and external resources stay.
+  const retain = await retained({ ...run, stack }, row);
+  const child = retain ? undefined : await childToDelete(run, row);
+  if (!child) return deleteResource(run, stack, run.deps.plugins.plugin(row.type), row, retain);
   const locked = await lockRow(run, row, 'delete', null);
   try {
     await walkChild(run, await startChildDelete(run, stack, child));
@@ -180,15 +173,6 @@ async function deleteRow(
   await recordDone(run, locked, 'delete', {});
 }
 
-/** Whether the resource's DeletionPolicy says Retain. */
-function retained(definition: StackDefinition | undefined, name: string): boolean {
-  const policy = definition?.resources.get(name)?.definition.deletionPolicy;
-  if (!definition || policy === undefined) return false;
-  const value =
-    typeof policy === 'string' ? policy : new NodeResolveContext(definition, new Map()).resolve(policy);
-  return typeof value === 'string' && value.toLowerCase() === 'retain';
-}
-
 /** The template a converge walks to; one that does not bind (a child's parameters) fails the stack. */
 async function boundOrFailed(
   run: LegacyRun,
@@ -196,23 +180,9 @@ async function boundOrFailed(
   templateId: string | null,
 ): Promise<StackDefinition | undefined> {
   try {
-    return await definitionOf(run, stack, templateId);
+    return await definitionFor({ ...run, stack }, templateId);
   } catch (err) {
     if (err instanceof TemplateError) throw new StackFailed(err.message);
     throw err;
   }
-}
-
-/** The bound template `templateId` of `stack` (cached per process: templates never change). */
-export async function definitionOf(
-  run: LegacyRun,
-  stack: StackRecord,
-  templateId: string | null,
-): Promise<StackDefinition | undefined> {
-  if (!templateId) return undefined;
-  const cached = run.cache.peek(templateId, stack.id);
-  if (cached) return cached;
-  const record = await run.deps.store.tx((tx) => tx.templates.get(templateId));
-  if (!record) return undefined;
-  return run.cache.get(record, { stackId: stack.id, stackName: stack.name, projectId: stack.projectId });
 }
