@@ -61,7 +61,8 @@ async function stackRecord(db: string, name: string): Promise<StackRecord> {
 
 describe('legacy engine mode through the CLI', () => {
   it('creates, updates and deletes; refuses a second operation while one runs; stays legacy', async () => {
-    const w = legacyWorkdir({ 'chain.yaml': CHAIN('one', 1), 'chain2.yaml': CHAIN('two', 0) });
+    const w = legacyWorkdir({ 'chain.yaml': CHAIN('one', 3), 'chain2.yaml': CHAIN('two', 0) });
+    // Three resources of 3 s each: the refused commands below run well inside the create, even on a loaded machine.
     const create = w.start([...LEGACY, 'stack', 'create', 'old', '-t', 'chain.yaml', '--wait']);
     await w.until('the create runs', async () =>
       (await w.run(['stack', 'show', 'old'])).stdout.includes('CREATE_IN_PROGRESS'),
@@ -70,6 +71,7 @@ describe('legacy engine mode through the CLI', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Stack old already has an action \(CREATE\) in progress/);
     const deleting = await w.run([...LEGACY, 'stack', 'delete', 'old', '-y']);
+    assert.equal(deleting.code, 1);
     assert.match(deleting.stderr, /already has an action \(CREATE\) in progress/);
     assert.equal((await create.done).code, 0);
     assert.equal(await w.status('old'), 'CREATE_COMPLETE');
