@@ -249,12 +249,11 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   },
   enable_stack_adopt: {
     type: 'bool',
-    default: true,
-    help: 'Allow `stack adopt`: a stack made from an abandon document, its physical resources taken over as they are.',
+    default: false,
+    help: 'Allow `stack adopt`: a stack made from an abandon document, its physical resources taken over as they are (each adopted id checked to be the adopting project’s own).',
     heat: {
       name: 'enable_stack_adopt',
       default: 'false',
-      note: 'Hearth allows it by default: adopting is how stacks come over from a Heat.',
     },
   },
   database: {

@@ -1,3 +1,4 @@
+import type { ResourcePlugin } from '../resources/contract.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ResourceRecord, StackRecord } from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
@@ -6,6 +7,7 @@ import type { Value } from '../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
 import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
 import { adoptTemplateInput, readAdoptDocument } from './adopt-document.js';
+import { checkAdoptedIds, unreadableAdoptee } from './adopt-ownership.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
@@ -43,12 +45,13 @@ export async function adoptStack(
   cache: TemplateCache,
   req: AdoptRequest,
 ): Promise<StackRecord> {
-  if (deps.settings.enableStackAdopt === false) {
+  if (deps.settings.enableStackAdopt !== true) {
     throw new OperationError('Stack Adopt is not supported.', 'invalid');
   }
   const { document, environment, files, ...rest } = req;
   const doc = readAdoptDocument(document);
   const template = adoptTemplateInput(doc, { environment, files }, deps.settings.limits);
+  await checkAdoptedIds(deps, req.projectId, doc.resources);
   return createStack(deps, cache, { ...rest, template }, { resources: doc.resources });
 }
 
@@ -91,6 +94,11 @@ export async function runAdoptUpdate(
   }
   const lock = await lockState(scope, row);
   if (lock === 'busy') return waitForLock(scope);
+  if (row.action === 'INIT') {
+    // Proven the stack's own before its id is recorded: a foreign object is never the row's.
+    const why = await unreadable(scope, plugin, row);
+    if (why !== undefined) return failNode(scope, row, `ADOPT failed: ${why}`, 'ADOPT');
+  }
 
   const locked = row.action === 'INIT' ? await take(scope, row, properties) : await resume(scope, row);
   if (typeof locked === 'string') return failNode(scope, row, `ADOPT failed: ${locked}`, 'ADOPT');
@@ -103,6 +111,18 @@ export async function runAdoptUpdate(
   }
   const outputs = await outputsOf(plugin, ctx, properties);
   return recordDone(scope, locked, properties, scope.holder, outputs, 'adopt');
+}
+
+/** Why the row's entry names an object the stack cannot read with its own credentials. */
+async function unreadable(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+): Promise<string | undefined> {
+  const entry = adoptEntryOf(row);
+  if (missingId(entry) !== undefined) return undefined; // take() says why
+  const data = isPlainObject(entry!.resource_data) ? (entry!.resource_data as JsonObject) : {};
+  return unreadableAdoptee(scope, plugin, row, entry!.resource_id as string, data);
 }
 
 /**

@@ -46,7 +46,7 @@ export interface EngineSettings {
   convergenceEngine?: boolean;
   /** Updating a legacy stack migrates it (and its nested stacks) to convergence first. */
   convergenceMigrateOnUpdate?: boolean;
-  /** `stack adopt` is allowed (Heat: enable_stack_adopt; absent: allowed). */
+  /** `stack adopt` is allowed (Heat: enable_stack_adopt; absent: refused, as Heat). */
   enableStackAdopt?: boolean;
   /** Every update decides from resources' live state, as `--converge` does (Heat: observe_on_update). */
   observeOnUpdate?: boolean;

@@ -5,6 +5,7 @@ import { isTemplateError, TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../template/stack-definition.js';
 import { isPlainObject } from '../util/json.js';
+import { managedByAnotherProject } from './adopt-ownership.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import { lockState } from './locks.js';
@@ -170,6 +171,10 @@ async function adopt(
   properties: Record<string, Value>,
   holder: string | null,
 ): Promise<void> {
+  if (await managedByAnotherProject(scope.deps, scope.stack.projectId, id)) {
+    // Worded as a missing object: another project's resources are not even confirmed to exist.
+    return failNode(scope, row, `${ACTION_OF[op]} failed: ${notFound(id, row.type)}`);
+  }
   const now = scope.deps.clock.now();
   const locked = await scope.deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, holder, {
@@ -184,6 +189,9 @@ async function adopt(
   if (!locked) return retryLater(scope);
   return confirm(scope, plugin, locked, op, properties);
 }
+
+const notFound = (id: string | null, type: string) =>
+  `Invalid external resource: Resource ${id} (${type}) can not be found.`;
 
 /** The adopted object must exist (Heat's validate_external): present → COMPLETE, gone → FAILED. */
 async function confirm(
@@ -201,8 +209,7 @@ async function confirm(
     return failNode(scope, row, `${action} failed: ${errorMessage(err)}`);
   }
   if (reality.state === 'gone') {
-    const missing = `Invalid external resource: Resource ${row.physicalId} (${row.type}) can not be found.`;
-    return failNode(scope, row, `${action} failed: ${missing}`);
+    return failNode(scope, row, `${action} failed: ${notFound(row.physicalId, row.type)}`);
   }
   return finish(scope, plugin, row, op, properties, scope.holder);
 }

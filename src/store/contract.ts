@@ -277,6 +277,14 @@ export interface UserRecord {
   createdAt: string;
 }
 
+/** A live resource that has a given physical id, and the stack (and project) it belongs to. */
+export interface PhysicalIdManager {
+  physicalId: string;
+  stackId: string;
+  stackName: string;
+  projectId: string;
+}
+
 /** An API token: only its hash is stored, so a copy of the database grants nothing. */
 export interface TokenRecord {
   id: string;
@@ -343,6 +351,11 @@ export interface Tx {
      * lookups only (a software config referenced from another stack).
      */
     findByPhysicalId(physicalId: string): Promise<ResourceRecord[]>;
+    /**
+     * Who manages each of `physicalIds`: the live resources of live stacks (any project) with one of
+     * them as physical id. Scans like findByPhysicalId: for adopt and external_id checks only.
+     */
+    managersOf(physicalIds: readonly string[]): Promise<PhysicalIdManager[]>;
     /**
      * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
      * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.

@@ -5,6 +5,8 @@ import { API_SAMPLES } from '../support/shared.js';
 import { openstack, openstackSkip, type ServeProcess, startNoauthServe } from './serve-process.js';
 
 // The real `openstack stack adopt` against `hearth serve`, with the document a real Heat printed.
+// Adopt is off by default (as Heat): the server, a child of this process, is told to allow it.
+process.env.HEARTH_ENABLE_STACK_ADOPT = 'true';
 describe('openstack client: stack adopt', { skip: await openstackSkip() }, () => {
   let server: ServeProcess;
   before(async () => {

@@ -16,6 +16,7 @@ describe('API: adopt (POST /stacks with adopt_stack_data)', () => {
   const P = '/v1/proj';
   before(async () => {
     api = await startApi();
+    api.engine.deps.settings.enableStackAdopt = true; // off by default, as Heat
   });
   after(() => api.close());
 
@@ -118,5 +119,77 @@ describe('API: adopt (POST /stacks with adopt_stack_data)', () => {
     } finally {
       settings.enableStackAdopt = true;
     }
+  });
+});
+
+// Project B may not take over project A's resources by naming their ids, whether through adopt or
+// external_id: nothing of B's ever holds A's id, and A's objects outlive B's stacks.
+describe('API: adopted and external ids across projects', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+    api.engine.deps.settings.enableStackAdopt = true;
+  });
+  after(() => api.close());
+
+  const TEST = 'OS::Heat::TestResource';
+  const template = (resource: Record<string, unknown>) => ({
+    heat_template_version: '2018-08-31',
+    resources: { t: { type: TEST, ...resource } },
+  });
+  async function create(project: string, name: string, tmpl: unknown) {
+    const res = await api.call('POST', `/v1/${project}/stacks`, {
+      body: { stack_name: name, template: tmpl },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const { stack } = res.json() as { stack: { id: string } };
+    return (await api.settle(stack.id))!;
+  }
+  const resource = async (project: string, name: string, id: string) =>
+    (
+      (await api.call('GET', `/v1/${project}/stacks/${name}/${id}/resources/t`)).json() as {
+        resource: { physical_resource_id: string; resource_status: string; resource_status_reason: string };
+      }
+    ).resource;
+  const adoptBody = (name: string, resources: Record<string, unknown>) => ({
+    stack_name: name,
+    adopt_stack_data: JSON.stringify({ template: template({ properties: { value: 'x' } }), resources }),
+  });
+
+  it("refuses another project's id with a 400, nested entries too, and stores nothing", async () => {
+    const a = await create('proj-a', 'a', template({ properties: { value: 'secret' } }));
+    const id = (await resource('proj-a', 'a', a.id)).physical_resource_id;
+    assert.ok(id);
+    for (const resources of [
+      { t: { resource_id: id } },
+      { g: { resources: { '0': { resource_id: id } } }, t: { resource_id: 'other' } },
+    ]) {
+      const res = await api.call('POST', '/v1/proj-b/stacks', { body: adoptBody('b', resources) });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match((res.json() as HeatError).error.message, /cannot be adopted by this project/);
+      assert.doesNotMatch(res.body, /"a"/, "A's stack is not named to B");
+    }
+    const listed = (await api.call('GET', '/v1/proj-b/stacks')).json() as { stacks: unknown[] };
+    assert.deepEqual(listed.stacks, []);
+    // A itself is told which stack holds it.
+    const own = await api.call('POST', '/v1/proj-a/stacks', {
+      body: adoptBody('again', { t: { resource_id: id } }),
+    });
+    assert.equal(own.statusCode, 400, own.body);
+    assert.match(
+      (own.json() as HeatError).error.message,
+      /is a resource of stack "a": abandon that stack first/,
+    );
+
+    // B's external_id naming A's resource fails as a missing object; B's delete leaves A's alone.
+    const b = await create('proj-b', 'ext', template({ external_id: id }));
+    assert.equal(`${b.action}_${b.status}`, 'CREATE_FAILED');
+    const bt = await resource('proj-b', 'ext', b.id);
+    assert.match(bt.resource_status_reason, /Resource \S+ \(OS::Heat::TestResource\) can not be found/);
+    assert.equal((await api.call('DELETE', `/v1/proj-b/stacks/ext/${b.id}`)).statusCode, 204);
+    await api.settle(b.id);
+    const at = await resource('proj-a', 'a', a.id);
+    assert.equal(at.resource_status, 'CREATE_COMPLETE');
+    assert.ok(await api.engine.deps.reality.get(TEST, id), "A's object is still there");
   });
 });

@@ -11,6 +11,9 @@ import { history, type ResourceRow, Workdir } from './workdir.js';
 // `stack adopt`: a stack made from an abandon document, with no physical resource created. The
 // document a real Heat printed (../shared/heat-api-samples, read at test time), and Hearth's own.
 
+// Adopt is off by default (as Heat): every `hearth` child of this file is told to allow it.
+process.env.HEARTH_ENABLE_STACK_ADOPT = 'true';
+
 const sample = (name: string) => readFileSync(join(API_SAMPLES, name), 'utf8');
 const HEAT_DOC = join(API_SAMPLES, 'abandon-document.json');
 
@@ -188,11 +191,17 @@ outputs:
     assert.equal(t1.physical_resource_id, '');
   });
 
-  it('is refused when enable_stack_adopt is false', async () => {
-    const w = new Workdir({ 'off.yaml': 'enable_stack_adopt: false\n' });
-    const r = await w.run(['--config', 'off.yaml', 'stack', 'adopt', 's', '--adopt-file', HEAT_DOC]);
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /Stack Adopt is not supported/);
+  it('is refused by default (enable_stack_adopt false, as Heat), and nothing is stored', async () => {
+    const w = new Workdir();
+    delete process.env.HEARTH_ENABLE_STACK_ADOPT;
+    try {
+      const r = await w.run(['stack', 'adopt', 's', '--adopt-file', HEAT_DOC]);
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /Stack Adopt is not supported/);
+      assert.equal((await w.run(['stack', 'show', 's'])).code, 1);
+    } finally {
+      process.env.HEARTH_ENABLE_STACK_ADOPT = 'true';
+    }
   });
 });
 

@@ -32,7 +32,7 @@ const DEFAULTS: Config = {
   num_engine_workers: Math.max(4, availableParallelism()),
   periodic_interval: 60,
   engine_life_check_timeout: 2,
-  enable_stack_adopt: true,
+  enable_stack_adopt: false,
   database: join(homedir(), '.hearth/hearth.db'),
   database_pool_size: 10,
   log_level: 'info',

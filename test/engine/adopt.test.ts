@@ -78,7 +78,7 @@ async function adopt(h: Harness, resources: Record<string, unknown>) {
 describe('engine: adopt', () => {
   it('records each resource with the physical id and data of its entry, creating nothing', async () => {
     const calls: string[] = [];
-    const h = await Harness.create({ plugins: [adoptable(calls)] });
+    const h = await Harness.create({ plugins: [adoptable(calls)], enableStackAdopt: true });
     const started = await adopt(h, FULL);
     assert.equal(`${started.action}_${started.status}`, 'ADOPT_IN_PROGRESS');
     await h.settle();
@@ -105,7 +105,7 @@ describe('engine: adopt', () => {
 
   it('fails a resource the document lacks (or gives no id), as Heat does, and creates nothing', async () => {
     const calls: string[] = [];
-    const h = await Harness.create({ plugins: [adoptable(calls)] });
+    const h = await Harness.create({ plugins: [adoptable(calls)], enableStackAdopt: true });
     await adopt(h, { child: FULL.child, a: { resource_data: {} } });
     await h.settle();
     assert.equal(await h.status('s'), 'ADOPT_FAILED');
@@ -115,7 +115,7 @@ describe('engine: adopt', () => {
     );
     assert.deepEqual(calls, []);
 
-    const h2 = await Harness.create({ plugins: [adoptable(calls)] });
+    const h2 = await Harness.create({ plugins: [adoptable(calls)], enableStackAdopt: true });
     await adopt(h2, { a: FULL.a });
     await h2.settle();
     const child = (await h2.rows('s')).find((r) => r.name === 'child')!;

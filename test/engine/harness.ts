@@ -85,6 +85,8 @@ export interface HarnessOptions {
   cloudRateBurst?: number;
   /** New stacks run under the legacy engine (convergence_engine false). */
   legacy?: boolean;
+  /** `stack adopt` allowed (enable_stack_adopt; off by default, as Heat). */
+  enableStackAdopt?: boolean;
 }
 
 /**
@@ -118,6 +120,7 @@ export class Harness {
         lockRetryMs: 50,
         limits: DEFAULT_LIMITS,
         ...(options.legacy ? { convergenceEngine: false } : {}),
+        ...(options.enableStackAdopt ? { enableStackAdopt: true } : {}),
         ...(options.cloudRateLimit !== undefined ? { cloudRateLimit: options.cloudRateLimit } : {}),
         ...(options.cloudRateBurst !== undefined ? { cloudRateBurst: options.cloudRateBurst } : {}),
       },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResourceHead, ResourceRecord, Store } from '../../src/store/contract.js';
 import type { Json } from '../../src/util/json.js';
-import { resource, withStore } from './fixtures.js';
+import { resource, stack, withStore } from './fixtures.js';
 
 const withoutId = ({ id: _id, ...rest }: ResourceRecord) => rest;
 
@@ -170,6 +170,31 @@ export function resourcesContract(open: () => Promise<Store>): void {
           [other!.id],
         );
         assert.deepEqual(await store.tx((tx) => tx.resources.findByPhysicalId('nope')), []);
+      }));
+
+    it('tells which live stacks manage physical ids, with their projects (deleted rows and stacks left out)', () =>
+      withStore(open, async (store) => {
+        await store.tx(async (tx) => {
+          await tx.stacks.insert(stack({ id: 'm1', name: 'mine', projectId: 'project-a' }));
+          await tx.stacks.insert(stack({ id: 'm2', name: 'theirs', projectId: 'project-b' }));
+          await tx.stacks.insert(
+            stack({ id: 'm3', name: 'gone', projectId: 'project-b', deletedAt: '2026-01-01T00:00:00.000Z' }),
+          );
+          await tx.resources.insert([
+            resource('m1', 'a', { physicalId: 'p-a', action: 'CREATE', status: 'COMPLETE' }),
+            resource('m2', 'b', { physicalId: 'p-b', action: 'UPDATE', status: 'FAILED' }),
+            resource('m2', 'old', { physicalId: 'p-old', action: 'DELETE', status: 'COMPLETE' }),
+            resource('m3', 'c', { physicalId: 'p-c', action: 'CREATE', status: 'COMPLETE' }),
+          ]);
+        });
+        const found = await store.tx((tx) =>
+          tx.resources.managersOf(['p-a', 'p-b', 'p-old', 'p-c', 'p-none', 'p-a']),
+        );
+        assert.deepEqual(found, [
+          { physicalId: 'p-a', stackId: 'm1', stackName: 'mine', projectId: 'project-a' },
+          { physicalId: 'p-b', stackId: 'm2', stackName: 'theirs', projectId: 'project-b' },
+        ]);
+        assert.deepEqual(await store.tx((tx) => tx.resources.managersOf([])), []);
       }));
 
     it('locked update: only with the expected key and engine (null-safe); bumps the key', () =>

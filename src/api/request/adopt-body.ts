@@ -18,7 +18,7 @@ export async function adoptRequest(
   body: CreateBody,
 ): Promise<AdoptRequest> {
   const settings = deps.engine.deps.settings;
-  if (settings.enableStackAdopt === false) throw badRequest('Stack Adopt is not supported.', 'NotSupported');
+  if (settings.enableStackAdopt !== true) throw badRequest('Stack Adopt is not supported.', 'NotSupported');
   const name = await checkNewStack(deps, projectId, body.stack_name);
   const data = body.adopt_stack_data;
   let document: Json;

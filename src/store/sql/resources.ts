@@ -123,6 +123,24 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return rows.map((r) => RESOURCES.decode(r));
     },
 
+    async managersOf(physicalIds) {
+      if (physicalIds.length === 0) return [];
+      const rows = await db.all(
+        `SELECT r.physical_id, s.id AS stack_id, s.name, s.project_id FROM resources r
+         JOIN stacks s ON s.id = r.stack_id
+         WHERE ${dialect.inStrings('r.physical_id', '$1')} AND NOT (r.action = 'DELETE' AND r.status = 'COMPLETE')
+           AND s.deleted_at IS NULL
+         ORDER BY r.physical_id, s.id`,
+        [JSON.stringify([...new Set(physicalIds)])],
+      );
+      return rows.map((r) => ({
+        physicalId: r.physical_id as string,
+        stackId: r.stack_id as string,
+        stackName: r.name as string,
+        projectId: r.project_id as string,
+      }));
+    },
+
     async listAll(stackId) {
       const rows = await db.all('SELECT * FROM resources WHERE stack_id = $1 ORDER BY id', [stackId]);
       return rows.map((r) => RESOURCES.decode(r));
