@@ -35,11 +35,7 @@ describe('engine: adopted and external ids belong to the adopter', () => {
       environment: emptyEnvironment(),
     });
   const networkExists = async (id: string) => {
-    const { body } = await rig.admin.request<{ networks: { id: string }[] }>(
-      'network',
-      'GET',
-      '/networks',
-    );
+    const { body } = await rig.admin.request<{ networks: { id: string }[] }>('network', 'GET', '/networks');
     return body.networks.some((n) => n.id === id);
   };
   /** A network admin makes in the cloud directly, outside any stack. */
