@@ -1,6 +1,6 @@
 import { AuthenticationError, type Identity } from '../auth/identity.js';
 import type { TokenCheck } from '../auth/keystone.js';
-import { verifyToken } from '../auth/standalone.js';
+import { checkToken } from '../auth/standalone.js';
 import type { AuthMode } from '../config/options.js';
 import type { Store } from '../store/contract.js';
 
@@ -32,7 +32,12 @@ export function authToken(
   return token === undefined || token === '' ? undefined : token;
 }
 
-/** Tokens made by `hearth manage token create`, checked against their hashes in the store. */
+/**
+ * Tokens made by `hearth manage token create`, checked against their hashes in the store. Nothing
+ * is cached: each request reads its token, user and project (one indexed query), so a revoked
+ * token, a disabled or deleted user and a deleted project are refused by every API process from
+ * their next request. A cache added here would have to expire within seconds to keep that.
+ */
 export function standaloneAuthenticator(store: Store, now: () => number = Date.now): Authenticator {
   return {
     mode: 'standalone',
@@ -40,9 +45,9 @@ export function standaloneAuthenticator(store: Store, now: () => number = Date.n
       const token = authToken(headers);
       if (token === undefined)
         throw new AuthenticationError('Authentication required: send an X-Auth-Token header');
-      const identity = await verifyToken(store, token, now());
-      if (!identity) throw new AuthenticationError('The token is unknown or has expired');
-      return identity;
+      const check = await checkToken(store, token, now());
+      if ('rejected' in check) throw new AuthenticationError(check.rejected);
+      return check.identity;
     },
   };
 }

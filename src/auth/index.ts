@@ -8,11 +8,25 @@ export {
 } from './identity.js';
 export { KeystoneClient, keystoneSettings, type KeystoneSettings, type TokenCheck } from './keystone.js';
 export {
+  checkToken,
   createProject,
   createToken,
   createUser,
+  DEFAULT_TOKEN_EXPIRATION,
   hashToken,
   IdentityError,
   verifyToken,
 } from './standalone.js';
+export {
+  deleteProject,
+  deleteUser,
+  listProjects,
+  listTokens,
+  listUsers,
+  revokeTokens,
+  revokeUserTokens,
+  setUserEnabled,
+  tokenState,
+  type TokenState,
+} from './credentials.js';
 export { signalCredentials, SignalSigner, SIGNAL_TOKEN_PREFIX, type SignalTarget } from './signal-tokens.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ProjectRecord, Store, UserRecord } from '../store/contract.js';
+import type { ProjectRecord, Store, Tx, UserRecord } from '../store/contract.js';
 import type { Identity } from './identity.js';
 
 /**
@@ -27,6 +27,25 @@ function checkName(kind: string, name: string): void {
   }
 }
 
+/** The project named (by id or name), or an IdentityError. */
+export async function projectOf(tx: Tx, projectIdOrName: string): Promise<ProjectRecord> {
+  const project = await tx.auth.findProject(projectIdOrName);
+  if (!project) throw new IdentityError(`project "${projectIdOrName}" not found`);
+  return project;
+}
+
+/** The user named (by id or name) in a project named (by id or name), or an IdentityError. */
+export async function userOf(
+  tx: Tx,
+  projectIdOrName: string,
+  userIdOrName: string,
+): Promise<{ project: ProjectRecord; user: UserRecord }> {
+  const project = await projectOf(tx, projectIdOrName);
+  const user = await tx.auth.findUser(project.id, userIdOrName);
+  if (!user) throw new IdentityError(`user "${userIdOrName}" not found in project "${project.name}"`);
+  return { project, user };
+}
+
 export async function createProject(store: Store, name: string, now = Date.now()): Promise<ProjectRecord> {
   checkName('project', name);
   return store.tx(async (tx) => {
@@ -47,8 +66,7 @@ export async function createUser(
   checkName('user', name);
   for (const role of roles) checkName('role', role);
   return store.tx(async (tx) => {
-    const project = await tx.auth.findProject(projectIdOrName);
-    if (!project) throw new IdentityError(`project "${projectIdOrName}" not found`);
+    const project = await projectOf(tx, projectIdOrName);
     if (await tx.auth.findUser(project.id, name)) {
       throw new IdentityError(`user "${name}" already exists in project "${project.name}"`);
     }
@@ -58,27 +76,32 @@ export async function createUser(
       projectId: project.id,
       roles: [...new Set(roles)],
       createdAt: new Date(now).toISOString(),
+      disabledAt: null,
     };
     await tx.auth.insertUser(user);
     return user;
   });
 }
 
-/** Makes an API token for a user; the returned secret is not kept anywhere. */
+/** Keystone's default token lifetime (`[token] expiration`), and `token_expiration`'s. */
+export const DEFAULT_TOKEN_EXPIRATION = 3600;
+
+/**
+ * Makes an API token for a user; the returned secret is not kept anywhere. It lives `ttlSeconds`
+ * (default DEFAULT_TOKEN_EXPIRATION), or for ever with null (until revoked).
+ */
 export async function createToken(
   store: Store,
   projectIdOrName: string,
   userIdOrName: string,
-  options: { ttlSeconds?: number; now?: number } = {},
+  options: { ttlSeconds?: number | null; now?: number } = {},
 ): Promise<{ token: string; id: string; expiresAt: number | null; user: UserRecord }> {
   const now = options.now ?? Date.now();
   const token = `hth_${randomBytes(32).toString('base64url')}`;
-  const expiresAt = options.ttlSeconds === undefined ? null : now + options.ttlSeconds * 1000;
+  const ttl = options.ttlSeconds === undefined ? DEFAULT_TOKEN_EXPIRATION : options.ttlSeconds;
+  const expiresAt = ttl === null ? null : now + ttl * 1000;
   return store.tx(async (tx) => {
-    const project = await tx.auth.findProject(projectIdOrName);
-    if (!project) throw new IdentityError(`project "${projectIdOrName}" not found`);
-    const user = await tx.auth.findUser(project.id, userIdOrName);
-    if (!user) throw new IdentityError(`user "${userIdOrName}" not found in project "${project.name}"`);
+    const { user } = await userOf(tx, projectIdOrName, userIdOrName);
     const id = randomUUID();
     await tx.auth.insertToken({
       id,
@@ -86,24 +109,44 @@ export async function createToken(
       userId: user.id,
       expiresAt,
       createdAt: new Date(now).toISOString(),
+      revokedAt: null,
     });
     return { token, id, expiresAt, user };
   });
 }
 
-/** The identity an API token stands for, or undefined when it is unknown or expired. */
+/** A token's identity, or why it is refused (the API answers 401 with that message). */
+export type StandaloneCheck = { identity: Identity } | { rejected: string };
+
+export const UNKNOWN_TOKEN = 'The token is unknown or has expired';
+
+/**
+ * Who an API token stands for, judged on the store's rows as they are now: one query, asked on
+ * every request and never cached, so a revocation, a disabled or deleted user or a deleted
+ * project is refused by every process sharing the store from its next request on.
+ */
+export async function checkToken(store: Store, token: string, now = Date.now()): Promise<StandaloneCheck> {
+  const found = await store.tx((tx) => tx.auth.findToken(hashToken(token)));
+  if (!found) return { rejected: UNKNOWN_TOKEN };
+  if (found.token.revokedAt !== null) return { rejected: 'The token has been revoked' };
+  if (found.token.expiresAt !== null && found.token.expiresAt <= now) return { rejected: UNKNOWN_TOKEN };
+  if (found.user.disabledAt !== null) return { rejected: 'The user of this token is disabled' };
+  return {
+    identity: {
+      projectId: found.user.projectId,
+      userId: found.user.id,
+      userName: found.user.name,
+      roles: found.user.roles,
+    },
+  };
+}
+
+/** The identity an API token stands for, or undefined when it is refused. */
 export async function verifyToken(
   store: Store,
   token: string,
   now = Date.now(),
 ): Promise<Identity | undefined> {
-  const found = await store.tx((tx) => tx.auth.findToken(hashToken(token)));
-  if (!found) return undefined;
-  if (found.token.expiresAt !== null && found.token.expiresAt <= now) return undefined;
-  return {
-    projectId: found.user.projectId,
-    userId: found.user.id,
-    userName: found.user.name,
-    roles: found.user.roles,
-  };
+  const check = await checkToken(store, token, now);
+  return 'identity' in check ? check.identity : undefined;
 }

@@ -76,6 +76,8 @@ export interface Config {
   readonly bind_port: number;
   /** How the API authenticates requests: its own tokens, Keystone's, or not at all (loopback only). */
   readonly auth_mode: AuthMode;
+  /** Lifetime of a standalone API token `hearth manage token create` makes without --ttl, in seconds. */
+  readonly token_expiration: number;
   /** Keystone v3 endpoint that validates tokens when auth_mode is keystone. */
   readonly keystone_url: string;
   /** Hearth's own Keystone user, whose token lets it validate requests' tokens. */
@@ -401,6 +403,18 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     heat: {
       name: '[paste_deploy] flavor',
       note: 'Heat picks keystone or noauth by paste flavor; standalone tokens are Hearth’s own. noauth serves loopback addresses only.',
+    },
+  },
+  token_expiration: {
+    type: 'int',
+    default: 3600,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds a standalone API token lives when `hearth manage token create` is given no --ttl (--no-expiry makes one that lives until revoked).',
+    heat: {
+      name: 'keystone.conf [token] expiration',
+      default: '3600',
+      note: 'Keystone’s option: standalone tokens stand in for Keystone’s; Heat has none.',
     },
   },
   keystone_url: {

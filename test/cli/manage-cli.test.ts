@@ -67,31 +67,55 @@ describe('hearth manage: standalone projects, users and tokens', () => {
     fails(['user', 'create', 'erin'], /required option '--project/, 2);
   });
 
-  it('makes a token shown once: its user and project, no expiry unless asked', () => {
+  it('makes a token shown once: its user and project, living token_expiration (3600 s) by default', () => {
+    const before = Date.now();
     const made = json(['token', 'create', '--project', 'alpha', '--user', 'alice']);
     assert.match(made.token as string, /^hth_[A-Za-z0-9_-]{43}$/);
     assert.match(made.id as string, /^[0-9a-f-]{36}$/);
     assert.equal(made.project_id, alpha.id);
     assert.equal(made.user_id, alice.id);
-    assert.equal(made.expires_at, null);
+    const expires = Date.parse(made.expires_at as string);
+    assert.ok(expires >= before + 3600_000 && expires <= Date.now() + 3600_000, made.expires_at as string);
     const again = json(['token', 'create', '--project', alpha.id as string, '--user', alice.id as string]);
     assert.notEqual(again.token, made.token);
   });
 
-  it('makes a token that expires --expires-in seconds from now', () => {
-    const before = Date.now();
-    const made = json(['token', 'create', '--project', 'alpha', '--user', 'alice', '--expires-in', '90']);
-    const expires = Date.parse(made.expires_at as string);
-    assert.ok(expires >= before + 90_000 && expires <= Date.now() + 90_000, made.expires_at as string);
+  it('takes the default lifetime from token_expiration, --ttl for one token, none with --no-expiry', () => {
+    const lifetime = (args: string[], env: Record<string, string> = {}) => {
+      const before = Date.now();
+      const r = w.run(
+        ['manage', 'token', 'create', '--project', 'alpha', '--user', 'alice', ...args, '-f', 'json'],
+        env,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const expiresAt = (JSON.parse(r.stdout) as { expires_at: string | null }).expires_at;
+      return expiresAt === null
+        ? null
+        : { from: Date.parse(expiresAt) - Date.now(), to: Date.parse(expiresAt) - before };
+    };
+    const within = (got: ReturnType<typeof lifetime>, seconds: number) =>
+      assert.ok(
+        got !== null && got.from <= seconds * 1000 && got.to >= seconds * 1000,
+        `${JSON.stringify(got)} vs ${seconds} s`,
+      );
+    within(lifetime([], { HEARTH_TOKEN_EXPIRATION: '120' }), 120);
+    within(lifetime(['--ttl', '90']), 90);
+    within(lifetime(['--ttl', '90'], { HEARTH_TOKEN_EXPIRATION: '120' }), 90);
+    within(lifetime(['--expires-in', '45']), 45);
+    assert.equal(lifetime(['--no-expiry']), null);
   });
 
   it('refuses a bad lifetime, an unknown user, or a user of another project', () => {
-    for (const bad of ['0', 'soon']) {
+    for (const bad of ['0', 'soon', '-5']) {
       fails(
-        ['token', 'create', '--project', 'alpha', '--user', 'alice', `--expires-in=${bad}`],
-        new RegExp(`--expires-in must be a positive number of seconds, got "${bad}"`),
+        ['token', 'create', '--project', 'alpha', '--user', 'alice', `--ttl=${bad}`],
+        new RegExp(`--ttl must be a positive number of seconds, got "${bad}"`),
       );
     }
+    fails(
+      ['token', 'create', '--project', 'alpha', '--user', 'alice', '--ttl', '60', '--no-expiry'],
+      /--ttl and --no-expiry contradict each other/,
+    );
     fails(
       ['token', 'create', '--project', 'alpha', '--user', 'zed'],
       /user "zed" not found in project "alpha"/,

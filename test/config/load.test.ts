@@ -50,6 +50,7 @@ const DEFAULTS: Config = {
   bind_host: '127.0.0.1',
   bind_port: 8004,
   auth_mode: 'standalone',
+  token_expiration: 3600,
   keystone_url: 'http://127.0.0.1:5000/v3',
   keystone_service_user: 'heat',
   keystone_service_password: '',

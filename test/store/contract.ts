@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/contract.js';
+import { authContract } from './contract-auth.js';
 import { driftContract } from './contract-drift.js';
 import { healContract } from './contract-heals.js';
 import { stackLockContract } from './contract-stack-locks.js';
@@ -29,5 +30,6 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   driftContract(open);
   healContract(open);
   stackLockContract(open);
+  authContract(open);
   scaleContract(open, options.scaleBoundMs);
 }

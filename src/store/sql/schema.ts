@@ -312,4 +312,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 17,
+    description:
+      'standalone credentials lifecycle: users can be disabled, tokens revoked; tokens found by user',
+    statements: () => [
+      'ALTER TABLE users ADD COLUMN disabled_at BIGINT',
+      'ALTER TABLE api_tokens ADD COLUMN revoked_at BIGINT',
+      'CREATE INDEX api_tokens_by_user ON api_tokens (user_id)',
+    ],
+  },
 ];

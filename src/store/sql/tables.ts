@@ -141,6 +141,7 @@ export const USERS = spec<UserRecord>('users', [
   ['projectId', 'project_id', 'text'],
   ['roles', 'roles', 'json'],
   ['createdAt', 'created_at', 'time'],
+  ['disabledAt', 'disabled_at', 'time'],
 ]);
 
 export const TOKENS = spec<TokenRecord>('api_tokens', [
@@ -149,6 +150,7 @@ export const TOKENS = spec<TokenRecord>('api_tokens', [
   ['userId', 'user_id', 'text'],
   ['expiresAt', 'expires_at', 'int'],
   ['createdAt', 'created_at', 'time'],
+  ['revokedAt', 'revoked_at', 'time'],
 ]);
 
 export const DRIFT = spec<DriftRecord>('resource_drift', [
