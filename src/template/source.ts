@@ -84,7 +84,8 @@ export function parseSource(
   if (bytes > limits.maxDocumentBytes) {
     throw new TemplateError(
       'limit',
-      `document is ${bytes} bytes, larger than the limit of ${limits.maxDocumentBytes} bytes`,
+      // Heat's words (heat/common/template_format.py), for environments too.
+      `Template size (${bytes} bytes) exceeds maximum allowed size (${limits.maxDocumentBytes} bytes).`,
       [],
       { file },
     );
