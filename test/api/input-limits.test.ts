@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { snapshotDatabase } from '../cli/state-snapshot.js';
 import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harness.js';
@@ -53,6 +54,31 @@ describe('API limits: body and template size (Heat’s defaults)', () => {
     );
   });
 
+  it('refuses a chunked body (no Content-Length) once it passes the limit', async () => {
+    const before = snapshotDatabase(api.dbFile);
+    const chunk = 'x'.repeat(64 * 1024);
+    const res = await api.app.inject({
+      method: 'POST',
+      url: `${P}/stacks`,
+      headers: { 'content-type': 'application/json' },
+      payload: Readable.from(
+        (function* () {
+          yield '{"stack_name": "chunked", "padding": "';
+          for (let i = 0; i < 64; i++) yield chunk; // 4 MiB
+          yield '"}';
+        })(),
+      ),
+    });
+    assert.equal(res.statusCode, 400, res.body.slice(0, 500));
+    const err = res.json() as HeatError;
+    assert.equal(err.error.type, 'RequestLimitExceeded');
+    assert.equal(
+      err.error.message,
+      'Request limit exceeded: JSON body size (more than 1048576 bytes) exceeds maximum allowed size (1048576 bytes).',
+    );
+    assert.deepEqual(snapshotDatabase(api.dbFile), before);
+  });
+
   it('refuses a template over max_template_size (512 KiB) in a body under the body limit', async () => {
     const text = `heat_template_version: 2018-08-31\ndescription: ${'x'.repeat(600 * 1024)}\n`;
     const err = await refused('POST', `${P}/stacks`, create({ template: text }));
@@ -89,6 +115,21 @@ describe('API limits: nesting depth', () => {
       bodyTooDeep,
     );
     assert.match((await refused('POST', `${P}/stacks/preview`, cases[0]!)).error.message, bodyTooDeep);
+  });
+
+  it('takes max_json_body_depth from the configuration, counting the body as level 1', async () => {
+    const small = await startApi({ limits: { max_json_body_depth: 4 } });
+    try {
+      // body → template → outputs → o: 4 levels; a value that is a list makes 5.
+      const at = (value: unknown) => ({ template: { ...VERSION, outputs: { o: { value } } } });
+      const ok = await small.call('POST', `${P}/validate`, { body: at('flat') });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const deep = await small.call('POST', `${P}/validate`, { body: at(['x']) });
+      assert.equal(deep.statusCode, 400, deep.body);
+      assert.match((deep.json() as HeatError).error.message, /nested deeper than 4 levels/);
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses documents sent as text nested deeper than max_document_depth: JSON and YAML', async () => {
