@@ -4,7 +4,14 @@ import type { Engine } from '../engine/engine.js';
 import type { Authenticator } from './authenticator.js';
 
 /** The API's limits, from the configuration (Heat's option names). */
-export type ApiLimits = Pick<Config, 'max_json_body_size' | 'max_stacks_per_tenant'>;
+export type ApiLimits = Pick<
+  Config,
+  | 'max_json_body_size'
+  | 'max_json_body_depth'
+  | 'max_stacks_per_tenant'
+  | 'api_write_rate_limit'
+  | 'api_write_rate_burst'
+>;
 
 /** What the routes work with: the engine (its store, plugins and template cache) and the authenticator. */
 export interface ApiDeps {

@@ -30,6 +30,7 @@ const STATUS_TEXT: Record<number, [title: string, explanation: string]> = {
   409: ['Conflict', 'There was a conflict when trying to complete your request.'],
   413: ['Request Entity Too Large', 'The body of your request was too large for this server.'],
   415: ['Unsupported Media Type', 'The request media type is not supported by this server.'],
+  429: ['Too Many Requests', 'The client has sent too many requests in a given amount of time.'],
   500: [
     'Internal Server Error',
     'The server has either erred or is incapable of performing the requested operation.',

@@ -10,9 +10,11 @@ import Fastify, {
 import { AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from '../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js';
 import { authToken } from './authenticator.js';
+import { bodyTooLarge, registerJsonBodyParser } from './body-limits.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { ProjectRateLimiter, writeRateLimitHook } from './rate-limit.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerDriftRoutes } from './routes/drift.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
@@ -45,6 +47,8 @@ export type Api = FastifyInstance<
 export interface ServerOptions {
   /** A pino logger for requests, or false for none (tests). */
   logger?: FastifyBaseLogger | false;
+  /** Monotonic time in ms for the write rate limit (tests stop it); performance.now by default. */
+  now?: () => number;
 }
 
 /** The project part of the URLs the client used, so links in bodies lead back to this server. */
@@ -118,20 +122,12 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
     reply.header('x-openstack-request-id', request.id);
   });
 
-  // heatclient sends `Content-Type: application/json` with an empty body on DELETE: no body, as
-  // for Heat. JSON.parse keeps `__proto__` keys as plain data (own properties).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text as string));
-    } catch (err) {
-      done(new HttpError(400, 'HTTPBadRequest', `The body is not valid JSON: ${(err as Error).message}`));
-    }
-  });
+  registerJsonBodyParser(app, deps.limits.max_json_body_depth);
 
   app.setErrorHandler(async (err, request, reply) => {
-    const { status, type, message, internal } = classify(err);
+    const { status, type, message, internal } = classify(
+      bodyTooLarge(err, request, deps.limits.max_json_body_size) ?? err,
+    );
     if (internal) request.log.error({ err }, 'request failed');
     else request.log.info({ status, type }, message);
     return reply.status(status).send(heatErrorBody(status, type, message));
@@ -166,6 +162,12 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
         // An admin naming another project acts in it.
         request.identity = identity.projectId === project ? identity : { ...identity, projectId: project };
       });
+      const { api_write_rate_limit: rate, api_write_rate_burst: burst } = deps.limits;
+      if (rate > 0) {
+        // After authentication: only a project's own callers spend its budget.
+        const limiter = new ProjectRateLimiter(rate, burst || rate, options.now);
+        scoped.addHook('onRequest', writeRateLimitHook(limiter));
+      }
       registerStackRoutes(scoped as unknown as Api, deps);
       registerResourceRoutes(scoped as unknown as Api, deps);
       registerEventRoutes(scoped as unknown as Api, deps);

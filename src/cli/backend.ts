@@ -119,7 +119,8 @@ export interface StackChange {
   template?: StackInput;
   parameters?: Record<string, Json>;
   disableRollback?: boolean;
-  timeoutMins?: number;
+  /** null: back to the default (stack_action_timeout). */
+  timeoutMins?: number | null;
   /** Decide from the resources' live state (`--converge`). */
   converge?: boolean;
   /** Start or change (a policy) or stop (null) continuous observation; absent: as it is. */

@@ -21,6 +21,8 @@ export interface Config {
   readonly max_template_size: number;
   /** Largest API request body, in bytes (should be larger than max_template_size). */
   readonly max_json_body_size: number;
+  /** Deepest nesting of maps and lists in an API request body. */
+  readonly max_json_body_depth: number;
   /** Rough number of events kept per stack; 0 means unlimited. */
   readonly max_events_per_stack: number;
   /** How many events one purge removes. */
@@ -102,6 +104,10 @@ export interface Config {
   readonly cloud_rate_burst: number;
   /** Most stacks one project may have (top-level and nested); -1 means unlimited. */
   readonly max_stacks_per_tenant: number;
+  /** Write requests (POST, PUT, PATCH, DELETE) per second one project may send the API; 0: unlimited. */
+  readonly api_write_rate_limit: number;
+  /** Most write requests one project may send at once after a quiet spell; 0: api_write_rate_limit. */
+  readonly api_write_rate_burst: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
   readonly public_api_url: string;
   /** Key signing signal tokens; empty: one generated for the store, shared by its processes. */
@@ -152,27 +158,30 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   },
   max_template_size: {
     type: 'int',
-    default: 256 * 1024 * 1024,
+    default: 524_288,
     min: 1,
     unit: 'bytes',
     help: 'Largest template or environment document, in bytes.',
     heat: {
       name: 'max_template_size',
       default: '524288',
-      note: 'Hearth allows 256 MiB so that million-resource templates load.',
+      note: 'Raise it (and max_json_body_size) for very large stacks: a million-resource template is about 100 MB.',
     },
   },
   max_json_body_size: {
     type: 'int',
-    default: 512 * 1024 * 1024,
+    default: 1_048_576,
     min: 1,
     unit: 'bytes',
     help: 'Largest API request body, in bytes; should be larger than max_template_size.',
-    heat: {
-      name: 'max_json_body_size',
-      default: '1048576',
-      note: 'Raised with max_template_size: a request body carries the template and its files.',
-    },
+    heat: { name: 'max_json_body_size', default: '1048576' },
+  },
+  max_json_body_depth: {
+    type: 'int',
+    default: 128,
+    min: 1,
+    help: 'Deepest nesting of maps and lists in an API request body (the template, environment and parameters it carries included).',
+    heat: null,
   },
   max_events_per_stack: {
     type: 'int',
@@ -503,6 +512,20 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
     min: -1,
     help: 'Most stacks one project may have, nested stacks included; -1 means unlimited.',
     heat: { name: 'max_stacks_per_tenant', default: '512' },
+  },
+  api_write_rate_limit: {
+    type: 'int',
+    default: 50,
+    min: 0,
+    help: 'Write requests (POST, PUT, PATCH, DELETE under /v1/{project_id}) per second each project may send the API, averaged by a token bucket per project; beyond it the API answers 429. 0 means unlimited.',
+    heat: null,
+  },
+  api_write_rate_burst: {
+    type: 'int',
+    default: 500,
+    min: 0,
+    help: 'Most write requests one project may send at once after a quiet spell (the size of its bucket); 0 means api_write_rate_limit (one second’s worth).',
+    heat: null,
   },
   public_api_url: {
     type: 'string',

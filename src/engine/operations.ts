@@ -22,6 +22,7 @@ import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
 import { actionInProgress, beginLegacy, notInLegacyMode } from './legacy/begin.js';
 import { migrateOnUpdate } from './legacy/migrate.js';
+import { timeoutProblem } from './stack-timeout.js';
 
 /** A template as a client sends it: the document, its URL, its environment and files. */
 export interface TemplateInput {
@@ -73,6 +74,11 @@ export class OperationError extends Error {
 
 const STACK_NAME = /^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$/;
 
+function checkTimeout(mins: number | null | undefined): void {
+  const problem = mins === null || mins === undefined ? undefined : timeoutProblem(mins);
+  if (problem) throw new OperationError(problem, 'invalid');
+}
+
 /** Validates a create request (name, template) without writing anything. */
 export function prepareCreate(
   deps: EngineDeps,
@@ -90,6 +96,7 @@ export function prepareCreate(
       'invalid',
     );
   }
+  checkTimeout(req.timeoutMins);
   const record = templateRecord(req.template, deps.clock.now());
   const constraints = cloudConstraintCollector(deps, req.projectId);
   const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId }, constraints);
@@ -174,6 +181,7 @@ export async function prepareUpdate(
     throw new OperationError(`stack "${stack.name}" is being deleted; it cannot be updated`, 'conflict');
   }
   if (!stack.convergence && stack.status === 'IN_PROGRESS') throw actionInProgress(stack);
+  checkTimeout(req.timeoutMins);
   const input = req.template ?? (await storedInput(deps, stack));
   const environment = req.parameters
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }

@@ -14,7 +14,7 @@ import {
 import type { Json } from '../util/json.js';
 import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
-import { FastYamlError, loadYamlFast } from './yaml-fast.js';
+import { FastYamlDepthError, FastYamlError, loadYamlFast } from './yaml-fast.js';
 
 /**
  * A parsed document together with where it came from. Positions are found lazily: the text is
@@ -84,7 +84,8 @@ export function parseSource(
   if (bytes > limits.maxDocumentBytes) {
     throw new TemplateError(
       'limit',
-      `document is ${bytes} bytes, larger than the limit of ${limits.maxDocumentBytes} bytes`,
+      // Heat's words (heat/common/template_format.py), for environments too.
+      `Template size (${bytes} bytes) exceeds maximum allowed size (${limits.maxDocumentBytes} bytes).`,
       [],
       { file },
     );
@@ -130,11 +131,26 @@ function parseJson(file: string, text: string): Json {
   }
 }
 
-function parseYaml(file: string, text: string, limits: Pick<TemplateLimits, 'maxAliasCount'>): Json {
+function parseYaml(
+  file: string,
+  text: string,
+  limits: Pick<TemplateLimits, 'maxAliasCount' | 'maxDocumentDepth'>,
+): Json {
   try {
-    const fast = loadYamlFast(text);
+    const fast = loadYamlFast(text, limits.maxDocumentDepth);
     if (fast !== undefined) return fast;
   } catch (err) {
+    if (err instanceof FastYamlDepthError) {
+      throw new TemplateError(
+        'limit',
+        `document is nested deeper than ${limits.maxDocumentDepth} levels`,
+        [],
+        {
+          file,
+          ...(err.line !== undefined ? { position: { line: err.line, column: err.column ?? 1 } } : {}),
+        },
+      );
+    }
     if (!(err instanceof FastYamlError)) throw err;
     // The slow parser words errors better and knows positions; it sees the same syntax error.
   }

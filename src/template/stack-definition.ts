@@ -125,6 +125,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
       : new Map([...template.parameters].filter(([name]) => !pending.has(name)));
   const parameters = resolveParameterValues(schemas, suppliedValues(template, env, nesting), {
     strict,
+    maxDepth: limits.maxDocumentDepth,
     pseudo: {
       'OS::stack_name': options.stackName ?? UNKNOWN,
       'OS::stack_id': options.stackId ?? UNKNOWN,

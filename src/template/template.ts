@@ -1,5 +1,6 @@
 import { getOwn, isPlainObject, type Json, typeName } from '../util/json.js';
 import { type DocPath, TemplateError } from './errors.js';
+import { checkName } from './names.js';
 import { type FunctionTable, parseNode } from './functions/parse.js';
 import type { Node } from './functions/types.js';
 import { type ParameterSchema, parseParameterGroups, parseParameterSchemas } from './parameters/index.js';
@@ -154,6 +155,7 @@ function parseResources(raw: Json | undefined, version: TemplateVersion): Map<st
 
 function parseResource(name: string, body: Json, version: TemplateVersion): ResourceDefinition {
   const path = ['resources', name];
+  checkName('resource', name, path);
   if (name.includes('/')) throw new TemplateError('schema', 'a resource name may not contain "/"', path);
   if (!isPlainObject(body)) {
     throw new TemplateError('schema', `a resource definition must be a map, got ${typeName(body)}`, path);
@@ -234,6 +236,7 @@ function parseOutputs(raw: Json | undefined, version: TemplateVersion): Map<stri
   const out = new Map<string, OutputDefinition>();
   for (const [name, body] of Object.entries(section)) {
     const path = ['outputs', name];
+    checkName('output', name, path);
     if (!isPlainObject(body)) {
       throw new TemplateError('schema', `an output definition must be a map, got ${typeName(body)}`, path);
     }

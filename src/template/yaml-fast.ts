@@ -71,21 +71,38 @@ export class FastYamlError extends Error {
   }
 }
 
+/** The document nests deeper than the limit: known from the fast parser, so the slow one never runs. */
+export class FastYamlDepthError extends FastYamlError {}
+
 /**
  * Parses YAML quickly (js-yaml is several times faster than the `yaml` package, which Hearth keeps
  * for positions). Returns undefined when the document uses anchors/aliases: those take the slower
- * path, whose alias limits stop "billion laughs" documents.
+ * path, whose alias limits stop "billion laughs" documents. Such a document is still read here
+ * first, for its depth (js-yaml shares aliased nodes, so that costs no expansion): the slow parser
+ * takes seconds over a document nested many thousands deep, and must never see one.
  */
-export function loadYamlFast(text: string): Json | undefined {
-  if (text.includes('&') && /(^|[\s[{,:-])&[^\s,[\]{}]+/.test(text)) return undefined;
+export function loadYamlFast(text: string, maxDepth: number): Json | undefined {
+  const anchored = text.includes('&') && /(^|[\s[{,:-])&[^\s,[\]{}]+/.test(text);
   try {
-    return (yaml.load(text, { schema: HEAT_SCHEMA, json: true }) ?? null) as Json;
+    // js-yaml counts up to two of its levels for one of the document's (a block sequence entry,
+    // a flow collection's item, the scalar at the end): twice the limit, and a little, is surely
+    // deeper; the exact limit is checked on the result. (Its typings predate the option.)
+    const options: yaml.LoadOptions & { maxDepth: number } = {
+      schema: HEAT_SCHEMA,
+      json: true,
+      maxDepth: 2 * maxDepth + 2,
+    };
+    const value = (yaml.load(text, options) ?? null) as Json;
+    return anchored ? undefined : value;
   } catch (err) {
     if (err instanceof yaml.YAMLException) {
       const mark = err.mark as { line?: number; column?: number } | undefined;
       const line = mark?.line === undefined ? undefined : mark.line + 1;
       const column = mark?.column === undefined ? undefined : mark.column + 1;
-      throw new FastYamlError(err.reason ?? err.message, line, column);
+      const reason = err.reason ?? err.message;
+      if (reason.startsWith('nesting exceeded maxDepth')) throw new FastYamlDepthError(reason, line, column);
+      if (anchored) return undefined;
+      throw new FastYamlError(reason, line, column);
     }
     throw err;
   }

@@ -40,6 +40,8 @@ export interface TestApiOptions {
   limits?: Partial<ApiLimits>;
   /** A logger for the server's request logs (none by default). */
   logger?: FastifyBaseLogger;
+  /** The server's monotonic clock in ms (the write rate limit's); real time by default. */
+  now?: () => number;
 }
 
 export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -54,15 +56,11 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
       : auth === 'standalone'
         ? standaloneAuthenticator(engine.deps.store)
         : auth;
-  const limits: ApiLimits = {
-    max_json_body_size: config.max_json_body_size,
-    max_stacks_per_tenant: config.max_stacks_per_tenant,
-    ...options.limits,
-  };
+  const limits: ApiLimits = { ...config, ...options.limits };
   const signer = await SignalSigner.load(engine.deps.store, '');
   const app = await buildServer(
     { engine, authenticator, limits, signer },
-    options.logger ? { logger: options.logger } : {},
+    { ...(options.logger ? { logger: options.logger } : {}), ...(options.now ? { now: options.now } : {}) },
   );
   return {
     app,

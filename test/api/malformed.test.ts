@@ -10,6 +10,10 @@ import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harne
 const P = '/v1/proj';
 const BODY_LIMIT = 64 * 1024;
 const UNKNOWN = { name: 'nope', id: '00000000-0000-4000-8000-000000000000' };
+/** Heat's words for a body over max_json_body_size (heat/common/wsgi.py). */
+const OVERSIZE = new RegExp(
+  `^Request limit exceeded: JSON body size \\(\\d+ bytes\\) exceeds maximum allowed size \\(${BODY_LIMIT} bytes\\)\\.$`,
+);
 
 interface Stack {
   name: string;
@@ -225,12 +229,13 @@ describe('API: malformed input over every route', () => {
             });
           }
         });
-        it('an oversize body is a 413', async () => {
+        it('an oversize body is Heat’s 400 RequestLimitExceeded', async () => {
           const padding = 'x'.repeat(BODY_LIMIT + 1);
-          const err = await refused(route.method, route.path(stack), 413, {
+          const err = await refused(route.method, route.path(stack), 400, {
             body: { ...route.body!(), padding },
           });
-          assert.equal(err.title, 'Request Entity Too Large');
+          assert.equal(err.error.type, 'RequestLimitExceeded');
+          assert.match(err.error.message, OVERSIZE);
         });
       }
       if (route.template) {

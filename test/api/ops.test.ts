@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Authenticator, noauthAuthenticator } from '../../src/api/authenticator.js';
 import { apiLogger } from '../../src/api/logging.js';
 import { buildServer } from '../../src/api/server.js';
+import { defaultConfig } from '../../src/config/index.js';
 import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi, tenant } from './harness.js';
 
 /** A logger writing JSON lines into memory, as `hearth serve` writes them to stderr. */
@@ -197,7 +198,7 @@ describe('API operations: /metrics', () => {
     const other = await buildServer({
       engine: api.engine,
       authenticator: noauthAuthenticator(),
-      limits: { max_json_body_size: 1 << 20, max_stacks_per_tenant: 10 },
+      limits: { ...defaultConfig(), max_json_body_size: 1 << 20, max_stacks_per_tenant: 10 },
     });
     try {
       await other.inject({ method: 'GET', url: '/healthz' });

@@ -4,8 +4,12 @@ import { loadConfig, templateLimitsFrom } from '../../src/config/index.js';
 import { DEFAULT_LIMITS } from '../../src/template/limits.js';
 
 describe('templateLimitsFrom', () => {
-  it('gives the template layer’s own defaults from the default configuration', () => {
-    assert.deepEqual(templateLimitsFrom(loadConfig({ env: {} })), DEFAULT_LIMITS);
+  it('gives the template layer’s own defaults from the default configuration, but Heat’s template size', () => {
+    // The template layer alone (tests, benchmarks) takes 256 MiB; a configured Hearth, Heat's 512 KiB.
+    assert.deepEqual(templateLimitsFrom(loadConfig({ env: {} })), {
+      ...DEFAULT_LIMITS,
+      maxDocumentBytes: 524_288,
+    });
   });
 
   it('maps each option to its limit', () => {

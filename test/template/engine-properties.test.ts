@@ -880,7 +880,7 @@ describe('limits', () => {
   test('maxDocumentBytes and maxAliasCount', () => {
     assertLimit(
       limitError(manyResources(10), { maxDocumentBytes: 100 }),
-      /larger than the limit of 100 bytes/,
+      /exceeds maximum allowed size \(100 bytes\)/,
     );
     const laughs = [
       'heat_template_version: 2018-08-31',

@@ -327,7 +327,7 @@ describe('parseSource: limits', () => {
       'limit',
     );
     assert.equal(err.file, 't.yaml');
-    assert.match(err.message, /5 bytes, larger than the limit of 4 bytes/);
+    assert.match(err.message, /Template size \(5 bytes\) exceeds maximum allowed size \(4 bytes\)/);
   });
 
   it('limits the nesting depth of YAML and JSON', () => {

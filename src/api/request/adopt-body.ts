@@ -4,7 +4,7 @@ import { OperationError } from '../../engine/operations.js';
 import type { Json } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { checkNewStack, type CreateBody, observeOf, tagList } from './stack-body.js';
+import { checkNewStack, type CreateBody, observeOf, tagList, timeoutOf } from './stack-body.js';
 import { requestEnvironment, requestFiles, type TemplateFields } from './template-input.js';
 
 /**
@@ -36,7 +36,7 @@ export async function adoptRequest(
     document,
     environment: requestEnvironment(fields, files, settings.limits),
     files,
-    timeoutMins: body.timeout_mins ?? body.timeout ?? null,
+    timeoutMins: timeoutOf(body.timeout_mins) ?? timeoutOf(body.timeout, 'timeout') ?? null,
     disableRollback: body.disable_rollback ?? true,
     tags: tagList(body.tags) ?? [],
     observe: observeOf(body) ?? null,

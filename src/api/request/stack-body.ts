@@ -4,6 +4,7 @@ import { type CreateRequest, storedInput, type UpdateRequest } from '../../engin
 import type { ObservePolicy, StackRecord } from '../../store/contract.js';
 import { mergeEnvironments } from '../../template/environment/index.js';
 import type { ApiDeps } from '../deps.js';
+import { timeoutProblem } from '../../engine/stack-timeout.js';
 import { badRequest, HttpError } from '../errors.js';
 import { requestEnvironment, type TemplateFields, templateInput } from './template-input.js';
 
@@ -23,8 +24,10 @@ const templateFields = {
   environment_files: Type.Optional(Strings),
   parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 };
+/** Any integer: the range is checked by timeoutOf, with Heat's words. */
+const Timeout = Type.Optional(Type.Union([Type.Integer(), Type.Null()]));
 const stackFields = {
-  timeout_mins: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  timeout_mins: Timeout,
   disable_rollback: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Union([Type.String(), Strings])),
   /** Hearth's: observe the stack every this many seconds (0 or null: not, or no longer). */
@@ -56,7 +59,7 @@ export const CreateBody = Type.Object(
     /** Heat's adopt: the abandon document, as a string (heatclient) or an object. */
     adopt_stack_data: Type.Optional(Type.Unknown()),
     /** openstackclient's `stack adopt` sends its timeout under this name. */
-    timeout: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    timeout: Timeout,
   },
   { additionalProperties: true },
 );
@@ -73,6 +76,21 @@ export const UpdateBody = Type.Object(
 );
 export type CreateBody = typeof CreateBody.static;
 export type UpdateBody = typeof UpdateBody.static;
+
+/**
+ * A body's stack timeout: 0 is "not given" (the default applies), as Heat reads it; negative and
+ * too large (beyond Heat's 32-bit column) are refused before anything is stored.
+ */
+export function timeoutOf(
+  value: number | null | undefined,
+  field = 'timeout_mins',
+): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (value === 0) return null;
+  const problem = timeoutProblem(value, field);
+  if (problem) throw badRequest(problem);
+  return value;
+}
 
 /** Heat's tag lists are comma-separated strings (or, from some clients, lists). */
 export function tagList(value: string | string[] | undefined): string[] | undefined {
@@ -95,7 +113,7 @@ export async function createRequest(
     name,
     projectId,
     template: templateInput(body as TemplateFields, deps.engine.deps.settings.limits),
-    timeoutMins: body.timeout_mins ?? null,
+    timeoutMins: timeoutOf(body.timeout_mins) ?? null,
     disableRollback: body.disable_rollback ?? true,
     tags: tagList(body.tags) ?? [],
     observe: observeOf(body) ?? null,
@@ -136,9 +154,10 @@ export async function updateRequest(
   body: UpdateBody,
   patch: boolean,
 ): Promise<UpdateRequest> {
+  const timeoutMins = timeoutOf(body.timeout_mins);
   const req: UpdateRequest = {
     ...(body.disable_rollback !== undefined ? { disableRollback: body.disable_rollback } : {}),
-    ...(body.timeout_mins !== undefined ? { timeoutMins: body.timeout_mins } : {}),
+    ...(timeoutMins !== undefined ? { timeoutMins } : {}),
     ...(body.tags !== undefined ? { tags: tagList(body.tags)! } : {}),
     ...(body.converge !== undefined ? { converge: body.converge } : {}),
   };

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { timeoutProblem } from '../../engine/stack-timeout.js';
 import { loadEnvironments, loadStackInput, toFileUrl } from '../../template/loader.js';
 import { type Backend, type StackInfo, withBackend } from '../backend.js';
 import { show, tabular } from '../output.js';
@@ -43,6 +44,17 @@ function readDocument(path: string): string {
 }
 
 /** `-e` and `--parameter`, which every command taking a template accepts. */
+const TIMEOUT_HELP = 'stack timeout in whole minutes (0: the default, stack_action_timeout)';
+
+/** `--timeout`, read as Heat's API reads timeout_mins: 0 is the default, null here. */
+function timeoutMinutes(text: string): number | null {
+  const mins = /^\s*-?\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (mins === 0) return null;
+  const problem = timeoutProblem(mins, '--timeout');
+  if (problem) throw new InvalidArgumentError(problem);
+  return mins;
+}
+
 function environmentOptions(cmd: Command): Command {
   return cmd
     .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
@@ -99,7 +111,7 @@ export function registerStackCommands(program: Command, print: Print): void {
     .requiredOption('-t, --template <file>', 'the template file');
   operationOptions(
     environmentOptions(create)
-      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--timeout <minutes>', TIMEOUT_HELP, timeoutMinutes)
       .option('--enable-rollback', 'roll back when the create fails')
       .option('--tags <tags>', 'comma-separated tags')
       .option('--observe <seconds>', OBSERVE_HELP, (v) => Number(v))
@@ -110,7 +122,7 @@ export function registerStackCommands(program: Command, print: Print): void {
       name: string,
       opts: TemplateOptions &
         FormatOptions & {
-          timeout?: number;
+          timeout?: number | null;
           enableRollback?: boolean;
           tags?: string;
           wait?: boolean;
@@ -144,13 +156,18 @@ export function registerStackCommands(program: Command, print: Print): void {
     .requiredOption('--adopt-file <file>', 'the abandon document (JSON or YAML)');
   operationOptions(
     environmentOptions(adopt)
-      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--timeout <minutes>', TIMEOUT_HELP, timeoutMinutes)
       .option('--enable-rollback', 'roll back when the adopt fails'),
   ).action(
     async (
       name: string,
       opts: Omit<TemplateOptions, 'template'> &
-        FormatOptions & { adoptFile: string; timeout?: number; enableRollback?: boolean; wait?: boolean },
+        FormatOptions & {
+          adoptFile: string;
+          timeout?: number | null;
+          enableRollback?: boolean;
+          wait?: boolean;
+        },
     ) => {
       const { environment, files } = loadEnvironments(opts.environment, readLocalFile);
       const request = {
@@ -178,7 +195,7 @@ export function registerStackCommands(program: Command, print: Print): void {
     environmentOptions(update)
       .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
       .option('--rollback <mode>', 'enabled or disabled')
-      .option('--timeout <minutes>', 'stack timeout in minutes', (v) => Number(v))
+      .option('--timeout <minutes>', TIMEOUT_HELP, timeoutMinutes)
       .option('--observe <seconds>', `${OBSERVE_HELP} (0: stop observing)`, (v) => Number(v))
       .option('--heal', HEAL_HELP)
       .option(
@@ -194,7 +211,7 @@ export function registerStackCommands(program: Command, print: Print): void {
         FormatOptions & {
           existing?: boolean;
           rollback?: string;
-          timeout?: number;
+          timeout?: number | null;
           wait?: boolean;
           dryRun?: boolean;
           showNested?: boolean;

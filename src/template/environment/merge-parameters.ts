@@ -1,6 +1,7 @@
 import { getOwn, isPlainObject, type Json, setOwn, typeName } from '../../util/json.js';
 import { type DocPath, TemplateError } from '../errors.js';
 import type { Environment, MergeStrategy } from './types.js';
+import { parseJsonText, TooDeepError } from '../depth.js';
 
 /** A template parameter's type, when the caller knows it; it decides how `merge` combines values. */
 export type ParameterKind = 'string' | 'number' | 'json' | 'comma_delimited_list' | 'boolean';
@@ -64,7 +65,13 @@ export function mergeParameterSection(
       continue;
     }
     const kind = options.parameterKind?.(key) ?? inferKind(value);
-    const merged = mergeValue(getOwn(old, key), value, kind, strategy === 'deep_merge');
+    let merged: Json | undefined;
+    try {
+      merged = mergeValue(getOwn(old, key), value, kind, strategy === 'deep_merge');
+    } catch (err) {
+      if (!(err instanceof TooDeepError)) throw err;
+      throw located(env, `the value of parameter "${key}" is JSON ${err.message}`, [section, key]);
+    }
     if (merged === undefined) {
       throw located(
         env,
@@ -150,10 +157,12 @@ export function mergeMap(
   return out;
 }
 
+/** A json parameter's text, or undefined when it is not JSON; one too deep throws TooDeepError. */
 function parseJsonValue(text: string): Json | undefined {
   try {
-    return JSON.parse(text) as Json;
-  } catch {
+    return parseJsonText(text);
+  } catch (err) {
+    if (err instanceof TooDeepError) throw err;
     return undefined;
   }
 }

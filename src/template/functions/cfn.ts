@@ -12,6 +12,7 @@ import {
   showValue,
 } from './strings.js';
 import { FnCall, type FunctionDef, isUnknown, type Node, UNKNOWN, type Value } from './types.js';
+import { parseJsonText, TooDeepError } from '../depth.js';
 
 // CloudFormation-style functions, available in HOT 2013-05-23 (Fn::Select until 2015-04-30).
 
@@ -36,8 +37,9 @@ export const fnSelect: FunctionDef = {
     if (collection === '') return '';
     if (typeof collection === 'string') {
       try {
-        collection = JSON.parse(collection) as Value;
+        collection = parseJsonText(collection) as Value;
       } catch (err) {
+        if (err instanceof TooDeepError) return fail(call, `the collection is a JSON string ${err.message}`);
         return fail(call, `the collection is a string but not valid JSON: ${(err as Error).message}`);
       }
     }

@@ -1,5 +1,6 @@
 import { isPlainObject, type Json, pyJsonDumps } from '../../util/json.js';
 import { type DocPath, TemplateError } from '../errors.js';
+import { parseJsonText, TooDeepError } from '../depth.js';
 import type { ParameterSchema } from './types.js';
 import { MASK } from './validate-output.js';
 
@@ -60,7 +61,13 @@ function invalid(schema: ParameterSchema, raw: Json, why: string, path: DocPath)
  * any JSON value) or a default into the parameter's type, as Heat's Parameter classes do.
  * Throws TemplateError('parameter') at `path` when the value cannot be converted.
  */
-export function coerceParameterValue(schema: ParameterSchema, raw: Json, path: DocPath): Json {
+export function coerceParameterValue(
+  schema: ParameterSchema,
+  raw: Json,
+  path: DocPath,
+  /** How deep a `json` value given as text may nest (the document depth limit). */
+  maxDepth?: number,
+): Json {
   if (raw === null) {
     throw new TemplateError('parameter', `No value given for parameter "${schema.name}"`, path);
   }
@@ -87,16 +94,17 @@ export function coerceParameterValue(schema: ParameterSchema, raw: Json, path: D
       // Unlike Heat, items are trimmed, so `a, b` means ['a', 'b'] as users expect.
       return raw.trim() === '' ? [] : raw.split(',').map((item) => item.trim());
     case 'json':
-      return coerceJson(schema, raw, path);
+      return coerceJson(schema, raw, path, maxDepth);
   }
 }
 
-function coerceJson(schema: ParameterSchema, raw: Json, path: DocPath): Json {
+function coerceJson(schema: ParameterSchema, raw: Json, path: DocPath, maxDepth?: number): Json {
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
-      value = JSON.parse(raw);
+      value = parseJsonText(raw, maxDepth);
     } catch (err) {
+      if (err instanceof TooDeepError) throw invalid(schema, raw, `must be JSON ${err.message}`, path);
       // The parser's message quotes the text: not for a hidden value.
       const why = schema.hidden ? 'must be valid JSON' : `must be valid JSON: ${(err as Error).message}`;
       throw invalid(schema, raw, why, path);

@@ -20,6 +20,8 @@ export interface ResolveOptions {
    * template does not declare are ignored, as Heat does.
    */
   parameterDefaults?: Readonly<Record<string, Json>>;
+  /** How deep a `json` value given as text may nest (the document depth limit). */
+  maxDepth?: number;
 }
 
 /**
@@ -60,19 +62,19 @@ function resolveOne(
 ): Json | Unknown {
   const path: DocPath = ['parameters', schema.name];
   const given = getOwn(supplied, schema.name);
-  if (given !== undefined && given !== null) return checked(schema, given, path);
+  const check = (raw: Json, at: DocPath) => checked(schema, raw, at, options.maxDepth);
+  if (given !== undefined && given !== null) return check(given, path);
   const envDefault = options.parameterDefaults ? getOwn(options.parameterDefaults, schema.name) : undefined;
-  if (envDefault !== undefined && envDefault !== null) return checked(schema, envDefault, path);
-  if (schema.hasDefault && schema.default !== undefined)
-    return checked(schema, schema.default, [...path, 'default']);
+  if (envDefault !== undefined && envDefault !== null) return check(envDefault, path);
+  if (schema.hasDefault && schema.default !== undefined) return check(schema.default, [...path, 'default']);
   if (options.strict) {
     throw new TemplateError('parameter', `The Parameter (${schema.name}) was not provided.`, path);
   }
   return UNKNOWN;
 }
 
-function checked(schema: ParameterSchema, raw: Json, path: DocPath): Json {
-  const value = coerceParameterValue(schema, raw, path);
+function checked(schema: ParameterSchema, raw: Json, path: DocPath, maxDepth: number | undefined): Json {
+  const value = coerceParameterValue(schema, raw, path, maxDepth);
   checkConstraints(schema, value, path);
   return value;
 }

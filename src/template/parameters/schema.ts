@@ -1,5 +1,6 @@
 import { getOwn, isPlainObject, type Json, pyJsonDumps, typeName } from '../../util/json.js';
 import { type DocPath, isTemplateError, TemplateError } from '../errors.js';
+import { checkName } from '../names.js';
 import { coerceParameterValue } from './coerce.js';
 import { MASK } from './validate-output.js';
 import { keyNotInVersion, parseConstraints } from './constraint-schema.js';
@@ -39,6 +40,7 @@ export function parseParameterSchema(
   version: ParameterVersion,
 ): ParameterSchema {
   const path = ['parameters', name];
+  checkName('parameter', name, path);
   if ((PSEUDO_PARAMETERS as readonly string[]).includes(name)) {
     throw schemaError(`"${name}" is a pseudo parameter supplied by the engine and cannot be declared`, path);
   }
