@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ResourceInError } from '../../src/resources/contract.js';
 import type { StackRecord } from '../../src/store/contract.js';
 import type { Json } from '../../src/util/json.js';
 import { Harness } from './harness.js';
@@ -140,6 +141,21 @@ async function tree(h: Harness, root: StackRecord): Promise<StackRecord[]> {
   return out;
 }
 
+/**
+ * The physical ids the cloud is asked to delete, in order; `refuse` makes it refuse one as in
+ * conflict (Heat's ResourceInError, retried up to action_retry_limit, 0 here).
+ */
+function deletesOf(h: Harness, refuse: (id: string) => boolean = () => false): string[] {
+  const order: string[] = [];
+  const del = h.reality.delete.bind(h.reality);
+  h.reality.delete = async (type, id) => {
+    order.push(id);
+    if (refuse(id)) throw new ResourceInError(`${type} ${id} cannot be deleted now (conflict)`);
+    return del(type, id);
+  };
+  return order;
+}
+
 async function runCase(h: Harness, shape: string, failure: FailurePoint): Promise<void> {
   await h.create('s', top(shape), { files: FILES, parameters: failure.parameters });
   if (failure.midway) {
@@ -163,8 +179,19 @@ async function runCase(h: Harness, shape: string, failure: FailurePoint): Promis
     assert.ok(running.includes('b'), `a sibling is still being created (${running.join(', ')})`);
   }
 
+  const order = deletesOf(h);
   await h.delete('s');
   await h.settle();
+  await assertAllDeleted(h);
+  // Dependents first, even those whose create failed: `seed` goes after everything `outer` made.
+  const seed = order.findIndex((id) => id.startsWith('s-seed-'));
+  assert.ok(seed >= 0, 'seed was deleted');
+  const late = order.slice(seed).filter((id) => id.startsWith('s-outer-'));
+  assert.deepEqual(late, [], 'deleted after seed');
+}
+
+/** `s` is DELETE_COMPLETE: no stack of its tree left, no rows, nothing in the cloud, no internal error. */
+async function assertAllDeleted(h: Harness): Promise<void> {
   const deleted = await h.stack('s');
   assert.equal(`${deleted.action}_${deleted.status}`, 'DELETE_COMPLETE', deleted.reason);
   const stacks = await tree(h, deleted);
@@ -194,8 +221,8 @@ for (const mode of ['convergence', 'legacy'] as const) {
   describe(`every failed create is deletable (${mode} engine)`, { concurrency: true }, () => {
     for (const shape of Object.keys(SHAPES)) {
       for (const [name, failure] of Object.entries(FAILURES)) {
-        // The legacy walk polls in real time, so a sibling that waits an hour would hold it: its
-        // version of the midway failure deletes a tree whose failed member left `c` uncreated.
+        // A legacy walk polls in memory while the test's clock stands still, so a sibling that
+        // waits would hold it forever: its midway failure is a member that failed leaving `c` uncreated.
         const point =
           mode === 'legacy' && failure.midway
             ? { ...failure, parameters: { fail: true }, midway: false }
@@ -206,5 +233,33 @@ for (const mode of ['convergence', 'legacy'] as const) {
         });
       }
     }
+  });
+}
+
+for (const mode of ['convergence', 'legacy'] as const) {
+  it(`a delete that fails deep down names the cloud object left and why; the next one completes (${mode})`, async () => {
+    const h = await Harness.create({ legacy: mode === 'legacy' });
+    const shape = 'ResourceGroup in a template resource in a template resource';
+    await h.create('s', top(shape), { files: FILES, parameters: { fail: true } });
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_FAILED');
+    // The first delete of a group member's object is refused (a conflict, not retried here).
+    let refusals = 1;
+    deletesOf(h, (id) => /-group-/.test(id) && refusals-- > 0);
+    await h.delete('s');
+    await h.settle();
+    const failed = await h.stack('s');
+    assert.equal(`${failed.action}_${failed.status}`, 'DELETE_FAILED', failed.reason);
+    // The member's object, by its physical name, and the cloud's refusal.
+    assert.match(
+      failed.reason,
+      new RegExp(
+        `${T} s-outer-\\w+-inner-\\w+-group-\\w+-[01]-\\w+-[abc]-\\w+ cannot be deleted now \\(conflict\\)$`,
+      ),
+    );
+    assert.doesNotMatch(failed.reason, /internal/);
+    await h.delete('s');
+    await h.settle();
+    await assertAllDeleted(h);
   });
 }
