@@ -1,4 +1,5 @@
 import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
+import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ResourceRecord } from '../store/contract.js';
 import { childStackOf } from './child-stack.js';
 import { resourceEvent } from './events.js';
@@ -68,22 +69,37 @@ export async function runCleanupNode(scope: NodeScope, payload: NodePayload): Pr
   await afterDelete(scope, plugin, locked, result, 0, retries);
 }
 
-/** The delete failed: retried after a backoff if it may be (retry.ts), else the resource fails. */
 /**
  * The plugin that deletes the row's physical resource; undefined when only the row goes: never
- * created, a type no longer known, or kept on purpose (Retain). A create that failed may have
- * made an object before it failed (found by its idempotency key), so only a row no create ever
- * ran for has nothing to delete.
+ * created, a type no longer known, kept on purpose (Retain), or a nested-stack type without a
+ * child stack. A create that failed may have made an object before it failed (found by its
+ * idempotency key), so only a row no create ever ran for has nothing to delete.
  */
 export async function pluginToDelete(
   scope: NodeScope,
   row: ResourceRecord,
 ): Promise<ResourcePlugin | undefined> {
-  const neverCreated = row.physicalId === null && row.action === 'INIT';
-  const plugin = scope.deps.plugins.plugin(row.type);
-  if (neverCreated || !plugin || (await retained(scope, row))) return undefined;
+  const plugin = physicalDeleter(scope.deps.plugins.plugin(row.type), row);
+  if (!plugin || (await retained(scope, row))) return undefined;
   return plugin;
 }
+
+/**
+ * The plugin whose `delete` removes what the row made, if anything outside the row may exist.
+ * A nested-stack type's only object is its child stack, deleted through the child (never by the
+ * plugin): a row that reaches here has no child (its create failed before the child was made,
+ * e.g. the generated template did not validate), so only the row goes. Shared with the legacy walk.
+ */
+export function physicalDeleter(
+  plugin: ResourcePlugin | undefined,
+  row: ResourceRecord,
+): ResourcePlugin | undefined {
+  const neverCreated = row.physicalId === null && row.action === 'INIT';
+  if (neverCreated || !plugin || isNestedPlugin(plugin)) return undefined;
+  return plugin;
+}
+
+/** The delete failed: retried after a backoff if it may be (retry.ts), else the resource fails. */
 
 export function deleteFailed(
   scope: NodeScope,

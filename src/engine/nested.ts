@@ -32,7 +32,7 @@ import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
-import { inputsOf, type NodeScope, type Operation } from './node-work.js';
+import { inputsOf, type NodeScope, type Operation, requiresWhileRunning } from './node-work.js';
 import { convergesChild } from './converge.js';
 import { desiredOf, unchangedFor } from './operations.js';
 import { resumeNestedCheck } from './nested-check.js';
@@ -168,12 +168,8 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
   const lock = await lockState(scope, row);
   // Another unit took the operation over (or it ended): nothing is left for this one.
   if (lock === 'busy' || lock === 'free') return drop(scope);
-  const progress = nestedProgress(row);
-  if (!progress) return failNode(scope, row, 'internal: the nested stack operation was lost');
-  if (payload.op === 'check') return resumeNestedCheck(scope, row, child, () => repark(scope, payload));
-  if (payload.op === 'suspend' || payload.op === 'resume')
-    return resumeNestedVisit(scope, row, child, () => repark(scope, payload));
-
+  // A delete needs nothing of the progress record but the child: whatever became of it, the
+  // child's own state says whether the row is deleted, failed (naming what is left) or goes on.
   if (payload.op === 'delete') {
     if (!child || (child.action === 'DELETE' && child.status === 'COMPLETE')) {
       return finishCleanup(scope, row, row.engineId, true);
@@ -182,6 +178,12 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
     if (child.action === 'DELETE') return failNode(scope, row, `DELETE failed: ${child.reason}`);
     return deleteChild(scope, row); // the child was changed behind the delete: delete it again
   }
+  const progress = nestedProgress(row);
+  if (!progress) return failNode(scope, row, 'internal: the nested stack operation was lost');
+  if (payload.op === 'check') return resumeNestedCheck(scope, row, child, () => repark(scope, payload));
+  if (payload.op === 'suspend' || payload.op === 'resume')
+    return resumeNestedVisit(scope, row, child, () => repark(scope, payload));
+
   if (!child || child.deletedAt || child.action === 'DELETE') {
     return failNode(scope, row, `the nested stack ${payload.child} was deleted`);
   }
@@ -249,6 +251,7 @@ async function converge(
         reason: 'state changed',
         physicalId: childId,
         data: { ...kept, ...spec.data, [CHILD_KEY]: childId },
+        requires: requiresWhileRunning(scope, row),
         progress: progress as unknown as JsonObject,
         updatedAt: new Date(now).toISOString(),
       });

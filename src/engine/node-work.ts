@@ -137,6 +137,20 @@ export function pollDelay(hint: number | undefined, attempt: number): number {
   return Math.min(5000, Math.max(10, base * 1.5 ** Math.min(attempt, 10)));
 }
 
+/**
+ * The rows `row` requires while an operation on it runs, written when it starts, as Heat stores
+ * `requires` when it takes the lock: if the operation fails (its end, which records what the row
+ * requires, never comes), a later delete still removes the row before what it needs. A row that
+ * records some already (an update) keeps them: mixing the old and new sets could order two rows
+ * each before the other.
+ */
+export function requiresWhileRunning(scope: Pick<NodeScope, 'point'>, row: ResourceRecord): number[] {
+  if (row.requires.length > 0) return row.requires;
+  const ids: number[] = [];
+  for (const input of inputsOf(scope.point).values()) if (input.rowId !== null) ids.push(input.rowId);
+  return ids;
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

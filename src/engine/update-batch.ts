@@ -17,6 +17,7 @@ import {
   outputsOf,
   payloadOf,
   pluginContext,
+  requiresWhileRunning,
 } from './node-work.js';
 import { CHECK_NODE, type NodeOutput } from './nodes.js';
 import { resolveProperties } from './resolver.js';
@@ -118,7 +119,10 @@ export class UpdateBatch {
       plans.map((plan) => ({
         row: plan.row,
         expectedEngine: null,
-        changes: startChanges(plan.scope, plan.op!, plan.properties),
+        changes: {
+          ...startChanges(plan.scope, plan.op!, plan.properties),
+          requires: requiresWhileRunning(plan.scope, plan.row),
+        },
       })),
       (index, next) => resourceEvent(next, ACTION_OF[plans[index]!.op!], 'IN_PROGRESS', 'state changed', now),
     );

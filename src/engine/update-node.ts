@@ -27,6 +27,7 @@ import {
   outputsOf,
   pluginContext,
   pollDelay,
+  requiresWhileRunning,
 } from './node-work.js';
 import { runNestedUpdate } from './nested.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
@@ -216,7 +217,10 @@ async function start(
     // whose answer a database restart lost) must not restart the operation under the new owner.
     if ((await tx.work.renewClaims([scope.item], now + deps.settings.workLeaseMs)) === 0)
       throw new ClaimLostError(scope.item.id);
-    const changes = startChanges(scope, op, properties, previous);
+    const changes = {
+      ...startChanges(scope, op, properties, previous),
+      requires: requiresWhileRunning(scope, row),
+    };
     if (reason) changes.reason = reason;
     if (retry !== undefined) {
       changes.createRetries = retry;

@@ -6,6 +6,7 @@ import type { DefinedResource, StackDefinition } from '../../template/stack-defi
 import type { JsonObject } from '../../util/json.js';
 import type { NodeOutput } from '../nodes.js';
 import { type Operation, outputsOf, pluginContext } from '../node-work.js';
+import { physicalDeleter } from '../cleanup-node.js';
 import { resolveProperties } from '../resolver.js';
 import { decide, makeReplacement } from '../update-node.js';
 import type { LegacyRun } from './context.js';
@@ -123,8 +124,8 @@ export async function deleteResource(
   retain: boolean,
 ): Promise<void> {
   if (row.action === 'DELETE' && row.status === 'COMPLETE') return;
-  const physical = plugin !== undefined && !retain && (row.physicalId !== null || row.action !== 'INIT');
+  const deleter = retain ? undefined : physicalDeleter(plugin, row);
   const locked = await lockRow(run, row, 'delete', null);
-  const operated = physical ? await operate(run, stack, locked, plugin, 'delete', {}) : locked;
+  const operated = deleter ? await operate(run, stack, locked, deleter, 'delete', {}) : locked;
   await recordDone(run, operated, 'delete', {});
 }
