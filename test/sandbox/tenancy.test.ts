@@ -296,4 +296,23 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
     }
     assert.equal((await ok(alice, 'GET', cinder(alice, `/volumes/${a.volume}`))).volume.name, 'alice-volume');
   });
+
+  it('Glance and key pairs: alice’s private image and key pair are not found by bob', async () => {
+    const image = await ok(alice, 'POST', '/image/v2/images', { name: 'alice-image', visibility: 'private' });
+    await refused(404, 'GET', `/image/v2/images/${image.id}`);
+    await refused(404, 'DELETE', `/image/v2/images/${image.id}`);
+    const images = await ok(bob, 'GET', '/image/v2/images?name=alice-image');
+    assert.deepEqual(images.images, []);
+    await ok(alice, 'POST', nova('/os-keypairs'), { keypair: { name: 'alice-key' } });
+    await refused(404, 'GET', nova('/os-keypairs/alice-key'));
+    await refused(404, 'DELETE', nova('/os-keypairs/alice-key'));
+    const boot = {
+      server: { name: 'k', flavorRef: '1', imageRef: image.id, networks: [{ uuid: b.network }] },
+    };
+    await refused(400, 'POST', nova('/servers'), boot);
+    await refused(400, 'POST', nova('/servers'), {
+      server: { ...boot.server, imageRef: 'cirros-0.6.2-x86_64-disk', key_name: 'alice-key' },
+    });
+    assert.equal((await ok(alice, 'GET', nova('/os-keypairs/alice-key'))).keypair.name, 'alice-key');
+  });
 });
