@@ -315,4 +315,18 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
     });
     assert.equal((await ok(alice, 'GET', nova('/os-keypairs/alice-key'))).keypair.name, 'alice-key');
   });
+
+  it('Nova: a port bob points at alice’s server (device_id) is not one of its interfaces', async () => {
+    const port = await ok(bob, 'POST', net('/ports'), {
+      port: { network_id: b.network, device_id: a.server, device_owner: 'compute:nova' },
+    });
+    const server = await ok(alice, 'GET', nova(`/servers/${a.server}`));
+    assert.deepEqual(Object.keys(server.server.addresses), ['alice-net']);
+    const interfaces = await ok(alice, 'GET', nova(`/servers/${a.server}/os-interface`));
+    assert.deepEqual(
+      interfaces.interfaceAttachments.map((i: Answer) => i.port_id),
+      [a.port],
+    );
+    await ok(bob, 'GET', net(`/ports/${port.port.id}`));
+  });
 });

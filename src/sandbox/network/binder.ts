@@ -25,11 +25,23 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
     noise: () => (clock.noise ?? defaultNoise)(),
   };
 
-  const serverPorts = (serverId: string) =>
-    state
+  /**
+   * The server's ports: those naming it as their device, of the server's project (as Nova lists
+   * an instance's ports by device_id and tenant): anyone may set a port's device_id, and another
+   * project's port must not show among the server's addresses nor be unbound with it.
+   */
+  const serverPorts = (serverId: string) => {
+    const projectId = state.owner('server', serverId);
+    return state
       .list<Port>(KIND.port)
-      .filter((p) => p.device_id === serverId && p.device_owner.startsWith('compute:'))
+      .filter(
+        (p) =>
+          p.device_id === serverId &&
+          p.device_owner.startsWith('compute:') &&
+          (projectId === undefined || projectId === null || p.project_id === projectId),
+      )
       .sort((a, b) => (a._boundOrder ?? 0) - (b._boundOrder ?? 0));
+  };
 
   const nextOrder = (serverId: string) =>
     serverPorts(serverId).reduce((max, p) => Math.max(max, p._boundOrder ?? 0), 0) + 1;
