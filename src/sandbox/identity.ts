@@ -7,11 +7,14 @@ import { authenticate } from './identity/authenticate.js';
 import { object, requireCaller } from './identity/common.js';
 import {
   type AppCredential,
+  enabled,
   findUserByName,
   hash,
   newId,
   type Project,
+  rolesOn,
   type Token,
+  type User,
 } from './identity/model.js';
 import { catalogEntries, liveToken, tokenBody } from './identity/tokens.js';
 import { registerTrusts } from './identity/trusts.js';
@@ -112,11 +115,16 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
       links: { self: `${base(request)}/identity/v3/auth/catalog` },
     };
   });
+  // The projects the token's user may scope to (a trust-scoped token: the trust's only).
   app.get('/v3/auth/projects', async (request) => {
     const caller = requireCaller(ctx, request);
-    const project = ctx.state.get<Project>('project', caller.projectId)!;
+    const user = ctx.state.get<User>('user', caller.userId)!;
+    const projects = ctx.state
+      .list<Project>('project')
+      .filter((p) => (caller.trustId ? p.id === caller.projectId : rolesOn(user, p.id).length > 0));
     return {
-      projects: [{ id: project.id, name: project.name, domain_id: 'default', enabled: true }],
+      projects: projects.map((p) => ({ id: p.id, name: p.name, domain_id: 'default', enabled: enabled(p) })),
+      links: { self: `${base(request)}/identity/v3/auth/projects`, previous: null, next: null },
     };
   });
   registerIdentityAdmin(app, ctx);

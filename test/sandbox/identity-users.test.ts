@@ -115,6 +115,27 @@ describe('sandbox identities: seeded users, the service user, and the Keystone a
       ['member'],
     );
     assert.equal((await call()('GET', '/identity/v3/projects?name=team', admin)).json().projects.length, 1);
+    // Granted a role on demo too, carol may scope to either.
+    const demoProject = (await login(app, 'demo')).projectId;
+    await call()('PUT', `/identity/v3/projects/${demoProject}/users/${carolId}/roles/reader`, admin);
+    const mine = await call()('GET', '/identity/v3/auth/projects', r.headers['x-subject-token'] as string);
+    assert.deepEqual(
+      mine
+        .json()
+        .projects.map((p: { name: string }) => p.name)
+        .sort(),
+      ['demo', 'team'],
+    );
+    const there = await call()(
+      'POST',
+      '/identity/v3/auth/tokens',
+      undefined,
+      scoped('carol', 'demo', 'secret'),
+    );
+    assert.deepEqual(
+      there.json().token.roles.map((x: { name: string }) => x.name),
+      ['reader'],
+    );
     assert.equal(
       (await call()('GET', `/identity/v3/projects/${projectId}`, r.headers['x-subject-token'] as string))
         .statusCode,
