@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { readUsers } from '../../src/cli/commands/sandbox.js';
+import { Command } from 'commander';
+import { readUsers, registerSandboxCommands } from '../../src/cli/commands/sandbox.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { caller, passwordAuth, userId } from './keystone-helpers.js';
 import { login } from './support.js';
@@ -203,5 +204,48 @@ describe('hearth sandbox serve --users', () => {
     assert.deepEqual(readUsers(undefined), []);
     assert.throws(() => readUsers('alice,,bob'), /--users: not a user name/);
     assert.throws(() => readUsers('a b'), /--users/);
+  });
+
+  it('seeds the named users in the served cloud', async () => {
+    const program = new Command().exitOverride();
+    let printed = '';
+    const listening = new Promise<string>((resolve) =>
+      registerSandboxCommands(program, (text) => {
+        printed += text;
+        resolve(/listening on (\S+)/.exec(text)![1]!);
+      }),
+    );
+    const before = process.listeners('SIGTERM');
+    const served = program.parseAsync([
+      'node',
+      'hearth',
+      'sandbox',
+      'serve',
+      '--port',
+      '0',
+      '--users',
+      'alice',
+    ]);
+    const url = await listening;
+    try {
+      const r = await fetch(`${url}/identity/v3/auth/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          auth: {
+            identity: passwordAuth('alice'),
+            scope: { project: { name: 'alice', domain: { name: 'Default' } } },
+          },
+        }),
+      });
+      assert.equal(r.status, 201, await r.text());
+      assert.match(printed, /alice\/alice, hearth\/hearth/);
+    } finally {
+      // Only the command's own handler: the test runner's (if any) must not run.
+      const stop = process.listeners('SIGTERM').find((l) => !before.includes(l));
+      assert.ok(stop, 'serve listens for SIGTERM');
+      stop('SIGTERM');
+      await served;
+    }
   });
 });
