@@ -329,4 +329,17 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
     );
     await ok(bob, 'GET', net(`/ports/${port.port.id}`));
   });
+
+  it('Nova: an admin attaches a volume of the server’s project (bob still cannot)', async () => {
+    const admin = await login(app, 'admin');
+    await refused(404, 'POST', nova(`/servers/${a.server}/os-volume_attachments`), {
+      volumeAttachment: { volumeId: a.volume2 },
+    });
+    const r = await call()('POST', nova(`/servers/${a.server}/os-volume_attachments`), admin.token, {
+      volumeAttachment: { volumeId: a.volume2 },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    const volume = await ok(alice, 'GET', cinder(alice, `/volumes/${a.volume2}`));
+    assert.equal(volume.volume.attachments[0].server_id, a.server);
+  });
 });
