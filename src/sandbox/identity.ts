@@ -4,7 +4,7 @@ import type { SandboxContext, ServiceModule } from './app.js';
 import { ApiError } from './errors.js';
 import { registerIdentityAdmin } from './identity/admin-api.js';
 import { authenticate } from './identity/authenticate.js';
-import { object, requireCaller } from './identity/common.js';
+import { forbidden, object, requireCaller } from './identity/common.js';
 import {
   type AppCredential,
   enabled,
@@ -92,20 +92,28 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
       .send(tokenBody(ctx, request, live, wantsCatalog(request)));
   });
 
-  const subject = (request: FastifyRequest) => {
+  /**
+   * The X-Subject-Token a caller validates or revokes: as Keystone's policy, a service user (role
+   * service, e.g. hearth), an admin, or the token's own user.
+   */
+  const subject = (request: FastifyRequest, action: string) => {
+    const caller = requireCaller(ctx, request);
     const id = request.headers['x-subject-token'];
     const live = typeof id === 'string' ? liveToken(ctx.state, id, ctx.now()) : undefined;
     if (!live) throw new ApiError(404, 'Could not find token.');
+    const allowed =
+      ['admin', 'service'].some((r) => caller.roles.includes(r)) || caller.userId === live.user.id;
+    if (!allowed) throw forbidden(`identity:${action}`);
     return live;
   };
   app.get('/v3/auth/tokens', async (request, reply) => {
-    const live = subject(request);
+    const live = subject(request, 'validate_token');
     return reply
       .header('X-Subject-Token', live.token.id)
       .send(tokenBody(ctx, request, live, wantsCatalog(request)));
   });
   app.delete('/v3/auth/tokens', async (request, reply) => {
-    ctx.state.delete('token', subject(request).token.id);
+    ctx.state.delete('token', subject(request, 'revoke_token').token.id);
     return reply.code(204).send();
   });
   app.get('/v3/auth/catalog', async (request) => {

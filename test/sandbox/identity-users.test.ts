@@ -58,6 +58,26 @@ describe('sandbox identities: seeded users, the service user, and the Keystone a
     assert.equal(check.json().token.user.name, 'alice');
     assert.equal(check.json().token.project.id, alice.projectId);
     assert.equal(check.json().token.catalog, undefined);
+    // As Keystone's policy: another plain user may not validate it, nor anyone without a token.
+    const bob = await login(app, 'bob');
+    const byBob = await app.inject({
+      method: 'GET',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-auth-token': bob.token, 'x-subject-token': alice.token },
+    });
+    assert.equal(byBob.statusCode, 403, byBob.body);
+    const anonymous = await app.inject({
+      method: 'GET',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-subject-token': alice.token },
+    });
+    assert.equal(anonymous.statusCode, 401);
+    const revokeByBob = await app.inject({
+      method: 'DELETE',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-auth-token': bob.token, 'x-subject-token': alice.token },
+    });
+    assert.equal(revokeByBob.statusCode, 403);
   });
 
   it('refuses the admin API to a non-admin with 403', async () => {
