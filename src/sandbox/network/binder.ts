@@ -50,6 +50,23 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
     network !== undefined &&
     (network.project_id === projectId || network.project_id === '' || network.shared);
 
+  /** A port off its server: deleted when Nova made it, else unbound. */
+  const release = (port: Port) => {
+    if (port._novaCreated) {
+      deletePort(env, port);
+      return;
+    }
+    const { _boundOrder: _, ...rest } = port;
+    save(env, KIND.port, {
+      ...rest,
+      device_id: '',
+      device_owner: '',
+      status: 'DOWN',
+      'binding:host_id': '',
+      'binding:vif_type': 'unbound',
+    });
+  };
+
   return {
     bind(projectId: string, serverId: string, nic: NicRequest) {
       return state.transaction(() => {
@@ -104,23 +121,17 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
       });
     },
 
+    unbind(serverId: string, portId: string) {
+      state.transaction(() => {
+        const port = serverPorts(serverId).find((p) => p.id === portId);
+        if (!port) throw new ApiError(404, `Port ${portId} could not be found.`);
+        release(port);
+      });
+    },
+
     unbindAll(serverId: string) {
       state.transaction(() => {
-        for (const port of serverPorts(serverId)) {
-          if (port._novaCreated) {
-            deletePort(env, port);
-            continue;
-          }
-          const { _boundOrder: _, ...rest } = port;
-          save(env, KIND.port, {
-            ...rest,
-            device_id: '',
-            device_owner: '',
-            status: 'DOWN',
-            'binding:host_id': '',
-            'binding:vif_type': 'unbound',
-          });
-        }
+        for (const port of serverPorts(serverId)) release(port);
       });
     },
 
