@@ -13,6 +13,7 @@ export {
   createUser,
   hashToken,
   IdentityError,
+  setProjectCloud,
   verifyToken,
 } from './standalone.js';
 export { signalCredentials, SignalSigner, SIGNAL_TOKEN_PREFIX, type SignalTarget } from './signal-tokens.js';

@@ -92,8 +92,12 @@ export interface Config {
   readonly keystone_token_cache_time: number;
   /** How long Hearth waits for Keystone's answer, in seconds. */
   readonly keystone_timeout: number;
+  /** Roles a stack's Keystone trust delegates (comma-separated); empty: every role of the creating user's token. */
+  readonly trusts_delegated_roles: string;
   /** The cloud of clouds.yaml the OpenStack resource types use; empty: OS_CLOUD, or the OS_* variables. */
   readonly openstack_cloud: string;
+  /** The server's projects without a cloud of their own use openstack_cloud (one login shared by every project). */
+  readonly openstack_cloud_shared: boolean;
   /** Requests per second to each cloud endpoint, for the whole deployment (shared by its engines); 0: unlimited. */
   readonly cloud_rate_limit: number;
   /** Most requests sent at once to one endpoint after a quiet spell, for the deployment; 0: one second's worth. */
@@ -464,10 +468,26 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       note: 'keystonemiddleware waits without limit when it is unset.',
     },
   },
+  trusts_delegated_roles: {
+    type: 'string',
+    default: '',
+    help: 'With keystone auth, the roles (comma-separated names) the Keystone trust made at each stack create delegates to Hearth’s service user; empty: every role of the creating user’s token on its project.',
+    heat: {
+      name: 'trusts_delegated_roles',
+      default: '[]',
+      note: 'A list option in Heat; a comma-separated string here.',
+    },
+  },
   openstack_cloud: {
     type: 'string',
     default: '',
     help: 'The cloud (by its name in clouds.yaml) the OpenStack resource types create their resources in; empty: OS_CLOUD, or the OS_* variables.',
+    heat: null,
+  },
+  openstack_cloud_shared: {
+    type: 'bool',
+    default: false,
+    help: 'In standalone auth, a project without a cloud of its own (hearth manage project set-cloud) uses openstack_cloud: one login shared by every project, so the cloud cannot keep projects apart.',
     heat: null,
   },
   cloud_rate_limit: {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createProject, createToken, createUser } from '../../auth/index.js';
+import { createProject, createToken, createUser, setProjectCloud } from '../../auth/index.js';
+import { loadCloudSettings } from '../../openstack/index.js';
 import { type GlobalOptions, openEmbedded } from '../embedded.js';
 import { show } from '../output.js';
 import { registerDbCommands } from './manage-db.js';
@@ -24,15 +25,34 @@ export function registerManageCommands(program: Command, print: Print): void {
     }
   };
 
-  manage
-    .command('project')
-    .description('Projects of standalone authentication')
+  const project = manage.command('project').description('Projects of standalone authentication');
+  project
     .command('create <name>')
     .description('Create a project; its id is what API URLs carry (/v1/<project_id>)')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
     .action(async (name: string, opts: { format: string }) => {
       const project = await withStore((engine) => createProject(engine.deps.store, name));
       show(print, opts.format, { id: project.id, name: project.name });
+    });
+
+  project
+    .command('set-cloud <project>')
+    .description(
+      "Give a project the cloud (of clouds.yaml, with the project's own credentials) its stacks act in; --clear takes it away",
+    )
+    .option('--os-cloud <name>', 'the cloud, by its name in clouds.yaml (read by every Hearth process)')
+    .option('--clear', 'remove the project’s cloud')
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .action(async (name: string, opts: { osCloud?: string; clear?: boolean; format: string }) => {
+      if ((opts.osCloud === undefined) === (opts.clear !== true)) {
+        throw new Error('give the cloud (--os-cloud NAME) or --clear, not both');
+      }
+      const cloud = opts.osCloud ?? null;
+      // A cloud this clouds.yaml lacks is a mistake the servers would only meet at a resource's create.
+      if (cloud !== null)
+        loadCloudSettings({ cloud, env: { OS_CLIENT_CONFIG_FILE: process.env.OS_CLIENT_CONFIG_FILE } });
+      const found = await withStore((engine) => setProjectCloud(engine.deps.store, name, cloud));
+      show(print, opts.format, { id: found.id, name: found.name, os_cloud: cloud });
     });
 
   manage
