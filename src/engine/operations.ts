@@ -139,11 +139,12 @@ export async function createStack(
 ): Promise<StackRecord> {
   const action = adopt ? 'ADOPT' : 'CREATE';
   const id = randomUUID();
-  let owner: StackOwner | undefined;
-  const { record, definition, constraints } = prepareCreate(deps, cache, req, id, () => owner!);
+  // The constraints are looked up as the owner, whose credentials exist only after binding.
+  const known: { owner?: StackOwner } = {};
+  const { record, definition, constraints } = prepareCreate(deps, cache, req, id, () => known.owner!);
   // Made only for a valid template; nothing is stored when they cannot be made.
   const { credentials, discard } = await obtainCredentials(req);
-  owner = { projectId: req.projectId, credentials };
+  known.owner = { projectId: req.projectId, credentials };
   try {
     return await storeCreate(deps, req, { id, action, record, definition, constraints, credentials }, adopt);
   } catch (error) {
