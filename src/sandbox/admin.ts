@@ -3,7 +3,8 @@ import type { SandboxContext, ServiceModule } from './app.js';
 import { ApiError } from './errors.js';
 
 /**
- * The sandbox's own routes, for tests and demos: read and change the noise knobs at run time.
+ * The sandbox's own routes, for tests and demos: read and change the noise knobs at run time, and
+ * read which identity made each call (`GET /admin/calls?since=SEQ`).
  * Out-of-band actions on objects (delete a server, set it to ERROR...) are registered by the
  * service that owns the object, under `/admin` too (see `adminActions`).
  */
@@ -23,6 +24,11 @@ export function adminService(actions: readonly AdminAction[]): ServiceModule {
     noisy: false,
     register(app: FastifyInstance, ctx: SandboxContext) {
       app.get('/noise', async () => ctx.noise());
+      app.get('/calls', async (request) => {
+        const since = (request.query as Record<string, string | undefined>).since ?? '0';
+        if (!/^\d+$/.test(since)) throw new ApiError(400, `since: not a sequence number: ${since}`);
+        return { calls: ctx.calls.since(Number(since)), last: ctx.calls.last };
+      });
       app.put('/noise', async (request) => {
         try {
           return ctx.setNoise(request.body ?? {});

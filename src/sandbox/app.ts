@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { CallLog } from './calls.js';
 import { ApiError, sendError, type ServiceName } from './errors.js';
 import { type Noise, defaultNoise, happens, latency, mergeNoise, type Random } from './noise.js';
 import type { SandboxState } from './state.js';
@@ -16,6 +17,9 @@ export interface Caller {
   userId: string;
   projectId: string;
   roles: string[];
+  userName?: string;
+  /** The trust the token was scoped with (its roles are the trust's); null or absent: none. */
+  trustId?: string | null;
 }
 
 declare module 'fastify' {
@@ -35,6 +39,8 @@ export interface SandboxContext {
   baseUrl(request: FastifyRequest): string;
   /** Who holds `token`, or undefined when it is unknown or expired. */
   caller(token: string): Caller | undefined;
+  /** Which identity made each call (`GET /admin/calls`). */
+  readonly calls: CallLog;
 }
 
 export interface ServiceModule {
@@ -66,6 +72,27 @@ export interface SandboxOptions {
 
 const NOISE_SETTING = 'noise';
 
+/** Logs a call with its caller: the one authentication found, else its token's holder (if any). */
+function record(ctx: SandboxContext, service: ServiceName, request: FastifyRequest, status: number): void {
+  let caller: Caller | null | undefined = request.caller;
+  if (!caller) {
+    // A call refused before its token was read (injected noise), or to a route that needs none.
+    const token = request.headers['x-auth-token'];
+    caller = typeof token === 'string' ? ctx.caller(token) : undefined;
+  }
+  ctx.calls.record({
+    at: new Date(ctx.now()).toISOString(),
+    method: request.method,
+    service,
+    path: request.url.split('?')[0]!,
+    status,
+    user_id: caller?.userId ?? null,
+    user_name: caller?.userName ?? null,
+    project_id: caller?.projectId ?? null,
+    trust_id: caller?.trustId ?? null,
+  });
+}
+
 export function buildSandbox(options: SandboxOptions): { app: FastifyInstance; ctx: SandboxContext } {
   const { state } = options;
   const stored = state.setting(NOISE_SETTING);
@@ -89,6 +116,7 @@ export function buildSandbox(options: SandboxOptions): { app: FastifyInstance; c
       return `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
     },
     caller: (token) => resolveToken(token),
+    calls: new CallLog(),
   };
   resolveToken = options.tokens(ctx);
 
@@ -149,6 +177,10 @@ export function buildSandbox(options: SandboxOptions): { app: FastifyInstance; c
             request.caller = caller;
           });
         }
+        if (service.name !== 'admin')
+          scope.addHook('onResponse', async (request, reply) =>
+            record(ctx, service.name, request, reply.statusCode),
+          );
         service.register(scope, ctx);
       },
       { prefix: service.prefix },

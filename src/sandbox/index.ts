@@ -13,6 +13,7 @@ export { sandboxClientEnv } from './client-env.js';
 export { SandboxState } from './state.js';
 export { type Noise, defaultNoise } from './noise.js';
 export { createAppCredential } from './identity.js';
+export type { CallRecord } from './calls.js';
 
 export interface SandboxServerOptions {
   /** The state file (default: in memory). */
@@ -21,6 +22,11 @@ export interface SandboxServerOptions {
   random?: Random;
   now?: () => number;
   publicUrl?: string;
+  /**
+   * Extra users to seed, each in a project of its own name with roles member and reader, password
+   * = name (besides admin, demo and Hearth's service user hearth).
+   */
+  users?: readonly string[];
 }
 
 /** A sandbox cloud ready to listen: seeded with its users (and each service's defaults). */
@@ -30,7 +36,7 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   state: SandboxState;
 } {
   const state = new SandboxState(options.file);
-  seedIdentity(state);
+  seedIdentity(state, options.users);
   // The binders use the context buildSandbox makes below, once requests arrive.
   const made: { ctx?: SandboxContext } = {};
   const live = () => made.ctx!;

@@ -7,6 +7,7 @@ interface SandboxServeOptions {
   state?: string;
   noise?: string;
   publicUrl?: string;
+  users?: string;
 }
 
 /** `--noise` as JSON text, or `@file` holding it. */
@@ -18,6 +19,18 @@ function readNoise(value: string | undefined): unknown {
   } catch (error) {
     throw new Error(`--noise: not JSON: ${(error as Error).message}`);
   }
+}
+
+/** `--users alice,bob`: user names, each a Keystone name (no blank, no duplicate). */
+export function readUsers(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const names = value.split(',').map((n) => n.trim());
+  for (const name of names) {
+    if (name === '' || name.length > 64 || !/^[\w.@-]+$/.test(name)) {
+      throw new Error(`--users: not a user name: ${JSON.stringify(name)} (letters, digits, . _ @ -)`);
+    }
+  }
+  return [...new Set(names)];
 }
 
 /**
@@ -35,18 +48,24 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
     .option('--port <port>', 'port to listen on (0 picks one)', '8780')
     .option('--state <file>', 'the SQLite file the cloud keeps its state in (default: memory only)')
     .option('--noise <json|@file>', 'noise settings, e.g. {"bootFailureRate":0.1,"latencyMs":50}')
+    .option(
+      '--users <names>',
+      'extra users to seed, comma-separated: each in its own project, password = name',
+    )
     .option('--public-url <url>', 'the URL to advertise in the service catalog (default: the request’s host)')
     .action(async (options: SandboxServeOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port: not a port: ${options.port}`);
       const noise = readNoise(options.noise);
+      const users = readUsers(options.users);
       // Loaded only here: every other command would pay for Fastify.
       const { createSandbox, sandboxClientEnv } = await import('../../sandbox/index.js');
       const { app } = createSandbox({
         ...(options.state ? { file: options.state } : {}),
         ...(noise !== undefined ? { noise } : {}),
         ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+        users,
       });
       const address = await app.listen({ host: options.host, port });
       const url = options.publicUrl ?? address;
@@ -54,7 +73,8 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       print(
         `sandbox cloud listening on ${url}\n` +
           `  ${vars.slice(0, 4).join(' ')}\n` +
-          `  ${vars.slice(4).join(' ')} (admin: admin/admin)\n`,
+          `  ${vars.slice(4).join(' ')} (admin: admin/admin; ` +
+          `${[...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')})\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => {

@@ -97,6 +97,32 @@ export function canSee(request: FastifyRequest, object: Stored): boolean {
 
 export const isAdmin = (request: FastifyRequest) => request.caller.roles.includes('admin');
 
+/** Neutron's 403 for an action its policy reserves to admins, e.g. `create_network:shared`. */
+export const policyRefused = (rule: string) =>
+  new ApiError(403, `(rule:${rule}) is disallowed by policy`, 'PolicyNotAuthorized');
+
+/**
+ * The project a create is for: the caller's, or the `project_id`/`tenant_id` of the body, which
+ * only an admin may set to another project (Neutron's policy: a 403 for anyone else).
+ */
+export function owningProject(request: FastifyRequest, body: Body, rule: string): string {
+  const projectId = optString(body, 'project_id');
+  const tenantId = optString(body, 'tenant_id');
+  if (projectId !== undefined && tenantId !== undefined && projectId !== tenantId) {
+    throw new ApiError(400, "'project_id' and 'tenant_id' do not match", 'BadRequest');
+  }
+  const given = projectId ?? tenantId;
+  if (given === undefined || given === request.caller.projectId) return request.caller.projectId;
+  if (!isAdmin(request)) throw policyRefused(rule);
+  return given;
+}
+
+/** Refuses a non-admin setting an admin-only attribute (`shared`, `router:external`) to true. */
+export function adminOnlyFlags(request: FastifyRequest, body: Body, keys: readonly string[], action: string) {
+  if (isAdmin(request)) return;
+  for (const key of keys) if (body[key] === true) throw policyRefused(`${action}:${key}`);
+}
+
 /** The object of a kind the caller can see, or a 404 of that kind. */
 export function findVisible<T extends Stored>(
   ctx: SandboxContext,

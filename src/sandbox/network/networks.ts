@@ -13,6 +13,8 @@ import {
   missing,
   optBool,
   optString,
+  owningProject,
+  adminOnlyFlags,
   save,
   single,
   storedFilters,
@@ -94,8 +96,8 @@ export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): voi
 
   app.post('/v2.0/networks', async (request, reply) => {
     const body = member(request, 'network');
-    const projectId =
-      optString(body, 'project_id') ?? optString(body, 'tenant_id') ?? request.caller.projectId;
+    const projectId = owningProject(request, body, 'create_network');
+    adminOnlyFlags(request, body, ['shared', 'router:external'], 'create_network');
     const fields: Partial<Network> = {};
     for (const key of ['name', 'description'] as const) {
       const value = optString(body, key);
@@ -125,6 +127,7 @@ export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): voi
   app.put<{ Params: { id: string } }>('/v2.0/networks/:id', async (request) => {
     const network = findOwned<Network>(ctx, request, KIND.network, 'Network', request.params.id);
     const body = member(request, 'network');
+    adminOnlyFlags(request, body, ['shared', 'router:external'], 'update_network');
     const changed = applyUpdates(
       network,
       body,

@@ -9,8 +9,8 @@ import {
   type Env,
   collection,
   findOwned,
+  owningProject,
   invalid,
-  isAdmin,
   member,
   optBool,
   optString,
@@ -179,8 +179,7 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
     const networkId = optString(body, 'network_id');
     if (networkId === undefined) throw invalid('network_id is required');
     const network = findNetwork(ctx, request, networkId);
-    const projectId =
-      (isAdmin(request) ? optString(body, 'project_id') : undefined) ?? request.caller.projectId;
+    const projectId = owningProject(request, body, 'create_port');
     const extra: Partial<Port> = {};
     const description = optString(body, 'description');
     if (description !== undefined) extra.description = description;

@@ -10,9 +10,11 @@ import {
   type Env,
   findOwned,
   invalid,
+  isAdmin,
   member,
   optBool,
   optString,
+  owningProject,
   save,
   single,
   wire,
@@ -97,12 +99,9 @@ export function registerSubnets(app: FastifyInstance, ctx: SandboxContext): void
     const networkId = optString(body, 'network_id');
     if (networkId === undefined) throw invalid('network_id is required');
     const network = findNetwork(ctx, request, networkId);
-    const projectId = optString(body, 'project_id') ?? request.caller.projectId;
-    if (
-      network.project_id !== projectId &&
-      network.project_id !== '' &&
-      !request.caller.roles.includes('admin')
-    ) {
+    const projectId = owningProject(request, body, 'create_subnet');
+    // Only the network's owner (or an admin) adds subnets to it, shared or not.
+    if (network.project_id !== projectId && network.project_id !== '' && !isAdmin(request)) {
       throw new ApiError(404, `Network ${networkId} could not be found.`, 'NetworkNotFound');
     }
     const version = body.ip_version === undefined ? 4 : Number(body.ip_version);
