@@ -17,9 +17,6 @@ import type { Store } from '../store/contract.js';
  *   and noauth, one user's own credentials.
  */
 
-/** How long a project's cloud name is reused before the store is asked again. */
-const PROJECT_CLOUD_TTL_MS = 10_000;
-
 export interface OwnerClouds {
   openstack(owner: StackOwner): Cloud | Promise<Cloud>;
   releaseCredentials(owner: StackOwner): Promise<void>;
@@ -52,15 +49,10 @@ export function ownerClouds(
     }
     return cloud;
   };
-  const recent = new Map<string, { cloud: string | null; at: number }>();
+  // Asked each time (one read by primary key): `set-cloud` and `--clear` take effect at once.
   const projectCloud = async (projectId: string): Promise<Cloud> => {
-    let known = recent.get(projectId);
-    if (!known || Date.now() - known.at > PROJECT_CLOUD_TTL_MS) {
-      const cloud = (await store.tx((tx) => tx.auth.projectCloud(projectId))) ?? null;
-      known = { cloud, at: Date.now() };
-      recent.set(projectId, known);
-    }
-    if (known.cloud !== null) return namedCloud(known.cloud);
+    const cloud = await store.tx((tx) => tx.auth.projectCloud(projectId));
+    if (typeof cloud === 'string') return namedCloud(cloud);
     if (config.openstack_cloud_shared) return deploymentCloud();
     throw new ResourceFailure(
       `project ${projectId} has no OpenStack cloud: an operator gives it one with ` +
