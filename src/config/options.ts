@@ -106,7 +106,7 @@ export interface Config {
   readonly max_stacks_per_tenant: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
   readonly public_api_url: string;
-  /** Key signing signal tokens; empty: one generated for the store, shared by its processes. */
+  /** Key signing signal tokens and sealing stored trust ids; empty: one generated for the store, shared by its processes. */
   readonly auth_encryption_key: string;
 }
 
@@ -523,11 +523,11 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   auth_encryption_key: {
     type: 'string',
     default: '',
-    help: 'Key signing signal tokens; empty: a key generated for the store on first use, shared by every process using it.',
+    help: 'Key signing signal tokens and sealing stored credentials; empty: a key generated for the store on first use, shared by every process using it.',
     secret: true,
     heat: {
       name: 'auth_encryption_key',
-      note: 'Heat encrypts stored credentials with it; Hearth signs the tokens that let a server signal one resource.',
+      note: 'Heat encrypts stored credentials (trust ids) with it; Hearth signs signal tokens with it and seals trust ids with a key derived from it.',
     },
   },
 };
