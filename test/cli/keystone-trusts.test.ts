@@ -56,11 +56,11 @@ describe('keystone auth: every cloud call as the stack’s owner, through its tr
   let admin: { token: string; projectId: string };
   let sandboxUrl: string;
 
-  const start = async () =>
-    (serve = await startServe(
-      ['--db', join(dir, 'state.db'), 'serve', '--auth', 'keystone', '--port', '0'],
-      env,
-    ));
+  const start = async (extra: Record<string, string> = {}) =>
+    (serve = await startServe(['--db', join(dir, 'state.db'), 'serve', '--auth', 'keystone', '--port', '0'], {
+      ...env,
+      ...extra,
+    }));
 
   before(async () => {
     cloud = await listeningSandbox({ users: ['alice', 'bob'], noise: { bootDelayMs: 0 } });
@@ -248,5 +248,20 @@ describe('keystone auth: every cloud call as the stack’s owner, through its tr
       assert.ok(i < 150, 'the trust was not deleted');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  });
+
+  it('a trust Keystone refuses fails the create with its reason, and nothing is stored', async () => {
+    await serve.stop();
+    const before = (await trustsOf('alice')).length;
+    await start({ HEARTH_TRUSTS_DELEGATED_ROLES: 'admin' });
+    const refused = await api(alice, 'POST', '/stacks', { stack_name: 'no-trust', template: ALICE_STACK });
+    assert.ok([400, 403].includes(refused.status), refused.text);
+    assert.match(
+      refused.text,
+      /Keystone refused the trust the stack needs \(user alice delegating roles admin on project/,
+    );
+    assert.ok(!refused.text.includes(alice.token));
+    assert.equal((await api(alice, 'GET', '/stacks/no-trust')).status, 404);
+    assert.equal((await trustsOf('alice')).length, before);
   });
 });
