@@ -177,10 +177,14 @@ export function buildSandbox(options: SandboxOptions): { app: FastifyInstance; c
             request.caller = caller;
           });
         }
-        if (service.name !== 'admin')
-          scope.addHook('onResponse', async (request, reply) =>
-            record(ctx, service.name, request, reply.statusCode),
-          );
+        // Recorded as the answer is sent, not after: a client reading /admin/calls once it has
+        // its answer finds the call there.
+        if (service.name !== 'admin') {
+          scope.addHook('onSend', async (request, reply, payload) => {
+            record(ctx, service.name, request, reply.statusCode);
+            return payload;
+          });
+        }
         service.register(scope, ctx);
       },
       { prefix: service.prefix },

@@ -30,6 +30,8 @@ export interface PortBinder {
    * or 409, Nova's answers) when it cannot.
    */
   bind(projectId: string, serverId: string, nic: NicRequest): { portId: string };
+  /** Unbinds one port of the server (deleted if `bind` created it); 404 when it is not the server's. */
+  unbind(serverId: string, portId: string): void;
   /** Unbinds every port of the server; deletes the ones `bind` created. */
   unbindAll(serverId: string): void;
   /** The server's addresses by network name, fixed and floating, in the order its ports were bound. */

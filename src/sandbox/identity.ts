@@ -4,14 +4,17 @@ import type { SandboxContext, ServiceModule } from './app.js';
 import { ApiError } from './errors.js';
 import { registerIdentityAdmin } from './identity/admin-api.js';
 import { authenticate } from './identity/authenticate.js';
-import { object, requireCaller } from './identity/common.js';
+import { forbidden, object, requireCaller } from './identity/common.js';
 import {
   type AppCredential,
+  enabled,
   findUserByName,
   hash,
   newId,
   type Project,
+  rolesOn,
   type Token,
+  type User,
 } from './identity/model.js';
 import { catalogEntries, liveToken, tokenBody } from './identity/tokens.js';
 import { registerTrusts } from './identity/trusts.js';
@@ -89,20 +92,28 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
       .send(tokenBody(ctx, request, live, wantsCatalog(request)));
   });
 
-  const subject = (request: FastifyRequest) => {
+  /**
+   * The X-Subject-Token a caller validates or revokes: as Keystone's policy, a service user (role
+   * service, e.g. hearth), an admin, or the token's own user.
+   */
+  const subject = (request: FastifyRequest, action: string) => {
+    const caller = requireCaller(ctx, request);
     const id = request.headers['x-subject-token'];
     const live = typeof id === 'string' ? liveToken(ctx.state, id, ctx.now()) : undefined;
     if (!live) throw new ApiError(404, 'Could not find token.');
+    const allowed =
+      ['admin', 'service'].some((r) => caller.roles.includes(r)) || caller.userId === live.user.id;
+    if (!allowed) throw forbidden(`identity:${action}`);
     return live;
   };
   app.get('/v3/auth/tokens', async (request, reply) => {
-    const live = subject(request);
+    const live = subject(request, 'validate_token');
     return reply
       .header('X-Subject-Token', live.token.id)
       .send(tokenBody(ctx, request, live, wantsCatalog(request)));
   });
   app.delete('/v3/auth/tokens', async (request, reply) => {
-    ctx.state.delete('token', subject(request).token.id);
+    ctx.state.delete('token', subject(request, 'revoke_token').token.id);
     return reply.code(204).send();
   });
   app.get('/v3/auth/catalog', async (request) => {
@@ -112,11 +123,16 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
       links: { self: `${base(request)}/identity/v3/auth/catalog` },
     };
   });
+  // The projects the token's user may scope to (a trust-scoped token: the trust's only).
   app.get('/v3/auth/projects', async (request) => {
     const caller = requireCaller(ctx, request);
-    const project = ctx.state.get<Project>('project', caller.projectId)!;
+    const user = ctx.state.get<User>('user', caller.userId)!;
+    const projects = ctx.state
+      .list<Project>('project')
+      .filter((p) => (caller.trustId ? p.id === caller.projectId : rolesOn(user, p.id).length > 0));
     return {
-      projects: [{ id: project.id, name: project.name, domain_id: 'default', enabled: true }],
+      projects: projects.map((p) => ({ id: p.id, name: p.name, domain_id: 'default', enabled: enabled(p) })),
+      links: { self: `${base(request)}/identity/v3/auth/projects`, previous: null, next: null },
     };
   });
   registerIdentityAdmin(app, ctx);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { CallLog } from '../../src/sandbox/calls.js';
@@ -86,6 +87,30 @@ describe('sandbox calls log (GET /admin/calls)', () => {
     const [failed] = await calls(from);
     assert.equal(failed!.status, 503);
     assert.equal(failed!.user_name, 'alice');
+  });
+
+  it('records a call to an unknown route, and holds each call once its answer is out (over HTTP)', async () => {
+    const from = await last();
+    await call()('GET', '/compute/v2.1/no-such-thing', (await login(app, 'alice')).token);
+    const [unknown] = (await calls(from)).filter((c) => c.service === 'compute');
+    assert.equal(unknown!.status, 404);
+    assert.equal(unknown!.user_name, 'alice');
+
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const { token } = await login(app, 'alice');
+    for (let i = 0; i < 10; i++) {
+      const since = await last();
+      const r = await fetch(`${url}/network/v2.0/networks?i=${i}`, { headers: { 'x-auth-token': token } });
+      assert.equal(r.status, 200);
+      const seen = (await (await fetch(`${url}/admin/calls?since=${since}`)).json()) as {
+        calls: CallRecord[];
+      };
+      assert.deepEqual(
+        seen.calls.map((c) => [c.path, c.user_name]),
+        [['/network/v2.0/networks', 'alice']],
+      );
+    }
   });
 
   it('refuses a since that is not a number', async () => {

@@ -59,6 +59,17 @@ export class FakePorts implements PortBinder {
     void projectId;
     return { portId };
   }
+  unbind(serverId: string, portId: string) {
+    this.calls.push(`unbind ${serverId} ${portId}`);
+    const list = this.bound.get(serverId) ?? [];
+    const port = list.find((p) => p.portId === portId);
+    if (!port) throw new ApiError(404, `Port ${portId} could not be found.`);
+    if (!port.made) this.freePorts.set(port.portId, port.networkId);
+    this.bound.set(
+      serverId,
+      list.filter((p) => p !== port),
+    );
+  }
   unbindAll(serverId: string) {
     this.calls.push(`unbindAll ${serverId}`);
     for (const port of this.bound.get(serverId) ?? [])

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { readUsers } from '../../src/cli/commands/sandbox.js';
+import { Command } from 'commander';
+import { readUsers, registerSandboxCommands } from '../../src/cli/commands/sandbox.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { caller, passwordAuth, userId } from './keystone-helpers.js';
 import { login } from './support.js';
@@ -57,6 +58,26 @@ describe('sandbox identities: seeded users, the service user, and the Keystone a
     assert.equal(check.json().token.user.name, 'alice');
     assert.equal(check.json().token.project.id, alice.projectId);
     assert.equal(check.json().token.catalog, undefined);
+    // As Keystone's policy: another plain user may not validate it, nor anyone without a token.
+    const bob = await login(app, 'bob');
+    const byBob = await app.inject({
+      method: 'GET',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-auth-token': bob.token, 'x-subject-token': alice.token },
+    });
+    assert.equal(byBob.statusCode, 403, byBob.body);
+    const anonymous = await app.inject({
+      method: 'GET',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-subject-token': alice.token },
+    });
+    assert.equal(anonymous.statusCode, 401);
+    const revokeByBob = await app.inject({
+      method: 'DELETE',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-auth-token': bob.token, 'x-subject-token': alice.token },
+    });
+    assert.equal(revokeByBob.statusCode, 403);
   });
 
   it('refuses the admin API to a non-admin with 403', async () => {
@@ -115,6 +136,27 @@ describe('sandbox identities: seeded users, the service user, and the Keystone a
       ['member'],
     );
     assert.equal((await call()('GET', '/identity/v3/projects?name=team', admin)).json().projects.length, 1);
+    // Granted a role on demo too, carol may scope to either.
+    const demoProject = (await login(app, 'demo')).projectId;
+    await call()('PUT', `/identity/v3/projects/${demoProject}/users/${carolId}/roles/reader`, admin);
+    const mine = await call()('GET', '/identity/v3/auth/projects', r.headers['x-subject-token'] as string);
+    assert.deepEqual(
+      mine
+        .json()
+        .projects.map((p: { name: string }) => p.name)
+        .sort(),
+      ['demo', 'team'],
+    );
+    const there = await call()(
+      'POST',
+      '/identity/v3/auth/tokens',
+      undefined,
+      scoped('carol', 'demo', 'secret'),
+    );
+    assert.deepEqual(
+      there.json().token.roles.map((x: { name: string }) => x.name),
+      ['reader'],
+    );
     assert.equal(
       (await call()('GET', `/identity/v3/projects/${projectId}`, r.headers['x-subject-token'] as string))
         .statusCode,
@@ -182,5 +224,48 @@ describe('hearth sandbox serve --users', () => {
     assert.deepEqual(readUsers(undefined), []);
     assert.throws(() => readUsers('alice,,bob'), /--users: not a user name/);
     assert.throws(() => readUsers('a b'), /--users/);
+  });
+
+  it('seeds the named users in the served cloud', async () => {
+    const program = new Command().exitOverride();
+    let printed = '';
+    const listening = new Promise<string>((resolve) =>
+      registerSandboxCommands(program, (text) => {
+        printed += text;
+        resolve(/listening on (\S+)/.exec(text)![1]!);
+      }),
+    );
+    const before = process.listeners('SIGTERM');
+    const served = program.parseAsync([
+      'node',
+      'hearth',
+      'sandbox',
+      'serve',
+      '--port',
+      '0',
+      '--users',
+      'alice',
+    ]);
+    const url = await listening;
+    try {
+      const r = await fetch(`${url}/identity/v3/auth/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          auth: {
+            identity: passwordAuth('alice'),
+            scope: { project: { name: 'alice', domain: { name: 'Default' } } },
+          },
+        }),
+      });
+      assert.equal(r.status, 201, await r.text());
+      assert.match(printed, /alice\/alice, hearth\/hearth/);
+    } finally {
+      // Only the command's own handler: the test runner's (if any) must not run.
+      const stop = process.listeners('SIGTERM').find((l) => !before.includes(l));
+      assert.ok(stop, 'serve listens for SIGTERM');
+      stop('SIGTERM');
+      await served;
+    }
   });
 });

@@ -70,12 +70,24 @@ describe('sandbox identity (Keystone v3)', () => {
       headers: { 'x-auth-token': token, 'x-subject-token': token },
     });
     assert.equal(revoke.statusCode, 204);
+    // Validated by an admin, the revoked token is not found; by itself, it no longer authenticates.
+    const admin = await app.inject({
+      method: 'POST',
+      url: '/identity/v3/auth/tokens',
+      payload: login('admin', 'admin', 'admin'),
+    });
     const gone = await app.inject({
+      method: 'GET',
+      url: '/identity/v3/auth/tokens',
+      headers: { 'x-auth-token': admin.headers['x-subject-token'] as string, 'x-subject-token': token },
+    });
+    assert.equal(gone.statusCode, 404);
+    const self = await app.inject({
       method: 'GET',
       url: '/identity/v3/auth/tokens',
       headers: { 'x-auth-token': token, 'x-subject-token': token },
     });
-    assert.equal(gone.statusCode, 404);
+    assert.equal(self.statusCode, 401);
   });
 
   it('refuses a wrong password and another user’s project with Keystone’s error body', async () => {

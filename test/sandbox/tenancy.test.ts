@@ -315,4 +315,66 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
     });
     assert.equal((await ok(alice, 'GET', nova('/os-keypairs/alice-key'))).keypair.name, 'alice-key');
   });
+
+  it('Nova: a port bob points at alice’s server (device_id) is not one of its interfaces', async () => {
+    const port = await ok(bob, 'POST', net('/ports'), {
+      port: { network_id: b.network, device_id: a.server, device_owner: 'compute:nova' },
+    });
+    const server = await ok(alice, 'GET', nova(`/servers/${a.server}`));
+    assert.deepEqual(Object.keys(server.server.addresses), ['alice-net']);
+    const interfaces = await ok(alice, 'GET', nova(`/servers/${a.server}/os-interface`));
+    assert.deepEqual(
+      interfaces.interfaceAttachments.map((i: Answer) => i.port_id),
+      [a.port],
+    );
+    await ok(bob, 'GET', net(`/ports/${port.port.id}`));
+  });
+
+  it('Nova: an admin attaches a volume of the server’s project (bob still cannot)', async () => {
+    const admin = await login(app, 'admin');
+    await refused(404, 'POST', nova(`/servers/${a.server}/os-volume_attachments`), {
+      volumeAttachment: { volumeId: a.volume2 },
+    });
+    const r = await call()('POST', nova(`/servers/${a.server}/os-volume_attachments`), admin.token, {
+      volumeAttachment: { volumeId: a.volume2 },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    const volume = await ok(alice, 'GET', cinder(alice, `/volumes/${a.volume2}`));
+    assert.equal(volume.volume.attachments[0].server_id, a.server);
+  });
+
+  it('Nova os-interface: bob cannot attach to alice’s server, nor alice’s port or network to his; alice can', async () => {
+    await refused(404, 'POST', nova(`/servers/${a.server}/os-interface`), {
+      interfaceAttachment: { net_id: b.network },
+    });
+    await refused(404, 'DELETE', nova(`/servers/${a.server}/os-interface/${a.port}`));
+    await refused(404, 'POST', nova(`/servers/${b.server}/os-interface`), {
+      interfaceAttachment: { port_id: a.spare },
+    });
+    const byNet = await call()('POST', nova(`/servers/${b.server}/os-interface`), bob.token, {
+      interfaceAttachment: { net_id: a.network },
+    });
+    assert.ok([400, 404].includes(byNet.statusCode), byNet.body);
+    await refused(400, 'POST', nova(`/servers/${b.server}/os-interface`), { interfaceAttachment: {} });
+    assert.equal((await ok(alice, 'GET', net(`/ports/${a.spare}`))).port.device_id, '');
+
+    const attached = await ok(alice, 'POST', nova(`/servers/${a.server}/os-interface`), {
+      interfaceAttachment: { port_id: a.spare },
+    });
+    assert.equal(attached.interfaceAttachment.port_id, a.spare);
+    assert.equal((await ok(alice, 'GET', net(`/ports/${a.spare}`))).port.device_id, a.server);
+    const listed = await ok(alice, 'GET', nova(`/servers/${a.server}/os-interface`));
+    assert.deepEqual(
+      listed.interfaceAttachments.map((i: Answer) => i.port_id),
+      [a.port, a.spare],
+    );
+    const r = await call()('DELETE', nova(`/servers/${a.server}/os-interface/${a.spare}`), alice.token);
+    assert.equal(r.statusCode, 202, r.body);
+    assert.equal((await ok(alice, 'GET', net(`/ports/${a.spare}`))).port.device_id, '');
+    const after = await ok(alice, 'GET', nova(`/servers/${a.server}/os-interface`));
+    assert.deepEqual(
+      after.interfaceAttachments.map((i: Answer) => i.port_id),
+      [a.port],
+    );
+  });
 });

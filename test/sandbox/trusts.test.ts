@@ -243,4 +243,38 @@ describe('sandbox Keystone trusts', () => {
     }
     assert.equal((await call()('GET', '/compute/v2.1/servers', token)).statusCode, 200);
   });
+
+  it('stops the tokens of a trust whose trustor loses a delegated role, and deletes the trusts of a deleted user', async () => {
+    const trust = await createTrust();
+    const { token } = await trustLogin(app, 'hearth', trust.id);
+    const admin = (await login(app, 'admin')).token;
+    const grant = `/identity/v3/projects/${alice.projectId}/users/${ids.alice}/roles/member`;
+    assert.equal((await call()('DELETE', grant, admin)).statusCode, 204);
+    try {
+      assert.equal((await call()('GET', '/compute/v2.1/servers', token)).statusCode, 401);
+      await trustLogin(app, 'hearth', trust.id, 403);
+    } finally {
+      assert.equal((await call()('PUT', grant, admin)).statusCode, 204);
+    }
+    assert.equal((await call()('GET', '/compute/v2.1/servers', token)).statusCode, 200);
+
+    const made = await call()('POST', '/identity/v3/users', admin, { user: { name: 'erin', password: 'e' } });
+    const erinId = made.json().user.id as string;
+    await call()('PUT', `/identity/v3/projects/${alice.projectId}/users/${erinId}/roles/member`, admin);
+    const erin = await call()('POST', '/identity/v3/auth/tokens', undefined, {
+      auth: { identity: passwordAuth('erin', 'e'), scope: { project: { id: alice.projectId } } },
+    });
+    const erinTrust = await call()(
+      'POST',
+      '/identity/v3/OS-TRUST/trusts',
+      erin.headers['x-subject-token'] as string,
+      {
+        trust: { ...trustBody().trust, trustor_user_id: erinId },
+      },
+    );
+    assert.equal(erinTrust.statusCode, 201, erinTrust.body);
+    assert.equal((await call()('DELETE', `/identity/v3/users/${erinId}`, admin)).statusCode, 204);
+    const gone = await call()('GET', `/identity/v3/OS-TRUST/trusts/${erinTrust.json().trust.id}`, admin);
+    assert.equal(gone.statusCode, 404);
+  });
 });

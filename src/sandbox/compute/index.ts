@@ -9,6 +9,7 @@ import { registerLimits } from './limits.js';
 import { registerMetadata } from './metadata.js';
 import { MAX_VERSION, MIN_VERSION, negotiateMicroversions } from './microversion.js';
 import { registerServerActions } from './server-actions.js';
+import { registerInterfaces } from './server-interfaces.js';
 import { registerServers } from './servers.js';
 import { registerVolumeAttachments } from './volume-attachments.js';
 
@@ -50,6 +51,7 @@ export function computeService(bindings: { ports: PortBinder; volumes: VolumeBin
       registerKeypairs(app, ctx);
       registerServers(app, compute);
       registerServerActions(app, compute);
+      registerInterfaces(app, compute);
       registerMetadata(app, compute);
       registerVolumeAttachments(app, compute);
       registerLimits(app, compute);

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, badRequest, conflict, notFound } from '../errors.js';
+import { ApiError, badRequest, conflict } from '../errors.js';
 import { bodyObject, type Compute, invalidInput } from './common.js';
 import { currentPhase, type Phase, type ServerRecord, statesOf, withPhases } from './server-state.js';
 import { findServer } from './server-view.js';
 
 /**
- * POST /servers/{id}/action (reboot, stop, start, suspend, resume, pause, unpause, changePassword) and the
- * server's interfaces (os-interface).
+ * POST /servers/{id}/action (reboot, stop, start, suspend, resume, pause, unpause, changePassword).
  */
 
 interface Action {
@@ -82,55 +81,10 @@ function runAction(compute: Compute, request: FastifyRequest, id: string): void 
   ctx.state.put('server', server.projectId, withPhases(server, now, phases));
 }
 
-/**
- * The server's ports as os-interface shows them. The addresses come grouped by network in the
- * order the ports were bound, each with its port's MAC: the n-th MAC seen is the n-th port.
- */
-function interfaces(compute: Compute, server: ServerRecord) {
-  const addresses = server.portsReleased ? {} : compute.ports.addresses(server.id);
-  const macs: string[] = [];
-  const ipsByMac = new Map<string, string[]>();
-  for (const list of Object.values(addresses)) {
-    for (const address of list) {
-      if (address['OS-EXT-IPS:type'] !== 'fixed') continue;
-      const mac = address['OS-EXT-IPS-MAC:mac_addr'];
-      if (!ipsByMac.has(mac)) {
-        macs.push(mac);
-        ipsByMac.set(mac, []);
-      }
-      ipsByMac.get(mac)!.push(address.addr);
-    }
-  }
-  if (server.portsReleased) return [];
-  return server.ports.map((port, index) => {
-    const mac = macs[index] ?? '';
-    return {
-      port_state: 'ACTIVE',
-      fixed_ips: (ipsByMac.get(mac) ?? []).map((ip) => ({ ip_address: ip })),
-      port_id: port.portId,
-      net_id: port.networkId ?? '',
-      mac_addr: mac,
-    };
-  });
-}
-
 export function registerServerActions(app: FastifyInstance, compute: Compute): void {
   type ById = { Params: { id: string } };
   app.post<ById>('/servers/:id/action', async (request, reply) => {
     runAction(compute, request, request.params.id);
     return reply.code(202).send();
   });
-  app.get<ById>('/servers/:id/os-interface', async (request) => ({
-    interfaceAttachments: interfaces(compute, findServer(compute, request, request.params.id)),
-  }));
-  app.get<{ Params: { id: string; portId: string } }>(
-    '/servers/:id/os-interface/:portId',
-    async (request) => {
-      const found = interfaces(compute, findServer(compute, request, request.params.id)).find(
-        (i) => i.port_id === request.params.portId,
-      );
-      if (!found) throw notFound('Port', request.params.portId);
-      return { interfaceAttachment: found };
-    },
-  );
 }

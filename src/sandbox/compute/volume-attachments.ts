@@ -68,8 +68,9 @@ export function registerVolumeAttachments(app: FastifyInstance, compute: Compute
         `Invalid volume: volume ${volumeId} is already attached to instance ${server.id}`,
       );
     }
+    // The server's project's volume: the caller's own, or any project's server for an admin.
     const made = compute.volumes.attach(
-      request.caller.projectId,
+      server.projectId,
       volumeId,
       server.id,
       typeof device === 'string' ? device : undefined,

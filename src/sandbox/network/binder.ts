@@ -25,11 +25,23 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
     noise: () => (clock.noise ?? defaultNoise)(),
   };
 
-  const serverPorts = (serverId: string) =>
-    state
+  /**
+   * The server's ports: those naming it as their device, of the server's project (as Nova lists
+   * an instance's ports by device_id and tenant): anyone may set a port's device_id, and another
+   * project's port must not show among the server's addresses nor be unbound with it.
+   */
+  const serverPorts = (serverId: string) => {
+    const projectId = state.owner('server', serverId);
+    return state
       .list<Port>(KIND.port)
-      .filter((p) => p.device_id === serverId && p.device_owner.startsWith('compute:'))
+      .filter(
+        (p) =>
+          p.device_id === serverId &&
+          p.device_owner.startsWith('compute:') &&
+          (projectId === undefined || projectId === null || p.project_id === projectId),
+      )
       .sort((a, b) => (a._boundOrder ?? 0) - (b._boundOrder ?? 0));
+  };
 
   const nextOrder = (serverId: string) =>
     serverPorts(serverId).reduce((max, p) => Math.max(max, p._boundOrder ?? 0), 0) + 1;
@@ -37,6 +49,23 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
   const usable = (projectId: string, network: Network | undefined) =>
     network !== undefined &&
     (network.project_id === projectId || network.project_id === '' || network.shared);
+
+  /** A port off its server: deleted when Nova made it, else unbound. */
+  const release = (port: Port) => {
+    if (port._novaCreated) {
+      deletePort(env, port);
+      return;
+    }
+    const { _boundOrder: _, ...rest } = port;
+    save(env, KIND.port, {
+      ...rest,
+      device_id: '',
+      device_owner: '',
+      status: 'DOWN',
+      'binding:host_id': '',
+      'binding:vif_type': 'unbound',
+    });
+  };
 
   return {
     bind(projectId: string, serverId: string, nic: NicRequest) {
@@ -92,23 +121,17 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
       });
     },
 
+    unbind(serverId: string, portId: string) {
+      state.transaction(() => {
+        const port = serverPorts(serverId).find((p) => p.id === portId);
+        if (!port) throw new ApiError(404, `Port ${portId} could not be found.`);
+        release(port);
+      });
+    },
+
     unbindAll(serverId: string) {
       state.transaction(() => {
-        for (const port of serverPorts(serverId)) {
-          if (port._novaCreated) {
-            deletePort(env, port);
-            continue;
-          }
-          const { _boundOrder: _, ...rest } = port;
-          save(env, KIND.port, {
-            ...rest,
-            device_id: '',
-            device_owner: '',
-            status: 'DOWN',
-            'binding:host_id': '',
-            'binding:vif_type': 'unbound',
-          });
-        }
+        for (const port of serverPorts(serverId)) release(port);
       });
     },
 
