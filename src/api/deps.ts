@@ -2,6 +2,7 @@ import type { SignalSigner } from '../auth/signal-tokens.js';
 import type { Config } from '../config/options.js';
 import type { Engine } from '../engine/engine.js';
 import type { Authenticator } from './authenticator.js';
+import type { TrustMaker } from './credentials.js';
 
 /** The API's limits, from the configuration (Heat's option names). */
 export type ApiLimits = Pick<
@@ -20,4 +21,6 @@ export interface ApiDeps {
   readonly limits: ApiLimits;
   /** Verifies signal tokens (handed out in resource attributes); absent, none is accepted. */
   readonly signer?: SignalSigner;
+  /** Keystone mode: makes each new stack's trust (credentials.ts); absent, none is made. */
+  readonly trusts?: TrustMaker;
 }

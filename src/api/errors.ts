@@ -1,5 +1,6 @@
 import { AuthenticationError, AuthenticationUnavailableError } from '../auth/identity.js';
 import { IdentityError } from '../auth/standalone.js';
+import { TrustError } from '../auth/trusts.js';
 import { OperationError } from '../engine/operations.js';
 import { ConflictError } from '../engine/traversal.js';
 import { TemplateError } from '../template/errors.js';
@@ -91,6 +92,10 @@ export function classify(err: unknown): { status: number; type: string; message:
   }
   if (err instanceof AuthenticationUnavailableError) {
     return { status: 503, type: 'HTTPServiceUnavailable', message: err.message, internal: false };
+  }
+  if (err instanceof TrustError) {
+    const type = err.status === 403 ? 'Forbidden' : 'HTTPBadRequest';
+    return { status: err.status, type, message: err.message, internal: false };
   }
   if (err instanceof IdentityError)
     return { status: 400, type: 'HTTPBadRequest', message: err.message, internal: false };

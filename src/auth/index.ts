@@ -15,6 +15,7 @@ export {
   DEFAULT_TOKEN_EXPIRATION,
   hashToken,
   IdentityError,
+  setProjectCloud,
   verifyToken,
 } from './standalone.js';
 export {

@@ -62,6 +62,8 @@ export function v3Endpoint(url: string): string {
 interface ServiceToken {
   readonly token: string;
   readonly expiresAt: number;
+  /** The service user's id: the trustee of the trusts stacks are made with. */
+  readonly userId: string;
 }
 
 export class KeystoneClient {
@@ -153,6 +155,13 @@ export class KeystoneClient {
     return { identity, expiresAt };
   }
 
+  /** The id of Hearth's service user (logging in if needed). */
+  async serviceUserId(): Promise<string> {
+    const { userId } = await this.serviceToken();
+    if (userId === '') throw this.unavailable('Keystone named no user in the service login');
+    return userId;
+  }
+
   /** The service token, logging in when there is none or it is about to expire (one login at a time). */
   private async serviceToken(): Promise<ServiceToken> {
     const current = this.service;
@@ -191,11 +200,14 @@ export class KeystoneClient {
       );
     }
     const token = res.headers.get('x-subject-token');
-    const body = (await this.json(res)) as { token?: { expires_at?: string } } | null;
+    const body = (await this.json(res)) as {
+      token?: { expires_at?: string; user?: { id?: unknown } };
+    } | null;
     if (!token) throw this.unavailable('Keystone sent no X-Subject-Token for the service login');
     const expiresAt = Date.parse(body?.token?.expires_at ?? '');
+    const userId = typeof body?.token?.user?.id === 'string' ? body.token.user.id : '';
     // Without a readable expiry the token is kept until Keystone refuses it (a 401 renews it).
-    return { token, expiresAt: Number.isNaN(expiresAt) ? Number.POSITIVE_INFINITY : expiresAt };
+    return { token, userId, expiresAt: Number.isNaN(expiresAt) ? Number.POSITIVE_INFINITY : expiresAt };
   }
 
   private async call(

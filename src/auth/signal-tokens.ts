@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignalCredentials } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
+import { loadDeploymentKey } from './deployment-key.js';
 
 /**
  * Signal tokens: what Heat's stack-domain users are for. A resource that is signalled from
@@ -17,7 +18,6 @@ export interface SignalTarget {
 }
 
 export const SIGNAL_TOKEN_PREFIX = 'hsig_';
-const KEY_SETTING = 'signal_token_key';
 
 export class SignalSigner {
   constructor(private readonly key: Buffer) {}
@@ -27,11 +27,7 @@ export class SignalSigner {
    * store on first use and shared by every process of the deployment.
    */
   static async load(store: Store, configuredKey: string): Promise<SignalSigner> {
-    if (configuredKey !== '') return new SignalSigner(Buffer.from(configuredKey, 'utf8'));
-    const stored = await store.tx((tx) =>
-      tx.settings.getOrInit(KEY_SETTING, randomBytes(32).toString('base64')),
-    );
-    return new SignalSigner(Buffer.from(stored, 'base64'));
+    return new SignalSigner(await loadDeploymentKey(store, configuredKey));
   }
 
   token(target: SignalTarget): string {

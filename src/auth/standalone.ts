@@ -150,3 +150,23 @@ export async function verifyToken(
   const check = await checkToken(store, token, now);
   return 'identity' in check ? check.identity : undefined;
 }
+
+/**
+ * Gives a project the cloud (a name in clouds.yaml) its stacks' cloud calls use, or takes it away
+ * (null): the project's own credentials, so the cloud keeps projects apart.
+ */
+export async function setProjectCloud(
+  store: Store,
+  projectIdOrName: string,
+  cloud: string | null,
+): Promise<ProjectRecord> {
+  if (cloud !== null && !/^[^\s]{1,255}$/.test(cloud)) {
+    throw new IdentityError(`invalid cloud name "${cloud}": 1 to 255 characters, no spaces`);
+  }
+  return store.tx(async (tx) => {
+    const project = await tx.auth.findProject(projectIdOrName);
+    if (!project) throw new IdentityError(`project "${projectIdOrName}" not found`);
+    await tx.auth.setProjectCloud(project.id, cloud);
+    return project;
+  });
+}

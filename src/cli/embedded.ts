@@ -3,11 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { loadDeploymentKey } from '../auth/deployment-key.js';
 import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
-import { type Cloud, loadCloudSettings, openCloud, RateLimits } from '../openstack/index.js';
+import { RateLimits } from '../openstack/index.js';
+import { ownerClouds } from './owner-clouds.js';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { Reality } from '../resources/contract.js';
 import { MemoryReality } from '../resources/reality/memory.js';
@@ -73,22 +75,6 @@ export async function openConfiguredStore(
 }
 
 /**
- * The OpenStack cloud of the configuration (openstack_cloud, else OS_CLOUD or the OS_* variables),
- * opened when a resource first needs it: a deployment without OpenStack types needs no cloud. A
- * configuration error is thrown to that resource, which fails with it. Its requests wait on
- * `limits`, whose rate the engine's heartbeat sets.
- */
-function configuredCloud(config: Config, limits: RateLimits): (projectId: string) => Cloud {
-  let cloud: Cloud | undefined;
-  return () => {
-    cloud ??= openCloud(loadCloudSettings(config.openstack_cloud ? { cloud: config.openstack_cloud } : {}), {
-      rateLimits: limits,
-    });
-    return cloud;
-  };
-}
-
-/**
  * An engine on the configured store, its schema brought up to date (the embedded default just
  * works; `hearth manage db sync` is the operator's explicit step). `publicUrl` is where signal
  * URLs point (asked each time: a server on port 0 knows it late).
@@ -100,7 +86,8 @@ export async function openEngine(
 ): Promise<Engine> {
   const database = configuredDatabase(config, opts);
   const store = await openConfiguredStore(config, opts);
-  const signer = await SignalSigner.load(store, config.auth_encryption_key);
+  const deploymentKey = await loadDeploymentKey(store, config.auth_encryption_key);
+  const signer = new SignalSigner(deploymentKey);
   // Until its first heartbeat counts the engines, this one takes the whole limit.
   const cloudRate = new RateLimits({
     perSecond: config.cloud_rate_limit,
@@ -108,7 +95,9 @@ export async function openEngine(
   });
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
-    openstack: configuredCloud(config, cloudRate),
+    // Each stack's calls as its owner (opened when a resource first needs a cloud: a deployment
+    // without OpenStack types needs none); their requests wait on the rate the heartbeat sets.
+    ...ownerClouds(config, store, deploymentKey, cloudRate),
     cloudRate,
     store,
     plugins: pluginCatalog(builtinPlugins()),

@@ -96,8 +96,12 @@ export interface Config {
   readonly keystone_token_cache_time: number;
   /** How long Hearth waits for Keystone's answer, in seconds. */
   readonly keystone_timeout: number;
+  /** Roles a stack's Keystone trust delegates (comma-separated); empty: every role of the creating user's token. */
+  readonly trusts_delegated_roles: string;
   /** The cloud of clouds.yaml the OpenStack resource types use; empty: OS_CLOUD, or the OS_* variables. */
   readonly openstack_cloud: string;
+  /** The server's projects without a cloud of their own use openstack_cloud (one login shared by every project). */
+  readonly openstack_cloud_shared: boolean;
   /** Requests per second to each cloud endpoint, for the whole deployment (shared by its engines); 0: unlimited. */
   readonly cloud_rate_limit: number;
   /** Most requests sent at once to one endpoint after a quiet spell, for the deployment; 0: one second's worth. */
@@ -110,7 +114,7 @@ export interface Config {
   readonly api_write_rate_burst: number;
   /** The URL clients reach the API at, which signal URLs in resource attributes point to. */
   readonly public_api_url: string;
-  /** Key signing signal tokens; empty: one generated for the store, shared by its processes. */
+  /** Key signing signal tokens and sealing stored trust ids; empty: one generated for the store, shared by its processes. */
   readonly auth_encryption_key: string;
 }
 
@@ -486,10 +490,26 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       note: 'keystonemiddleware waits without limit when it is unset.',
     },
   },
+  trusts_delegated_roles: {
+    type: 'string',
+    default: '',
+    help: 'With keystone auth, the roles (comma-separated names) the Keystone trust made at each stack create delegates to Hearth’s service user; empty: every role of the creating user’s token on its project.',
+    heat: {
+      name: 'trusts_delegated_roles',
+      default: '[]',
+      note: 'A list option in Heat; a comma-separated string here.',
+    },
+  },
   openstack_cloud: {
     type: 'string',
     default: '',
     help: 'The cloud (by its name in clouds.yaml) the OpenStack resource types create their resources in; empty: OS_CLOUD, or the OS_* variables.',
+    heat: null,
+  },
+  openstack_cloud_shared: {
+    type: 'bool',
+    default: false,
+    help: 'In standalone auth, a project without a cloud of its own (hearth manage project set-cloud) uses openstack_cloud: one login shared by every project, so the cloud cannot keep projects apart.',
     heat: null,
   },
   cloud_rate_limit: {
@@ -539,11 +559,11 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   auth_encryption_key: {
     type: 'string',
     default: '',
-    help: 'Key signing signal tokens; empty: a key generated for the store on first use, shared by every process using it.',
+    help: 'Key signing signal tokens and sealing stored credentials; empty: a key generated for the store on first use, shared by every process using it.',
     secret: true,
     heat: {
       name: 'auth_encryption_key',
-      note: 'Heat encrypts stored credentials with it; Hearth signs the tokens that let a server signal one resource.',
+      note: 'Heat encrypts stored credentials (trust ids) with it; Hearth signs signal tokens with it and seals trust ids with a key derived from it.',
     },
   },
 };

@@ -220,6 +220,8 @@ export function newChildStack(
     updatedAt: null,
     deletedAt: null,
     observe: null,
+    // A nested stack acts with its root's credentials (its parent carries them).
+    credentials: parent.credentials,
   };
 }
 

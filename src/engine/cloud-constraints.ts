@@ -4,7 +4,7 @@ import { TemplateError } from '../template/errors.js';
 import type { ConstraintUse } from '../template/properties/index.js';
 import type { SourceDocument } from '../template/source.js';
 import type { DeferredConstraints } from '../template/stack-definition.js';
-import type { EngineDeps } from './deps.js';
+import { type EngineDeps, openstackFor, type StackOwner } from './deps.js';
 
 /**
  * Custom constraints that need the cloud (`nova.flavor`, `glance.image`, `neutron.network` ...),
@@ -24,22 +24,25 @@ type Pending = ConstraintUse & { hidden?: boolean; source: SourceDocument };
 /** What binding fills in; undefined when the deployment has no cloud at all. */
 export interface CloudConstraintCollector extends DeferredConstraints {
   readonly uses: Pending[];
-  /** The project's cloud, opened only when there is something to look up. */
-  cloud(): Cloud | undefined;
+  /** The owner's cloud, opened only when there is something to look up. */
+  cloud(): Promise<Cloud | undefined>;
 }
 
+/**
+ * Collects the uses for a stack of `owner` (a function when the owner's credentials are made only
+ * once the template is known valid: a create's Keystone trust).
+ */
 export function cloudConstraintCollector(
   deps: EngineDeps,
-  projectId: string,
+  owner: StackOwner | (() => StackOwner),
 ): CloudConstraintCollector | undefined {
-  const open = deps.openstack;
-  if (!open) return undefined;
+  if (!deps.openstack) return undefined;
   const uses: Pending[] = [];
   return {
     uses,
-    cloud: () => {
+    cloud: async () => {
       try {
-        return open(projectId);
+        return await openstackFor(deps, typeof owner === 'function' ? owner() : owner);
       } catch {
         // Not configured (or not usable): the OpenStack types say what to configure when they run.
         return undefined;
@@ -56,7 +59,7 @@ export function cloudConstraintCollector(
 export async function checkCloudConstraints(collector: CloudConstraintCollector | undefined): Promise<void> {
   // Most stacks name no cloud object: they open no cloud (nor read clouds.yaml) to be created.
   if (!collector || collector.uses.length === 0) return;
-  const cloud = collector.cloud();
+  const cloud = await collector.cloud();
   if (!cloud) return;
   const distinct = new Map<string, { constraint: string; value: string }>();
   for (const use of collector.uses) {

@@ -1,12 +1,12 @@
 import type { SignalTarget } from '../auth/signal-tokens.js';
-import type { Cloud, CloudRateShare } from '../openstack/index.js';
+import { type Cloud, type CloudRateShare, deferredCloud } from '../openstack/index.js';
 import {
   type PluginCatalog,
   type Reality,
   ResourceFailure,
   type SignalCredentials,
 } from '../resources/contract.js';
-import type { Store } from '../store/contract.js';
+import type { StackCredentials, StackRecord, Store } from '../store/contract.js';
 import type { TemplateLimits } from '../template/limits.js';
 import type { HealBounds } from './heal-policy.js';
 
@@ -71,11 +71,17 @@ export interface EngineDeps {
   /** Credentials for signalling a resource from outside (absent: resources get none). */
   readonly signalCredentials?: (target: SignalTarget & { stackName: string }) => SignalCredentials;
   /**
-   * The OpenStack cloud of a project's stacks (absent: the deployment has none, and the OpenStack
-   * types fail with a message saying what to configure). One cloud per deployment for now: the
-   * project is there for per-project credentials.
+   * The OpenStack cloud a stack's owner acts in, with the owner's credentials (absent: the
+   * deployment has none, and the OpenStack types fail with a message saying what to configure).
+   * A promise when the credentials must be looked up first; a throw or a rejection says what is
+   * missing.
    */
-  readonly openstack?: (projectId: string) => Cloud;
+  readonly openstack?: (owner: StackOwner) => Cloud | Promise<Cloud>;
+  /**
+   * Gives up what an owner's credentials hold once its root stack is deleted (deletes its Keystone
+   * trust); absent: nothing to give up.
+   */
+  readonly releaseCredentials?: (owner: StackOwner) => Promise<void>;
   /**
    * The rate limits of those clouds' requests: each heartbeat sets this engine's share of
    * `cloudRateLimit` (absent: nothing is limited).
@@ -83,18 +89,63 @@ export interface EngineDeps {
   readonly cloudRate?: CloudRateShare;
 }
 
-/** The cloud of a project's stacks, or a resource failure saying how to configure one. */
-export function cloudOf(deps: EngineDeps, projectId: string): Cloud {
-  if (!deps.openstack) {
-    throw new ResourceFailure(
-      'no OpenStack cloud is configured: set openstack_cloud (a cloud of clouds.yaml), OS_CLOUD, or the OS_AUTH_URL family of variables',
-    );
-  }
+/** Who a stack's cloud calls act for: its project and the credentials its root recorded. */
+export interface StackOwner {
+  readonly projectId: string;
+  readonly credentials: StackCredentials;
+}
+
+/**
+ * Credentials made for a new stack once its request is known valid, before anything is stored (a
+ * Keystone trust): `discard` undoes them when the create is refused after all.
+ */
+export interface CredentialSource {
+  obtain(): Promise<StackCredentials>;
+  discard(credentials: StackCredentials): Promise<void>;
+}
+
+export const DEPLOYMENT: StackCredentials = { kind: 'deployment' };
+
+/** The owner of a stored stack (a row without credentials predates them: the deployment's login). */
+export function ownerOf(stack: Pick<StackRecord, 'projectId' | 'credentials'>): StackOwner {
+  return { projectId: stack.projectId, credentials: stack.credentials ?? DEPLOYMENT };
+}
+
+const NO_CLOUD =
+  'no OpenStack cloud is configured: set openstack_cloud (a cloud of clouds.yaml), OS_CLOUD, or the OS_AUTH_URL family of variables';
+
+/** Opening a cloud makes no call: what fails is its configuration, which a retry won't fix. */
+function unusable(error: unknown): ResourceFailure {
+  if (error instanceof ResourceFailure) return error;
+  return new ResourceFailure(`the OpenStack cloud cannot be used: ${(error as Error).message}`);
+}
+
+/**
+ * The cloud of a stack's owner (stored or not yet: `{ projectId, credentials }` of the request),
+ * with the owner's credentials; rejects with a ResourceFailure saying what to configure.
+ */
+export async function openstackFor(deps: EngineDeps, owner: StackOwner): Promise<Cloud> {
+  if (!deps.openstack) throw new ResourceFailure(NO_CLOUD);
   try {
-    return deps.openstack(projectId);
+    return await deps.openstack(owner);
   } catch (error) {
-    // Opening a cloud makes no call: what fails here is its configuration, which a retry won't fix.
-    if (error instanceof ResourceFailure) throw error;
-    throw new ResourceFailure(`the OpenStack cloud cannot be used: ${(error as Error).message}`);
+    throw unusable(error);
   }
+}
+
+/** openstackFor for a plugin's context, which wants the cloud at once: its calls wait for it. */
+export function cloudOf(deps: EngineDeps, owner: StackOwner): Cloud {
+  if (!deps.openstack) throw new ResourceFailure(NO_CLOUD);
+  let opened: Cloud | Promise<Cloud>;
+  try {
+    opened = deps.openstack(owner);
+  } catch (error) {
+    throw unusable(error);
+  }
+  if (!(opened instanceof Promise)) return opened;
+  return deferredCloud(
+    opened.catch((error: unknown) => {
+      throw unusable(error);
+    }),
+  );
 }

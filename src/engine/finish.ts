@@ -1,6 +1,7 @@
 import type { StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 import { nodeKey, VISITS } from './nodes.js';
+import { enqueueRelease } from './release-credentials.js';
 
 /**
  * The event key a nested stack's end is announced on: the parent's unit of work that started the
@@ -50,8 +51,9 @@ export async function finishTraversal(
 
 /**
  * What a stack's completed operation no longer needs, in its transaction (either engine mode):
- * deleted rows (every row of a deleted stack), a deleted stack's drift records and, unless the
- * operation converged nothing, the template it started from.
+ * deleted rows (every row of a deleted stack), a deleted stack's drift records and credentials
+ * (a root's trust, released by a unit of work) and, unless the operation converged nothing, the
+ * template it started from.
  */
 export async function releaseCompleted(
   tx: Tx,
@@ -61,6 +63,7 @@ export async function releaseCompleted(
 ): Promise<void> {
   await tx.resources.purge(stack.id, deleting);
   if (deleting) await tx.drift.replace(stack.id, stack.rootId, []);
+  if (deleting) await enqueueRelease(tx, stack);
   if (releaseTemplate && stack.prevTemplateId && stack.prevTemplateId !== stack.templateId) {
     await tx.templates.delete(stack.prevTemplateId);
   }

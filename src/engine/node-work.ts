@@ -9,7 +9,7 @@ import type {
 import type { Value } from '../template/functions/types.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
-import { cloudOf, type EngineDeps } from './deps.js';
+import { cloudOf, type EngineDeps, ownerOf } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { peerReader } from './peers.js';
 import { idempotencyKey } from './rows.js';
@@ -90,7 +90,7 @@ export function pluginContext(
         stackName: stack.name,
         resourceName: row.name,
       }),
-    openstack: () => cloudOf(deps, stack.projectId),
+    openstack: () => cloudOf(deps, ownerOf(stack)),
   };
 }
 

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ObservePolicy, ResourceRecord, StackRecord, TemplateRecord, Tx } from '../store/contract.js';
+import type {
+  ObservePolicy,
+  ResourceRecord,
+  StackCredentials,
+  StackRecord,
+  TemplateRecord,
+  Tx,
+} from '../store/contract.js';
 import type { Environment } from '../template/environment/index.js';
 import type { DeferredConstraints, StackDefinition } from '../template/stack-definition.js';
 import {
@@ -8,7 +15,7 @@ import {
   cloudConstraintCollector,
 } from './cloud-constraints.js';
 import { type Json, jsonEqual } from '../util/json.js';
-import type { EngineDeps } from './deps.js';
+import { type CredentialSource, DEPLOYMENT, type EngineDeps, ownerOf, type StackOwner } from './deps.js';
 import type { DesiredResource } from './plan.js';
 import { bindTemplate, environmentFromJSON, environmentJSON, type TemplateCache } from './templates.js';
 import { resourceEvent } from './events.js';
@@ -42,6 +49,11 @@ export interface CreateRequest {
   tags?: string[];
   /** Continuous observation (observer.ts); absent: off. */
   observe?: ObservePolicy | null;
+  /**
+   * Whose credentials the stack's cloud calls use (absent: the deployment's login, as the embedded
+   * CLI's); a source makes them once the template is valid (a Keystone trust).
+   */
+  credentials?: StackCredentials | CredentialSource;
 }
 
 export interface UpdateRequest {
@@ -85,6 +97,8 @@ export function prepareCreate(
   cache: TemplateCache,
   req: CreateRequest,
   id: string,
+  /** Whose cloud the constraints are looked up in (by default the request's credentials, if made). */
+  owner: StackOwner | (() => StackOwner) = checkingOwner(req),
 ): {
   record: TemplateRecord;
   definition: StackDefinition;
@@ -98,9 +112,29 @@ export function prepareCreate(
   }
   checkTimeout(req.timeoutMins);
   const record = templateRecord(req.template, deps.clock.now());
-  const constraints = cloudConstraintCollector(deps, req.projectId);
+  const constraints = cloudConstraintCollector(deps, owner);
   const definition = bind(deps, cache, record, { id, name: req.name, projectId: req.projectId }, constraints);
   return { record, definition, constraints };
+}
+
+/** The owner a request's checks act as when no credentials are made for them (a preview, a validate). */
+function checkingOwner(req: CreateRequest): StackOwner {
+  const given = req.credentials ?? DEPLOYMENT;
+  // No trust is made for a check: it looks things up as the project's own cloud would.
+  return { projectId: req.projectId, credentials: 'obtain' in given ? { kind: 'project' } : given };
+}
+
+/**
+ * The request's credentials, made now if they come from a source; `discard` undoes what was made
+ * (a trust) when the create is refused after all.
+ */
+async function obtainCredentials(
+  req: CreateRequest,
+): Promise<{ credentials: StackCredentials; discard: () => Promise<void> }> {
+  const given = req.credentials ?? DEPLOYMENT;
+  if (!('obtain' in given)) return { credentials: given, discard: async () => {} };
+  const credentials = await given.obtain();
+  return { credentials, discard: () => given.discard(credentials) };
 }
 
 export async function createStack(
@@ -111,9 +145,37 @@ export async function createStack(
   adopt?: { resources: Readonly<Record<string, Json>> },
 ): Promise<StackRecord> {
   const action = adopt ? 'ADOPT' : 'CREATE';
-  const now = deps.clock.now();
   const id = randomUUID();
-  const { record, definition, constraints } = prepareCreate(deps, cache, req, id);
+  // The constraints are looked up as the owner, whose credentials exist only after binding.
+  const known: { owner?: StackOwner } = {};
+  const { record, definition, constraints } = prepareCreate(deps, cache, req, id, () => known.owner!);
+  // Made only for a valid template; nothing is stored when they cannot be made.
+  const { credentials, discard } = await obtainCredentials(req);
+  known.owner = { projectId: req.projectId, credentials };
+  try {
+    return await storeCreate(deps, req, { id, action, record, definition, constraints, credentials }, adopt);
+  } catch (error) {
+    await discard().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The rest of a create, once its credentials exist: checks against the cloud, then one transaction. */
+async function storeCreate(
+  deps: EngineDeps,
+  req: CreateRequest,
+  made: {
+    id: string;
+    action: 'ADOPT' | 'CREATE';
+    record: TemplateRecord;
+    definition: StackDefinition;
+    constraints: CloudConstraintCollector | undefined;
+    credentials: StackCredentials;
+  },
+  adopt: { resources: Readonly<Record<string, Json>> } | undefined,
+): Promise<StackRecord> {
+  const { id, action, record, definition, constraints, credentials } = made;
+  const now = deps.clock.now();
   await checkCloudConstraints(constraints);
   // Sticky: the setting at create time decides the stack's engine for good (migration aside).
   // An adopt is a convergence traversal (adopt.ts): adopted stacks run under convergence.
@@ -139,6 +201,7 @@ export async function createStack(
     updatedAt: null,
     deletedAt: null,
     observe: req.observe ?? null,
+    credentials,
   };
   if (!convergence && req.observe) throw notInLegacyMode(stack, 'observe and heal it');
   await deps.store.tx(async (tx) => {
@@ -187,7 +250,8 @@ export async function prepareUpdate(
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
     : input.environment;
   const record = templateRecord({ ...input, environment }, deps.clock.now());
-  const constraints = cloudConstraintCollector(deps, stack.projectId);
+  // The stack's own credentials (its creator's trust), whoever asks for the update.
+  const constraints = cloudConstraintCollector(deps, ownerOf(stack));
   const definition = bind(
     deps,
     cache,

@@ -1,7 +1,8 @@
 import type { ResourceState, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Json } from '../util/json.js';
-import { cloudOf, type EngineDeps } from './deps.js';
+import { ResourceFailure } from '../resources/contract.js';
+import type { EngineDeps } from './deps.js';
 import type { NodeOutput } from './nodes.js';
 import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from './rows.js';
@@ -91,7 +92,9 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         random: deps.random,
         readResource: peerReader(deps, stackId),
         signalCredentials: () => undefined,
-        openstack: () => cloudOf(deps, ''),
+        openstack: () => {
+          throw new ResourceFailure('a reference id is computed from the row alone, without the cloud');
+        },
       })
     : row.physicalId;
   return { name: row.name, rowId: row.id, refId, attributes: row.attributes };

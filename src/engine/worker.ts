@@ -15,6 +15,7 @@ import { runSignal, SIGNAL } from './signal.js';
 import type { TemplateCache } from './templates.js';
 import { UpdateBatch } from './update-batch.js';
 import { LEGACY } from './legacy/begin.js';
+import { RELEASE_CREDENTIALS, runRelease } from './release-credentials.js';
 import { runLegacy } from './legacy/run.js';
 import { runUpdateNode } from './update-node.js';
 import { runSuspendNode } from './suspend-node.js';
@@ -207,6 +208,7 @@ export class Worker {
       else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
       else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
       else if (item.kind === LEGACY) await runLegacy(this.deps, this.cache, item, this.walkStop.signal);
+      else if (item.kind === RELEASE_CREDENTIALS) await runRelease(this.deps, item, this.log);
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {

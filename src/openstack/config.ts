@@ -27,6 +27,8 @@ export interface CloudAuth {
   applicationCredentialName?: string;
   applicationCredentialSecret?: string;
   token?: string;
+  /** A Keystone trust to scope the login to instead of a project (the trustee's password login). */
+  trustId?: string;
 }
 
 export interface CloudSettings {
@@ -315,7 +317,7 @@ export function loadCloudSettings(options: LoadCloudOptions = {}): CloudSettings
 
 /** The settings without secrets, for logs and `hearth` diagnostics. */
 export function describeCloud(settings: CloudSettings): Record<string, unknown> {
-  const secret = new Set<keyof CloudAuth>(['password', 'applicationCredentialSecret', 'token']);
+  const secret = new Set<keyof CloudAuth>(['password', 'applicationCredentialSecret', 'token', 'trustId']);
   const auth = Object.fromEntries(
     Object.entries(settings.auth).map(([key, value]) => [
       key,

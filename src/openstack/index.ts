@@ -56,8 +56,43 @@ export interface Cloud {
    * name (matched exactly here too, for APIs without the filter); none or several is a LookupError.
    */
   findByNameOrId(serviceType: string, collectionPath: string, key: string, ref: string): Promise<FoundObject>;
+  /** The project the login is scoped to (logging in if needed). */
+  projectId(): Promise<string>;
   /** Logs out (revokes the token). */
   close(): Promise<void>;
+}
+
+/**
+ * A cloud whose connection is found asynchronously (the owner's credentials are looked up in the
+ * store) but is needed synchronously: every call waits for `opening`, and fails with its error.
+ * `settings` and `session` exist once it has opened.
+ */
+export function deferredCloud(opening: Promise<Cloud>): Cloud {
+  let opened: Cloud | undefined;
+  const ready = opening.then((cloud) => (opened = cloud));
+  // An unawaited rejection is not a crash: it is reported to each caller.
+  ready.catch(() => undefined);
+  const now = (what: string): Cloud => {
+    if (!opened) throw new Error(`the cloud's ${what} is not known before its first request`);
+    return opened;
+  };
+  return {
+    get settings() {
+      return now('settings').settings;
+    },
+    get session() {
+      return now('session').session;
+    },
+    async request<T>(...args: Parameters<Cloud['request']>): Promise<HttpResponse<T>> {
+      return (await ready).request<T>(...args);
+    },
+    findByNameOrId: async (...args) => (await ready).findByNameOrId(...args),
+    projectId: async () => (await ready).projectId(),
+    close: async () => {
+      const cloud = await ready.catch(() => undefined);
+      await cloud?.close();
+    },
+  };
 }
 
 export interface OpenCloudOptions extends SessionOptions {
@@ -199,5 +234,12 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
     return matches[0]!;
   }
 
-  return { settings, session, request, findByNameOrId, close: () => session.revoke() };
+  return {
+    settings,
+    session,
+    request,
+    findByNameOrId,
+    projectId: async () => (await session.login()).projectId,
+    close: () => session.revoke(),
+  };
 }

@@ -113,9 +113,13 @@ export function authRequestBody(settings: CloudSettings): Body {
       ? { id: auth.userId }
       : { name: auth.username, domain: domain(auth.userDomainId, auth.userDomainName) };
   const scope = () =>
-    auth.projectId
-      ? { project: { id: auth.projectId } }
-      : { project: { name: auth.projectName, domain: domain(auth.projectDomainId, auth.projectDomainName) } };
+    auth.trustId
+      ? { 'OS-TRUST:trust': { id: auth.trustId } }
+      : auth.projectId
+        ? { project: { id: auth.projectId } }
+        : {
+            project: { name: auth.projectName, domain: domain(auth.projectDomainId, auth.projectDomainName) },
+          };
   switch (settings.authType) {
     case 'password':
       return {

@@ -49,7 +49,22 @@ export interface StackRecord {
   deletedAt: string | null;
   /** Continuous observation of a top-level stack (engine/observer.ts); null: off. */
   observe: ObservePolicy | null;
+  /**
+   * Whose credentials the stack's cloud calls use: the root's, copied to its nested stacks when they
+   * are made (null: none recorded, as a row the engine never reads for a cloud).
+   */
+  credentials: StackCredentials | null;
 }
+
+/**
+ * Where the credentials of a stack's cloud calls come from, decided at create and never changed
+ * (Heat keeps the creator's): a Keystone trust from the creating user to Hearth's service user
+ * (its id sealed with the deployment key: auth/secret-box.ts), the project's own cloud
+ * (`hearth manage project set-cloud`), or the deployment's configured login (the embedded CLI,
+ * noauth, and stacks made before owners had credentials).
+ */
+export type StackCredentials =
+  { kind: 'trust'; sealedTrustId: string; trustorId: string } | { kind: 'project' } | { kind: 'deployment' };
 
 /** Who walks a legacy stack now (Heat's stack_lock). */
 export interface StackLock {
@@ -541,6 +556,10 @@ export interface Tx {
     insertProject(project: ProjectRecord): Promise<void>;
     /** A project by id, or else by name. */
     findProject(idOrName: string): Promise<ProjectRecord | undefined>;
+    /** Sets (null: clears) the cloud of clouds.yaml a project's stacks use; false when there is no such project. */
+    setProjectCloud(projectId: string, cloud: string | null): Promise<boolean>;
+    /** The cloud a project's stacks use; null when it has none, undefined when there is no such project. */
+    projectCloud(projectId: string): Promise<string | null | undefined>;
     insertUser(user: UserRecord): Promise<void>;
     findUser(projectId: string, idOrName: string): Promise<UserRecord | undefined>;
     insertToken(token: TokenRecord): Promise<void>;

@@ -35,7 +35,7 @@ export async function driftRig(): Promise<DriftRig> {
   const { app, state, open } = await listeningSandbox({ noise: { bootDelayMs: 0 } });
   const engineClouds = { p: open('demo'), admin: open('admin') };
   const h = await Harness.create({
-    openstack: (projectId) => (projectId === 'admin' ? engineClouds.admin : engineClouds.p),
+    openstack: ({ projectId }) => (projectId === 'admin' ? engineClouds.admin : engineClouds.p),
   });
   const stackId = async (stack: string, project: string) => (await findStack(h.deps, project, stack)).id;
   const demo = open('demo');

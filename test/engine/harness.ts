@@ -79,6 +79,8 @@ export interface HarnessOptions {
   stackActionTimeout?: number;
   /** The OpenStack cloud the engine gives plugins (absent: none is configured). */
   openstack?: EngineDeps['openstack'];
+  /** Gives up a deleted root stack's credentials (its trust). */
+  releaseCredentials?: EngineDeps['releaseCredentials'];
   /** The limiter the heartbeat sets this engine's share of the cloud rate limit in. */
   cloudRate?: EngineDeps['cloudRate'];
   cloudRateLimit?: number;
@@ -110,6 +112,7 @@ export class Harness {
       clock: h.clock,
       engineId: 'engine-1',
       ...(options.openstack ? { openstack: options.openstack } : {}),
+      ...(options.releaseCredentials ? { releaseCredentials: options.releaseCredentials } : {}),
       ...(options.cloudRate ? { cloudRate: options.cloudRate } : {}),
       random: seeded(42),
       settings: {

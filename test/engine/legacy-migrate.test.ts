@@ -360,5 +360,6 @@ function legacyRecord(h: Harness, id: string): StackRecord {
     updatedAt: null,
     deletedAt: null,
     observe: null,
+    credentials: null,
   };
 }

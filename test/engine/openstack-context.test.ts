@@ -41,7 +41,7 @@ describe('ctx.openstack()', () => {
     const cloud = { settings: { cloud: 'sandbox' } } as unknown as Cloud;
     const h = await Harness.create({
       plugins: [cloudUser(seen)],
-      openstack: (projectId) => (projects.push(projectId), cloud),
+      openstack: ({ projectId }) => (projects.push(projectId), cloud),
     });
     await h.create('s', TEMPLATE);
     await h.settle();

@@ -36,6 +36,7 @@ export function stack(overrides: Partial<StackRecord> = {}): StackRecord {
     updatedAt: null,
     deletedAt: null,
     observe: null,
+    credentials: null,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { openStore, sqliteFileOf } from '../../src/store/index.js';
-import { migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
+import { MIGRATIONS, migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
 import { SqliteDriver } from '../../src/store/sqlite/index.js';
 import { stack } from './fixtures.js';
 import { queryPlanTests } from './sqlite-plans.js';
@@ -92,7 +92,7 @@ export function sqliteBackendTests(newFile: () => string): void {
         const rows = await driver.query('SELECT version FROM schema_version ORDER BY version');
         assert.deepEqual(
           rows.map((r) => r.version),
-          Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
+          MIGRATIONS.map((m) => m.version),
         );
       } finally {
         await driver.close();

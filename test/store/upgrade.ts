@@ -6,7 +6,7 @@ import { STACKS } from '../../src/store/sql/tables.js';
 import { stack } from './fixtures.js';
 
 /** Stack columns added after schema 11. */
-const LATER_STACK_COLUMNS = new Set(['observe']);
+const LATER_STACK_COLUMNS = new Set(['observe', 'credentials']);
 
 /**
  * Upgrading keeps data: a database made by an older Hearth (schema 11), with a stack and its
@@ -68,11 +68,10 @@ export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>):
         );
       }
       assert.equal(await migrate(driver), SCHEMA_VERSION);
-      assert.deepEqual(
-        (await store.tx((tx) => tx.stacks.get('child')))?.templateId,
-        'tpl-new',
-        'the stack is intact',
-      );
+      const upgraded = await store.tx((tx) => tx.stacks.get('child'));
+      assert.deepEqual(upgraded?.templateId, 'tpl-new', 'the stack is intact');
+      // It was made with the deployment's login: it keeps acting with it.
+      assert.deepEqual(upgraded?.credentials, { kind: 'deployment' });
       const rows = await driver.query('SELECT id, root_stack_id, template FROM templates ORDER BY id');
       assert.deepEqual(
         rows.map((r) => [r.id, r.root_stack_id, r.template]),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type PreviewedChange, previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
 import type { ResourceRecord } from '../../store/contract.js';
+import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { queryBool } from '../request/query.js';
 import { CreateBody, createRequest, UpdateBody, updateRequest } from '../request/stack-body.js';
@@ -24,7 +25,11 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
 
   app.post('/stacks/preview', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request) => {
-    const req = await createRequest(deps, request.identity.projectId, request.body);
+    // A preview makes no trust: it looks things up as the project would without one.
+    const req = {
+      ...(await createRequest(deps, request.identity.projectId, request.body)),
+      credentials: checkingOwner(deps, request.identity).credentials,
+    };
     const { definition, resources } = await previewStackCreate(engine.deps, engine.cache, req);
     const stack = createPreviewBody(baseOf(request), engine.deps.plugins, {
       name: req.name,

@@ -6,6 +6,7 @@ import { adoptRequest } from '../request/adopt-body.js';
 import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import type { StackQuery, StackRecord, StackSortKey } from '../../store/contract.js';
+import { newStackCredentials } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
 import { queryBool } from '../request/query.js';
@@ -135,10 +136,18 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
 
   app.post('/stacks', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request, reply) => {
     const projectId = request.identity.projectId;
+    // The stack acts as its creator from now on: whoever updates or deletes it later.
+    const credentials = newStackCredentials(deps, request.identity, request.headers);
     const stack =
       request.body.adopt_stack_data !== undefined
-        ? await adoptStack(engine.deps, engine.cache, await adoptRequest(deps, projectId, request.body))
-        : await createStack(engine.deps, engine.cache, await createRequest(deps, projectId, request.body));
+        ? await adoptStack(engine.deps, engine.cache, {
+            ...(await adoptRequest(deps, projectId, request.body)),
+            credentials,
+          })
+        : await createStack(engine.deps, engine.cache, {
+            ...(await createRequest(deps, projectId, request.body)),
+            credentials,
+          });
     const base = baseOf(request);
     return reply
       .status(201)

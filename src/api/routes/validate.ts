@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { checkCloudConstraints, cloudConstraintCollector } from '../../engine/cloud-constraints.js';
 import { defineStackFromText } from '../../template/stack-definition.js';
+import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { queryBool } from '../request/query.js';
@@ -41,7 +42,7 @@ export function registerValidateRoutes(app: Api, deps: ApiDeps): void {
         throw badRequest(`Invalid codes in ignore_errors: ${unknownCodes.join(', ')}`);
       const limits = engine.deps.settings.limits;
       const input = templateInput(request.body as TemplateFields, limits);
-      const constraints = cloudConstraintCollector(engine.deps, request.identity.projectId);
+      const constraints = cloudConstraintCollector(engine.deps, checkingOwner(deps, request.identity));
       const definition = defineStackFromText(input.url, input.text, {
         files: input.files,
         environment: input.environment,

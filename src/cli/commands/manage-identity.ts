@@ -6,9 +6,11 @@ import {
   deleteUser,
   listProjects,
   listUsers,
+  setProjectCloud,
   setUserEnabled,
 } from '../../auth/index.js';
 import type { Config } from '../../config/index.js';
+import { loadCloudSettings } from '../../openstack/index.js';
 import type { Store, UserRecord } from '../../store/contract.js';
 import { cliConfig, type GlobalOptions, openConfiguredStore } from '../embedded.js';
 import { show } from '../output.js';
@@ -61,6 +63,27 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
     .description('Delete a project (name or id), its users and their tokens; refused while it owns stacks')
     .action(async (name: string) => {
       await withStore((store) => deleteProject(store, name));
+    });
+
+  project
+    .command('set-cloud <project>')
+    .description(
+      "Give a project the cloud (of clouds.yaml, with the project's own credentials) its stacks act in; --clear takes it away",
+    )
+    .option('--os-cloud <name>', 'the cloud, by its name in clouds.yaml (read by every Hearth process)')
+    .option('--clear', 'remove the project’s cloud')
+    .option(...FORMAT)
+    .action(async (name: string, opts: { osCloud?: string; clear?: boolean; format: string }) => {
+      if ((opts.osCloud === undefined) === (opts.clear !== true)) {
+        throw new Error('give the cloud (--os-cloud NAME) or --clear, not both');
+      }
+      const cloud = opts.osCloud ?? null;
+      // A cloud this clouds.yaml lacks is a mistake the servers would only meet at a resource's create.
+      if (cloud !== null) {
+        loadCloudSettings({ cloud, env: { OS_CLIENT_CONFIG_FILE: process.env.OS_CLIENT_CONFIG_FILE } });
+      }
+      const found = await withStore((store) => setProjectCloud(store, name, cloud));
+      show(print, opts.format, { id: found.id, name: found.name, os_cloud: cloud });
     });
 
   const user = manage.command('user').description('Users of standalone authentication');

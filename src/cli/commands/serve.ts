@@ -7,7 +7,10 @@ import {
   noauthAuthenticator,
   standaloneAuthenticator,
 } from '../../api/authenticator.js';
+import { keystoneTrustMaker, type TrustMaker } from '../../api/credentials.js';
 import { apiLogger } from '../../api/logging.js';
+import { credentialBox, loadDeploymentKey } from '../../auth/deployment-key.js';
+import { KeystoneTrusts } from '../../auth/trusts.js';
 import { KeystoneClient, keystoneSettings, v3Endpoint } from '../../auth/keystone.js';
 import { AUTH_MODES, type AuthMode, type Config } from '../../config/options.js';
 import type { Engine } from '../../engine/engine.js';
@@ -54,16 +57,32 @@ function checkAuthSettings(config: Config): void {
   }
 }
 
-function authenticatorFor(config: Config, engine: Engine, logger: Logger): Authenticator {
+/** The API's authenticator and, in keystone mode, the maker of each new stack's trust. */
+async function authFor(
+  config: Config,
+  engine: Engine,
+  logger: Logger,
+): Promise<{ authenticator: Authenticator; trusts?: TrustMaker }> {
   switch (config.auth_mode) {
     case 'standalone':
-      return standaloneAuthenticator(engine.deps.store);
+      return { authenticator: standaloneAuthenticator(engine.deps.store) };
     case 'noauth':
-      return noauthAuthenticator();
-    case 'keystone':
-      return keystoneAuthenticator(
-        new KeystoneClient(keystoneSettings(config), { warn: (message) => logger.warn(message) }),
-      );
+      return { authenticator: noauthAuthenticator() };
+    case 'keystone': {
+      const settings = keystoneSettings(config);
+      const warn = (message: string) => logger.warn(message);
+      const keystone = new KeystoneClient(settings, { warn });
+      const delegatedRoles = config.trusts_delegated_roles
+        .split(',')
+        .map((role) => role.trim())
+        .filter((role) => role !== '');
+      const trusts = new KeystoneTrusts({ keystone: settings, delegatedRoles }, keystone, { warn });
+      const key = await loadDeploymentKey(engine.deps.store, config.auth_encryption_key);
+      return {
+        authenticator: keystoneAuthenticator(keystone),
+        trusts: keystoneTrustMaker(trusts, credentialBox(key)),
+      };
+    }
   }
 }
 
@@ -89,11 +108,11 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       const logger = apiLogger(config.log_level);
       const drain = drainOnSignals(engine, print);
       try {
-        const authenticator = authenticatorFor(config, engine, logger);
+        const auth = await authFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
         // Loaded here: every other command would pay for Fastify and prom-client at start-up.
         const { buildServer } = await import('../../api/server.js');
-        const app = await buildServer({ engine, authenticator, limits: config, signer }, { logger });
+        const app = await buildServer({ engine, ...auth, limits: config, signer }, { logger });
         const address = await app.listen({ host: config.bind_host, port: config.bind_port });
         if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);

@@ -39,6 +39,19 @@ export function authRepository(db: SqlExecutor): Tx['auth'] {
       return row && PROJECTS.decode(row);
     },
 
+    async setProjectCloud(projectId, cloud) {
+      const [row] = await db.all('UPDATE projects SET os_cloud = $2 WHERE id = $1 RETURNING id', [
+        projectId,
+        cloud,
+      ]);
+      return row !== undefined;
+    },
+
+    async projectCloud(projectId) {
+      const [row] = await db.all('SELECT os_cloud FROM projects WHERE id = $1', [projectId]);
+      return row === undefined ? undefined : ((row.os_cloud as string | null) ?? null);
+    },
+
     async insertUser(user) {
       await db.run(INSERT_USER, USERS.encode(user));
     },

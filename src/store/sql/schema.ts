@@ -322,4 +322,15 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX api_tokens_by_user ON api_tokens (user_id)',
     ],
   },
+  {
+    version: 18,
+    description:
+      "owners' credentials: where a stack's cloud calls get theirs (a sealed Keystone trust, the project's cloud, the deployment's), a project's cloud",
+    statements: () => [
+      'ALTER TABLE stacks ADD COLUMN credentials TEXT',
+      // Stacks made before were made with the deployment's login: their resources are in its account.
+      `UPDATE stacks SET credentials = '{"kind":"deployment"}'`,
+      'ALTER TABLE projects ADD COLUMN os_cloud TEXT',
+    ],
+  },
 ];

@@ -44,6 +44,7 @@ export const STACKS = spec<StackRecord>('stacks', [
   ['updatedAt', 'updated_at', 'time'],
   ['deletedAt', 'deleted_at', 'time'],
   ['observe', 'observe', 'json'],
+  ['credentials', 'credentials', 'json'],
 ]);
 
 export const TEMPLATES = spec<TemplateRecord>('templates', [

@@ -58,8 +58,7 @@ async function replaceSpecs(ctx: PluginContext, id: string, specs: JsonObject): 
 /** Shares a private flavor with exactly `tenants` (or the stack's project when none are named). */
 async function syncAccess(ctx: PluginContext, id: string, tenants: string[], add: boolean): Promise<void> {
   const current = await accessList(ctx, id);
-  const wanted =
-    tenants.length > 0 ? tenants : add ? [(await ctx.openstack().session.login()).projectId] : [];
+  const wanted = tenants.length > 0 ? tenants : add ? [await ctx.openstack().projectId()] : [];
   for (const tenant of current.filter((t) => !wanted.includes(t))) {
     await setAccess(ctx, id, 'removeTenantAccess', tenant);
   }
