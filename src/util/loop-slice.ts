@@ -22,10 +22,16 @@ export async function yieldIfSliceSpent(): Promise<void> {
   if (sliceSpent()) await yieldToLoop();
 }
 
+/** The turn callers wait for now: concurrent callers share it, and one new slice starts after it. */
+let turn: Promise<void> | undefined;
+
 /** Lets the event loop take a turn now, and starts a new slice. */
-export async function yieldToLoop(): Promise<void> {
-  await nextTurn();
-  sliceStart = performance.now();
+export function yieldToLoop(): Promise<void> {
+  turn ??= nextTurn().then(() => {
+    turn = undefined;
+    sliceStart = performance.now();
+  });
+  return turn;
 }
 
 /**
