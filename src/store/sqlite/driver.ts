@@ -183,15 +183,19 @@ export class SqliteDriver implements SqlDriver {
     });
   }
 
-  close(): Promise<void> {
-    return this.mutex.run(async () => {
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
       if (this.closed) return;
       this.closed = true;
       this.statements.clear();
       this.db.close();
-      this.reader?.statements.clear();
-      this.reader?.db.close();
       this.releaseMutex();
+    });
+    // After the read under way, if any (the next ones find the store closed).
+    await this.readMutex.run(async () => {
+      if (!this.reader?.db.open) return;
+      this.reader.statements.clear();
+      this.reader.db.close();
     });
   }
 
