@@ -356,8 +356,9 @@ export async function rollbackStack(deps: EngineDeps, cache: TemplateCache, stac
   );
 }
 
+/** A stack as last committed (a read transaction: it does not queue behind the engine's writes). */
 export async function getStack(deps: EngineDeps, stackId: string): Promise<StackRecord | undefined> {
-  return deps.store.tx((tx) => tx.stacks.get(stackId));
+  return deps.store.read((tx) => tx.stacks.get(stackId));
 }
 
 /** A stack by name or id, in a project; deleted stacks are not found. */

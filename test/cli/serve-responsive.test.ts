@@ -103,10 +103,17 @@ describe('hearth serve answers requests while big work runs', { timeout: 600_000
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hearth-responsive-'));
     server = await startServe(['--db', join(dir, 'state.db'), 'serve', '--auth', 'noauth', '--port', '0']);
-    // The idle server's p99 under this machine's load now: what the bound is relative to.
-    const idle = await pollWhile(server, new Promise((resolve) => setTimeout(resolve, 3000)));
-    baseline = p99(idle);
+    baseline = await idleP99();
   });
+
+  /**
+   * The idle server's p99 under this machine's load now: what the bound is relative to. Measured
+   * before and again after each test's work, the larger counting: the machine's load may change
+   * meanwhile (other processes); the server's own work is what the bound is about.
+   */
+  async function idleP99(): Promise<number> {
+    return p99(await pollWhile(server, new Promise((resolve) => setTimeout(resolve, 3000))));
+  }
 
   after(async () => {
     await server?.stop();
@@ -123,6 +130,7 @@ describe('hearth serve answers requests while big work runs', { timeout: 600_000
     const stack = await created;
     assert.equal(stack.stack_status, 'CREATE_COMPLETE', String(stack.stack_status_reason));
     const worst = p99(latencies);
+    baseline = Math.max(baseline, await idleP99());
     t.diagnostic(
       `p99 ${worst.toFixed(0)} ms over ${latencies.length} polls; idle p99 ${baseline.toFixed(0)} ms`,
     );
@@ -149,12 +157,13 @@ describe('hearth serve answers requests while big work runs', { timeout: 600_000
       if (i > 1) assert.equal((await showStack(server, 'values', id)).stack_status, 'UPDATE_IN_PROGRESS');
     }
     const worst = Math.max(...answered);
+    const stack = await settled(server, 'values', id, 'UPDATE_IN_PROGRESS');
+    baseline = Math.max(baseline, await idleP99());
     t.diagnostic(`PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     assert.ok(
       worst < ALLOWANCE_MS + baseline,
       `PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms (idle p99 ${baseline.toFixed(0)} ms)`,
     );
-    const stack = await settled(server, 'values', id, 'UPDATE_IN_PROGRESS');
     assert.equal(stack.stack_status, 'UPDATE_COMPLETE', String(stack.stack_status_reason));
     const outputs = new Map(
       (stack.outputs as { output_key: string; output_value: unknown }[]).map((o) => [
