@@ -14,7 +14,7 @@ export async function stackByNameOrId(
   nameOrId: string,
 ): Promise<StackRecord> {
   const project = request.identity.projectId;
-  const found = await engine.deps.store.tx(async (tx) => {
+  const found = await engine.deps.store.read(async (tx) => {
     const byName = await tx.stacks.findByName(project, nameOrId);
     if (byName) return byName;
     return tx.stacks.get(nameOrId);
@@ -30,7 +30,7 @@ export async function stackByIdentity(
   name: string,
   id: string,
 ): Promise<StackRecord> {
-  const found = await engine.deps.store.tx((tx) => tx.stacks.get(id));
+  const found = await engine.deps.store.read((tx) => tx.stacks.get(id));
   if (
     !found ||
     found.projectId !== request.identity.projectId ||
@@ -51,6 +51,6 @@ export async function stackDefinition(
   return engine.cache.lookup(
     stack.templateId,
     { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
-    (id) => engine.deps.store.tx((tx) => tx.templates.get(id)),
+    (id) => engine.deps.store.read((tx) => tx.templates.get(id)),
   );
 }

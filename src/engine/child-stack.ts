@@ -11,7 +11,7 @@ import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
 import type { VisitOp } from './suspend-node.js';
 import { stackOutputs } from './outputs.js';
-import { bindTemplate, environmentFromJSON, environmentJSON } from './templates.js';
+import { bindTemplateSliced, environmentFromJSON, environmentJSON } from './templates.js';
 import { ConflictError } from './traversal.js';
 
 /**
@@ -226,14 +226,20 @@ export function newChildStack(
 }
 
 /** Validates the child's template strictly, for the child's identity, and caches the result. */
-export function bindChild(
+export async function bindChild(
   scope: Pick<NodeScope, 'deps' | 'cache'>,
   record: TemplateRecord,
   child: StackRecord,
-): StackDefinition {
+): Promise<StackDefinition> {
   const { deps, cache } = scope;
   const identity = { stackId: child.id, stackName: child.name, projectId: child.projectId };
-  const definition = bindTemplate(record, identity, deps.plugins.typeCatalog, deps.settings.limits);
+  // In slices: a group's generated template may have 100,000 members.
+  const definition = await bindTemplateSliced(
+    record,
+    identity,
+    deps.plugins.typeCatalog,
+    deps.settings.limits,
+  );
   cache.put(cache.keyOf(record.id, child.id), definition);
   return definition;
 }

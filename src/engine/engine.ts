@@ -6,6 +6,7 @@ import { engineAlive } from './liveness.js';
 import { TemplateCache } from './templates.js';
 import { Worker } from './worker.js';
 import { errorMessage } from './node-work.js';
+import { yieldToLoop } from '../util/loop-slice.js';
 
 /** Progress of a stack while an operation runs, for `--wait` displays. */
 export interface StackProgress {
@@ -172,6 +173,10 @@ export class Engine {
         try {
           await this.worker.releaseStranded();
           const ran = await this.worker.runDue();
+          // better-sqlite3 and in-row resource types finish without I/O: without a turn of the
+          // event loop here, a busy engine would run as one chain of microtasks and starve the
+          // API requests served by the same process (hearth serve).
+          await yieldToLoop();
           if (backoff > 0) this.log('the store is reachable again');
           backoff = 0;
           if (ran > 0 && this.deps.clock.now() - lastCheck < DONE_CHECK_MS) continue;

@@ -226,7 +226,7 @@ async function converge(
   const record = childTemplateRecord(randomUUID(), spec, now);
   let definition: StackDefinition;
   try {
-    definition = bindChild(scope, record, identity);
+    definition = await bindChild(scope, record, identity);
   } catch (err) {
     if (err instanceof TemplateError) return failNode(scope, row, err.message);
     throw err;

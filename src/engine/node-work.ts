@@ -128,7 +128,7 @@ export async function definitionFor(
   const cached = scope.cache.peek(templateId, scope.stack.id);
   if (cached) return cached;
   const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
-  return record ? scope.cache.get(record, identity) : undefined;
+  return record ? scope.cache.load(record, identity) : undefined;
 }
 
 /** Backoff for persisted polling: start from the plugin's hint, grow, cap at 5 s. */

@@ -82,7 +82,7 @@ export async function previewStackCreate(
   cache: TemplateCache,
   req: CreateRequest,
 ): Promise<CreatePreview> {
-  const { definition, constraints } = prepareCreate(deps, cache, req, randomUUID());
+  const { definition, constraints } = await prepareCreate(deps, cache, req, randomUUID());
   await checkCloudConstraints(constraints);
   const level = {
     definition,

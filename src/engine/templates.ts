@@ -2,10 +2,15 @@ import type { TemplateRecord } from '../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
 import type { TemplateLimits } from '../template/limits.js';
 import { parseSource } from '../template/source.js';
-import { type DeferredConstraints, defineStack, type StackDefinition } from '../template/stack-definition.js';
-import { parseTemplate } from '../template/template.js';
+import {
+  type DeferredConstraints,
+  defineStackSteps,
+  type StackDefinition,
+} from '../template/stack-definition.js';
+import { parseTemplateSteps } from '../template/template.js';
 import type { TypeCatalog } from '../template/types.js';
 import type { JsonObject } from '../util/json.js';
+import { runSliced, runToEnd, type Sliceable } from '../util/loop-slice.js';
 
 /** Identity of the stack a template is bound to (the pseudo parameters). */
 export interface StackIdentity {
@@ -43,8 +48,21 @@ export class TemplateCache {
   }
 
   /**
+   * `get` for callers that can wait: a miss binds across turns of the event loop, so binding a
+   * big template does not hold up requests served by the same process.
+   */
+  async load(record: TemplateRecord, stack: StackIdentity): Promise<StackDefinition> {
+    const key = this.keyOf(record.id, stack.stackId);
+    const hit = this.hit(key);
+    if (hit) return hit;
+    const definition = await bindTemplateSliced(record, stack, this.types, this.limits);
+    this.put(key, definition);
+    return definition;
+  }
+
+  /**
    * The bound definition of template `templateId` for one stack: the cached one (nothing read),
-   * else the record `read` returns, bound; undefined when there is no such record.
+   * else the record `read` returns, bound (in slices); undefined when there is no such record.
    */
   async lookup(
     templateId: string,
@@ -54,7 +72,7 @@ export class TemplateCache {
     const hit = this.hit(this.keyOf(templateId, stack.stackId));
     if (hit) return hit;
     const record = await read(templateId);
-    return record && this.get(record, stack);
+    return record && this.load(record, stack);
   }
 
   private hit(key: string): StackDefinition | undefined {
@@ -105,8 +123,35 @@ export function bindTemplate(
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
 ): StackDefinition {
-  const template = parseTemplate(parseSource(record.url, record.template, limits));
-  return defineStack(template, {
+  return runToEnd(bindSteps(record, stack, types, limits, deferredConstraints));
+}
+
+/**
+ * `bindTemplate` across turns of the event loop (util/loop-slice.ts): what the API and the
+ * engine use, since a 100,000-resource template takes seconds to bind.
+ */
+export function bindTemplateSliced(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
+): Promise<StackDefinition> {
+  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints));
+}
+
+function* bindSteps(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
+): Sliceable<StackDefinition> {
+  // The document itself parses in one call (JSON.parse or the YAML parser); the rest in slices.
+  const source = parseSource(record.url, record.template, limits);
+  yield;
+  const template = yield* parseTemplateSteps(source);
+  return yield* defineStackSteps(template, {
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),

@@ -8,6 +8,7 @@ import type {
   Tx,
 } from '../store/contract.js';
 import type { Json } from '../util/json.js';
+import { yieldIfSliceSpent } from '../util/loop-slice.js';
 import { driftedNames } from './converge.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
@@ -131,6 +132,8 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
   // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
   const checking = VISITS.has(action);
   const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
+  // Planning 100,000 nodes takes a while: the loop takes a turn before (the transaction stays open).
+  await yieldIfSliceSpent();
   const plan = checking
     ? planGraph(
         traversalId,

@@ -1,6 +1,7 @@
 import { isNestedPlugin } from '../resources/nested-type.js';
 import type { ActionResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord, WorkItem } from '../store/contract.js';
+import { yieldIfSliceSpent } from '../util/loop-slice.js';
 import { isTemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import type { Json } from '../util/json.js';
@@ -65,6 +66,8 @@ export class UpdateBatch {
         single.push(item);
         continue;
       }
+      // Deciding 256 units is all JavaScript: the loop may take a turn between them.
+      await yieldIfSliceSpent();
       const plan = await this.plan(state.scope, state.row);
       if (plan === 'drop') drop.push(state.scope);
       else if (plan === 'single') single.push(item);

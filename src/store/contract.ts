@@ -611,6 +611,12 @@ export interface Store {
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * Runs `fn` in one read-only transaction (a consistent snapshot of committed state; a write
+   * fails). It does not wait for this process's long write transactions (SQLite's read
+   * connection): for API reads that must stay quick while the engine works.
+   */
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
    * Claims up to `limit` items whose runAt has come and that no live claim holds, for `lease` ms.
    * Expired claims (a dead engine) are claimable again.
    */

@@ -1,5 +1,6 @@
 import { DependencyGraph } from '../graph/index.js';
 import { type Json, setOwn } from '../util/json.js';
+import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
@@ -95,6 +96,14 @@ export function defineStackFromText(
 }
 
 export function defineStack(template: Template, options: DefineOptions = {}): StackDefinition {
+  return runToEnd(defineStackSteps(template, options));
+}
+
+/** `defineStack` as work that may pause between resources (util/loop-slice.ts). */
+export function defineStackSteps(
+  template: Template,
+  options: DefineOptions = {},
+): Sliceable<StackDefinition> {
   return define(template, options, {
     depth: 0,
     path: [],
@@ -104,15 +113,19 @@ export function defineStack(template: Template, options: DefineOptions = {}): St
   });
 }
 
-function define(template: Template, options: DefineOptions, nesting: Nesting): StackDefinition {
+function* define(template: Template, options: DefineOptions, nesting: Nesting): Sliceable<StackDefinition> {
   try {
-    return defineUnannotated(template, options, nesting);
+    return yield* defineUnannotated(template, options, nesting);
   } catch (err) {
     throw template.source.annotate(err);
   }
 }
 
-function defineUnannotated(template: Template, options: DefineOptions, nesting: Nesting): StackDefinition {
+function* defineUnannotated(
+  template: Template,
+  options: DefineOptions,
+  nesting: Nesting,
+): Sliceable<StackDefinition> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const env = options.environment;
   const strict = options.strict ?? false;
@@ -181,6 +194,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     for (const required of requires) graph.addEdge(name, required);
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
+    yield;
   }
   addImplicitDependencies(resources, graph, context);
 
@@ -213,6 +227,7 @@ function defineUnannotated(template: Template, options: DefineOptions, nesting: 
     const impl = resource.implementation;
     if (impl.kind === 'plugin') context.checkAttributeReads(name, impl.info);
     else if (impl.kind === 'template') context.checkAttributeReads(name, nestedTypeInfo(impl.stack));
+    yield;
   }
 
   return {
@@ -482,16 +497,19 @@ function defineNested(
         );
       }
     }
-    return define(
-      nested,
-      { ...options, environment: nestedEnvironment(options.environment) },
-      {
-        depth: nesting.depth + 1,
-        path: [...nesting.path, def.name],
-        supplied,
-        chain: [...nesting.chain, url],
-        counter: nesting.counter,
-      },
+    // A nested template is bound whole: slices are a root template's resources.
+    return runToEnd(
+      define(
+        nested,
+        { ...options, environment: nestedEnvironment(options.environment) },
+        {
+          depth: nesting.depth + 1,
+          path: [...nesting.path, def.name],
+          supplied,
+          chain: [...nesting.chain, url],
+          counter: nesting.counter,
+        },
+      ),
     );
   } catch (err) {
     if (err instanceof TemplateError && err.file !== undefined && err.file !== parent.source.file) {

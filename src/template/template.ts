@@ -1,4 +1,5 @@
 import { getOwn, isPlainObject, type Json, typeName } from '../util/json.js';
+import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { type DocPath, TemplateError } from './errors.js';
 import { checkName } from './names.js';
 import { type FunctionTable, parseNode } from './functions/parse.js';
@@ -56,14 +57,19 @@ const VERSION_KEY = 'heat_template_version';
 
 /** Parses and structurally validates a template document. Every error is positioned in the source. */
 export function parseTemplate(source: SourceDocument): Template {
+  return runToEnd(parseTemplateSteps(source));
+}
+
+/** `parseTemplate` as work that may pause between resources (util/loop-slice.ts). */
+export function* parseTemplateSteps(source: SourceDocument): Sliceable<Template> {
   try {
-    return buildTemplate(source);
+    return yield* buildTemplate(source);
   } catch (err) {
     throw source.annotate(err);
   }
 }
 
-function buildTemplate(source: SourceDocument): Template {
+function* buildTemplate(source: SourceDocument): Sliceable<Template> {
   const data = source.data;
   if (!isPlainObject(data)) {
     throw new TemplateError('syntax', 'the template is not a JSON object or YAML mapping');
@@ -85,7 +91,7 @@ function buildTemplate(source: SourceDocument): Template {
     parameters,
   );
   const conditions = parseConditions(getOwn(data, 'conditions') as Json | undefined, version);
-  const resources = parseResources(getOwn(data, 'resources') as Json | undefined, version);
+  const resources = yield* parseResources(getOwn(data, 'resources') as Json | undefined, version);
   const outputs = parseOutputs(getOwn(data, 'outputs') as Json | undefined, version);
   return { source, version, description, parameters, parameterGroups, conditions, resources, outputs };
 }
@@ -144,11 +150,15 @@ function parseConditions(raw: Json | undefined, version: TemplateVersion): Map<s
   return out;
 }
 
-function parseResources(raw: Json | undefined, version: TemplateVersion): Map<string, ResourceDefinition> {
+function* parseResources(
+  raw: Json | undefined,
+  version: TemplateVersion,
+): Sliceable<Map<string, ResourceDefinition>> {
   const section = sectionMap(raw, 'resources');
   const out = new Map<string, ResourceDefinition>();
   for (const [name, body] of Object.entries(section)) {
     out.set(name, parseResource(name, body, version));
+    yield;
   }
   return out;
 }

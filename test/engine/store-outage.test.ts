@@ -20,6 +20,7 @@ function flakyStore(inner: Store): Store & { down: boolean; failures: number } {
     down: false,
     failures: 0,
     tx: (fn) => outage(() => inner.tx(fn)),
+    read: (fn) => outage(() => inner.read(fn)),
     claimWork: (...args) => outage(() => inner.claimWork(...args)),
     nextWorkTime: () => outage(() => inner.nextWorkTime()),
     onWork: (listener) => inner.onWork(listener),

@@ -71,6 +71,38 @@ export function transactionContract(open: () => Promise<Store>): void {
         assert.ok(await store.tx((tx) => tx.stacks.get(s.id)));
       }));
 
+    it('a read transaction sees what was committed and refuses to write', () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        await store.tx((tx) => tx.stacks.insert(s));
+        assert.equal((await store.read((tx) => tx.stacks.get(s.id)))?.id, s.id);
+        await assert.rejects(store.read((tx) => tx.stacks.insert(stack())));
+        assert.equal((await store.read((tx) => tx.stacks.list({}))).length, 1);
+      }));
+
+    it('a read transaction never sees a write transaction that is still open', () =>
+      withStore(open, async (store) => {
+        const s = stack();
+        let inserted!: () => void;
+        const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+        let finish!: () => void;
+        const finishing = new Promise<void>((resolve) => (finish = resolve));
+        const writing = store.tx(async (tx) => {
+          await tx.stacks.insert(s);
+          inserted();
+          await finishing;
+        });
+        // The writer may not have begun yet on a backend that queues transactions: either way,
+        // the read must not see an uncommitted row.
+        await Promise.race([insertedNow, new Promise((resolve) => setTimeout(resolve, 50))]);
+        const seen = store.read((tx) => tx.stacks.get(s.id));
+        finish();
+        await writing;
+        const found = await seen;
+        assert.ok(found === undefined || found.id === s.id);
+        assert.equal((await store.read((tx) => tx.stacks.get(s.id)))?.id, s.id);
+      }));
+
     it('migrate is idempotent, and schemaVersion reads the version it reached', () =>
       withStore(open, async (store) => {
         const s = stack();

@@ -147,6 +147,54 @@ export function sqliteBackendTests(newFile: () => string): void {
         await b.close();
       }
     });
+
+    it('a read answers while a long write transaction of this process is open, from the last commit', async () => {
+      const store = await openStore(newFile());
+      try {
+        const before = stack();
+        await store.tx((tx) => tx.stacks.insert(before));
+        const during = stack();
+        let finish!: () => void;
+        const finishing = new Promise<void>((resolve) => (finish = resolve));
+        let inserted!: () => void;
+        const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+        const writing = store.tx(async (tx) => {
+          await tx.stacks.insert(during);
+          inserted();
+          await finishing;
+        });
+        await insertedNow;
+        // The writer holds its transaction open: a read is not queued behind it.
+        const seen = await store.read(async (tx) => [
+          await tx.stacks.get(before.id),
+          await tx.stacks.get(during.id),
+        ]);
+        assert.equal(seen[0]?.id, before.id);
+        assert.equal(seen[1], undefined, 'nothing uncommitted is seen');
+        finish();
+        await writing;
+        assert.equal((await store.read((tx) => tx.stacks.get(during.id)))?.id, during.id);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a long transaction lets the event loop take turns between its statements', async () => {
+      const store = await openStore(newFile());
+      try {
+        let ticks = 0;
+        const timer = setInterval(() => ticks++, 1);
+        // 300 ms of statements in one transaction: without slices the timer never runs.
+        await store.tx(async (tx) => {
+          const start = performance.now();
+          while (performance.now() - start < 300) await tx.stacks.list({});
+        });
+        clearInterval(timer);
+        assert.ok(ticks >= 5, `the timer ran ${ticks} times during the transaction`);
+      } finally {
+        await store.close();
+      }
+    });
   });
 
   queryPlanTests();

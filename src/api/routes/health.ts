@@ -8,7 +8,7 @@ const STORE_TIMEOUT_MS = 5000;
 
 /**
  * `GET /healthz`, for load balancers and probes (no authentication; Heat has no such route): 200
- * when a transaction on the store succeeds, 503 with Heat's error body when it fails or hangs.
+ * when a (read) transaction on the store succeeds, 503 with Heat's error body when it fails or hangs.
  */
 export function registerHealthRoutes(app: Api, deps: ApiDeps): void {
   const { store, clock, settings } = deps.engine.deps;
@@ -17,7 +17,7 @@ export function registerHealthRoutes(app: Api, deps: ApiDeps): void {
     let timer: NodeJS.Timeout | undefined;
     try {
       const services = await Promise.race([
-        store.tx((tx) => tx.services.list()),
+        store.read((tx) => tx.services.list()),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () => reject(new Error(`no answer in ${STORE_TIMEOUT_MS} ms`)),

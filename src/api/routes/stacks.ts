@@ -114,13 +114,14 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
         ...(q.limit !== undefined ? { limit: q.limit } : {}),
       };
       if (q.marker !== undefined) {
-        const marker = await engine.deps.store.tx((tx) => tx.stacks.get(q.marker!));
+        const marker = await engine.deps.store.read((tx) => tx.stacks.get(q.marker!));
         if (!marker || (!globalTenant && marker.projectId !== request.identity.projectId)) {
           throw badRequest(`marker "${q.marker}" is not a stack of this project`, 'InvalidMarker');
         }
         query.marker = q.marker;
       }
-      const stacks = await engine.deps.store.tx((tx) => tx.stacks.query(query));
+      // A read transaction: a list answers while the engine writes (store.read).
+      const stacks = await engine.deps.store.read((tx) => tx.stacks.query(query));
       const base = baseOf(request);
       const body: Record<string, unknown> = {
         stacks: await Promise.all(
@@ -128,7 +129,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
         ),
       };
       if (flag('with_count')) {
-        body.count = await engine.deps.store.tx((tx) => tx.stacks.count(query));
+        body.count = await engine.deps.store.read((tx) => tx.stacks.count(query));
       }
       return body;
     });

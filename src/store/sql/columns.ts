@@ -192,12 +192,28 @@ export async function batchInsert(
   rows: readonly SqlValue[][],
   returning?: string,
 ): Promise<Row[]> {
+  return batchInsertEncoded(db, dialect, table, columns, rows, (row) => row, returning);
+}
+
+/**
+ * `batchInsert` of records encoded one statement's worth at a time: encoding 100,000 rows
+ * happens between statements, where the driver may let the event loop take a turn.
+ */
+export async function batchInsertEncoded<T>(
+  db: SqlExecutor,
+  dialect: Dialect,
+  table: string,
+  columns: readonly string[],
+  rows: readonly T[],
+  encode: (row: T) => readonly SqlValue[],
+  returning?: string,
+): Promise<Row[]> {
   const out: Row[] = [];
   const size = rowsPerStatement(dialect, columns.length);
   for (let start = 0; start < rows.length; start += size) {
     const end = Math.min(rows.length, start + size);
     const params: SqlValue[] = [];
-    for (let r = start; r < end; r++) for (const value of rows[r]!) params.push(value);
+    for (let r = start; r < end; r++) for (const value of encode(rows[r]!)) params.push(value);
     const sql = insertSql(table, columns, end - start);
     if (returning === undefined) await db.run(sql, params);
     else for (const row of await db.all(`${sql} RETURNING ${returning}`, params)) out.push(row);

@@ -36,6 +36,11 @@ export interface SqlDriver {
    * there: it must only touch the database).
    */
   transaction<T>(fn: (db: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `fn` in a read-only transaction (one snapshot; writes refused) that need not wait for
+   * this process's write transactions. Absent: the store runs reads as write transactions.
+   */
+  readTransaction?<T>(fn: (db: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs one statement on its own (its own implicit transaction). */
   query(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
   close(): Promise<void>;
@@ -54,6 +59,12 @@ export interface Dialect {
   readonly tableExists: string;
   /** A statement that tells other processes, once the transaction commits, that work is due. */
   readonly notifyWork: string | null;
+  /**
+   * Makes the open transaction refuse writes (the store's read transactions, when the driver has
+   * no read connection of its own); `readOnlyEnd` undoes it before the transaction ends, if needed.
+   */
+  readonly readOnlyBegin: string;
+  readonly readOnlyEnd: string | null;
   /** Placeholders allowed in one statement (batched inserts stay under it). */
   readonly maxParams: number;
   /** `a` equals `b`, NULL equal to NULL. */
@@ -87,6 +98,9 @@ export const sqliteDialect: Dialect = {
   tableExists: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1",
   // Other processes on a SQLite file poll; this process's engine is told in memory.
   notifyWork: null,
+  // A connection setting, not a transaction's: set back before the savepoint ends.
+  readOnlyBegin: 'PRAGMA query_only = 1',
+  readOnlyEnd: 'PRAGMA query_only = 0',
   maxParams: 32_766,
   nullSafeEquals: (a, b) => `${a} IS ${b}`,
   inIntegers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
@@ -102,6 +116,8 @@ export const postgresDialect: Dialect = {
   // to_regclass resolves the name through search_path, as the store's own statements do.
   tableExists: 'SELECT 1 WHERE to_regclass($1) IS NOT NULL',
   notifyWork: `NOTIFY ${WORK_CHANNEL}`,
+  readOnlyBegin: 'SET TRANSACTION READ ONLY',
+  readOnlyEnd: null,
   maxParams: 65_535,
   nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
   inIntegers: (column, param) =>

@@ -1,7 +1,7 @@
 import type { LockedWrite, ResourceRecord, Tx } from '../contract.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
 import {
-  batchInsert,
+  batchInsertEncoded,
   type ColumnSpec,
   encodeValue,
   memoSql,
@@ -47,12 +47,13 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
   return {
     async insert(rows) {
       if (rows.length === 0) return [];
-      const returned = await batchInsert(
+      const returned = await batchInsertEncoded(
         db,
         dialect,
         'resources',
         NEW_RESOURCE.columnNames,
-        rows.map((row) => NEW_RESOURCE.encode(row)),
+        rows,
+        (row) => NEW_RESOURCE.encode(row),
         'id, uuid',
       );
       // Ids are assigned in VALUES order and statements run in input order, so ascending ids are

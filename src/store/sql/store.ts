@@ -32,6 +32,27 @@ export class SqlStore implements Store {
     return value;
   }
 
+  async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const { driver } = this;
+    const { dialect } = driver;
+    const refuseWork = () => {
+      throw new Error('a read transaction cannot enqueue work');
+    };
+    if (driver.readTransaction) {
+      return driver.readTransaction((db) => fn(repositories(db, dialect, refuseWork)));
+    }
+    // No read connection (PostgreSQL, where reads never wait for writers; SQLite in memory):
+    // an ordinary transaction told to refuse writes.
+    return driver.transaction(async (db) => {
+      await db.run(dialect.readOnlyBegin);
+      try {
+        return await fn(repositories(db, dialect, refuseWork));
+      } finally {
+        if (dialect.readOnlyEnd) await db.run(dialect.readOnlyEnd);
+      }
+    });
+  }
+
   claimWork(engineId: string, now: number, limit: number, leaseMs: number): Promise<WorkItem[]> {
     return claimWork(this.driver, engineId, now, limit, leaseMs);
   }

@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { type Row, type SqlDriver, type SqlExecutor, type SqlValue, sqliteDialect } from '../sql/driver.js';
-import { type Mutex, mutexForFile } from './mutex.js';
+import { Mutex, mutexForFile } from './mutex.js';
+import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 
 export interface SqliteOptions {
   /** How long a writer waits for another process's write transaction (ms). */
@@ -29,6 +30,14 @@ export class SqliteDriver implements SqlDriver {
   private readonly mutex: Mutex;
   private readonly releaseMutex: () => void;
   private readonly statements = new Map<string, Prepared>();
+  /**
+   * A second, read-only connection for read transactions: under WAL it reads the last commit
+   * while a long write transaction of this process is open (yielding between its statements), so
+   * an API read such as /healthz never waits for a traversal start. None for in-memory databases.
+   */
+  private readonly reader: { db: Database.Database; statements: Map<string, Prepared> } | undefined;
+  /** Read transactions queue among themselves: each spans awaits on the one read connection. */
+  private readonly readMutex = new Mutex();
   private closed = false;
   /** Transactions waiting for the next group commit. */
   private pending: {
@@ -48,6 +57,45 @@ export class SqliteDriver implements SqlDriver {
     // '' is a private temporary database, like ':memory:'.
     const file = this.db.memory || path === '' ? null : realpathSync(path);
     ({ mutex: this.mutex, release: this.releaseMutex } = mutexForFile(file));
+    if (file !== null) {
+      const db = new Database(file, { readonly: true, timeout: busyTimeoutMs });
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      this.reader = { db, statements: new Map() };
+      this.readTransaction = (fn) => this.readOnReader(db, fn);
+    }
+  }
+
+  /** Set when there is a read connection; without one the store reads in write transactions. */
+  readonly readTransaction?: <T>(fn: (db: SqlExecutor) => Promise<T>) => Promise<T>;
+
+  /** A read-only transaction on the read connection: one snapshot of the last commit, never waiting for this process's writers. */
+  private readOnReader<T>(db: Database.Database, fn: (db: SqlExecutor) => Promise<T>): Promise<T> {
+    const reader = this.reader!;
+    if (this.readMutex.isHeldByCaller()) {
+      return Promise.reject(new Error('a store transaction is already open in this call chain (nested tx)'));
+    }
+    return this.readMutex.run(async () => {
+      this.checkOpen();
+      let open = true;
+      const guard = () => {
+        if (!open) throw new Error('a statement was run after its transaction ended');
+      };
+      const refuse = () => {
+        throw new Error('a read transaction cannot write');
+      };
+      const executor: SqlExecutor = {
+        all: async (sql, params = []) => (guard(), this.all(sql, params, reader)),
+        run: async () => (guard(), refuse()),
+      };
+      // Deferred: the snapshot is taken at the first read and held to the end.
+      db.exec('BEGIN');
+      try {
+        return await fn(executor);
+      } finally {
+        open = false;
+        if (db.inTransaction) db.exec('COMMIT');
+      }
+    });
   }
 
   /**
@@ -108,9 +156,12 @@ export class SqliteDriver implements SqlDriver {
     const guard = () => {
       if (!open) throw new Error('a statement was run after its transaction ended');
     };
+    // Statements run synchronously: a long transaction (a traversal start inserting 100,000
+    // rows) or a big group commit lets the loop take a turn between them every slice. Other
+    // transactions still wait for the mutex; reads go to the read connection meanwhile.
     const executor: SqlExecutor = {
-      all: async (sql, params = []) => (guard(), this.all(sql, params)),
-      run: async (sql, params = []) => (guard(), this.run(sql, params)),
+      all: async (sql, params = []) => (guard(), await yieldIfSliceSpent(), guard(), this.all(sql, params)),
+      run: async (sql, params = []) => (guard(), await yieldIfSliceSpent(), guard(), this.run(sql, params)),
     };
     try {
       const value = await fn(executor);
@@ -132,18 +183,24 @@ export class SqliteDriver implements SqlDriver {
     });
   }
 
-  close(): Promise<void> {
-    return this.mutex.run(async () => {
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
       if (this.closed) return;
       this.closed = true;
       this.statements.clear();
       this.db.close();
       this.releaseMutex();
     });
+    // After the read under way, if any (the next ones find the store closed).
+    await this.readMutex.run(async () => {
+      if (!this.reader?.db.open) return;
+      this.reader.statements.clear();
+      this.reader.db.close();
+    });
   }
 
-  private all(sql: string, params: readonly SqlValue[]): Row[] {
-    const { statement, order } = this.prepare(sql);
+  private all(sql: string, params: readonly SqlValue[], on?: NonNullable<typeof this.reader>): Row[] {
+    const { statement, order } = this.prepare(sql, on);
     const values = order.map((i) => params[i]);
     if (statement.reader) return statement.all(...values) as Row[];
     statement.run(...values);
@@ -158,10 +215,11 @@ export class SqliteDriver implements SqlDriver {
   }
 
   /** Prepares once per distinct SQL text (least recently used statements are dropped). */
-  private prepare(sql: string): Prepared {
-    let prepared = this.statements.get(sql);
+  private prepare(sql: string, on?: NonNullable<typeof this.reader>): Prepared {
+    const statements = on?.statements ?? this.statements;
+    let prepared = statements.get(sql);
     if (prepared) {
-      this.statements.delete(sql);
+      statements.delete(sql);
     } else {
       // better-sqlite3 binds `?` by position only, so `$n` becomes `?` and its value is looked up.
       const order: number[] = [];
@@ -169,12 +227,12 @@ export class SqliteDriver implements SqlDriver {
         order.push(Number(n) - 1);
         return '?';
       });
-      prepared = { statement: this.db.prepare(text), order };
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) {
-        this.statements.delete(this.statements.keys().next().value!);
+      prepared = { statement: (on?.db ?? this.db).prepare(text), order };
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        statements.delete(statements.keys().next().value!);
       }
     }
-    this.statements.set(sql, prepared);
+    statements.set(sql, prepared);
     return prepared;
   }
 
