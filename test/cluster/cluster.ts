@@ -14,7 +14,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isOptionName } from '../../src/config/options.js';
 import type { PhysicalObject } from '../../src/resources/contract.js';
 import { PostgresReality } from '../../src/resources/reality/postgres.js';
@@ -28,7 +27,11 @@ import { assertNotStuck, type Settled } from './checks.js';
 import { inject, requestedInjection } from './inject.js';
 import { ProgressWatch, STALL_MS } from './progress.js';
 
-const OWN_HOST = fileURLToPath(new URL('./own-host.ts', import.meta.url));
+/**
+ * Preloaded through NODE_OPTIONS, not as a Child preload: the engines then run the CLI bundle
+ * (HEARTH_TEST_CLI), which starts with a fraction of tsx's CPU, a large part of a loaded run.
+ */
+const OWN_HOST = `--import=${new URL('./own-host.mjs', import.meta.url).href}`;
 /** The project of stacks made without a server. */
 const PROJECT = 'local';
 /**
@@ -68,7 +71,7 @@ export function engineEnv(extra: Record<string, string> = {}): Record<string, st
  */
 export const THOUSAND = { chains: 60, length: 15, fanIn: 100, waitEvery: 20, waitSecs: 0.2, replaced: 10 };
 
-/** One engine process of a fleet, on a host of its own (see own-host.ts). */
+/** One engine process of a fleet, on a host of its own (see own-host.mjs). */
 export interface FleetEngine {
   host: string;
   child: Child;
@@ -97,8 +100,9 @@ export class Fleet {
   /** Starts an engine and waits until it says it has started (its store open, its heartbeat on). */
   async start(): Promise<FleetEngine> {
     const host = `engine-${++this.serial}`;
-    const env = { ...this.env, CLUSTER_TEST_HOST: host };
-    const child = new Child(['engine'], this.dir, this.url, env, [OWN_HOST]);
+    const options = [process.env.NODE_OPTIONS, OWN_HOST].filter(Boolean).join(' ');
+    const env = { ...this.env, CLUSTER_TEST_HOST: host, NODE_OPTIONS: options };
+    const child = new Child(['engine'], this.dir, this.url, env);
     const engine: FleetEngine = { host, child };
     this.engines.push(engine);
     const deadline = Date.now() + START_MS;
@@ -106,6 +110,12 @@ export class Fleet {
       await sleep(20);
     this.healthy();
     assert.ok(Date.now() < deadline, this.explain(`${host} did not start within ${START_MS / 1000} s`));
+    // Without its own host an engine takes a killed one's work at once: the test would weaken.
+    assert.match(
+      child.output,
+      new RegExp(`engine ${host}:\\d+:\\S+ started`),
+      this.explain(`${host}: own-host.mjs not loaded`),
+    );
     this.note(`${host} started (pid ${child.process.pid})`);
     return engine;
   }
