@@ -41,17 +41,22 @@ const PROJECT = 'local';
 const START_MS = 300_000;
 const CLI_MS = 300_000;
 
-/** The engines' heartbeat and lease (short, so that a dead engine is noticed soon). */
-export const HEARTBEAT_MS = 300;
-export const LEASE_MS = 1500;
+/**
+ * The engines' heartbeat and lease: short enough that a killed engine's work is taken over within
+ * a trial, long enough that a live engine starved of CPU (heartbeats seconds late on a loaded
+ * machine) is not taken for dead. With 1.5 s, engines on a machine at load 38 kept releasing each
+ * other's work and the traversal made no progress.
+ */
+export const HEARTBEAT_MS = 1000;
+export const LEASE_MS = 10_000;
 /**
  * How long after its last heartbeat an engine is presumed dead: HEARTH_ENGINE_DEAD_AFTER_MS where
  * the configuration has that option, otherwise what the CLI derives from the heartbeat.
  */
-export const DEAD_AFTER_MS = isOptionName('engine_dead_after_ms') ? 1500 : Math.max(3000, 3 * HEARTBEAT_MS);
+export const DEAD_AFTER_MS = isOptionName('engine_dead_after_ms') ? 10_000 : Math.max(3000, 3 * HEARTBEAT_MS);
 
 /**
- * The engines' settings: short leases and heartbeats (as the crash tests'), and debug logs, so that takeovers and
+ * The engines' settings: the leases and heartbeats above, and debug logs, so that takeovers and
  * failed units show in a failure's report.
  */
 export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
