@@ -4,12 +4,17 @@
  * without --wait, so only the engines do the work; the tests kill, stop and replace engines (or
  * the database) and read the outcome through the store and the fake cloud's table
  * (reality_objects, which PostgresReality keeps in the same database).
+ *
+ * No wait here has a deadline tied to the machine's speed: a wait fails when the cluster makes no
+ * progress for STALL_MS (progress.ts; CLUSTER_STALL_MS), and the few steps without a measure of
+ * progress (an engine starting, a CLI call) have ceilings minutes long. CLUSTER_INJECT plants a
+ * duplicate or a leak mid-run to show the checks fail (inject.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { isOptionName } from '../../src/config/options.js';
 import type { PhysicalObject } from '../../src/resources/contract.js';
 import { PostgresReality } from '../../src/resources/reality/postgres.js';
@@ -18,22 +23,40 @@ import { openStore } from '../../src/store/index.js';
 import { sleep } from '../crash/crasher.js';
 import { Child, cli, type Exit, type ObservedStack } from '../crash/harness.js';
 import type { BigTemplate } from '../crash/template.js';
+import { assertNotStuck, type Settled } from './checks.js';
+import { inject, requestedInjection } from './inject.js';
+import { ProgressWatch, STALL_MS } from './progress.js';
 
-const OWN_HOST = fileURLToPath(new URL('./own-host.ts', import.meta.url));
+/**
+ * Preloaded through NODE_OPTIONS, not as a Child preload: the engines then run the CLI bundle
+ * (HEARTH_TEST_CLI), which starts with a fraction of tsx's CPU, a large part of a loaded run.
+ */
+const OWN_HOST = `--import=${new URL('./own-host.mjs', import.meta.url).href}`;
 /** The project of stacks made without a server. */
 const PROJECT = 'local';
+/**
+ * Ceilings for the steps with no progress to watch: an engine starting (seconds, even on a busy
+ * machine; a broken one never starts) and a CLI call (the same).
+ */
+const START_MS = 300_000;
+const CLI_MS = 300_000;
 
-/** The engines' heartbeat and lease (short, so that a dead engine is noticed soon). */
-export const HEARTBEAT_MS = 300;
-export const LEASE_MS = 1500;
+/**
+ * The engines' heartbeat and lease: short enough that a killed engine's work is taken over within
+ * a trial, long enough that a live engine starved of CPU (heartbeats seconds late on a loaded
+ * machine) is not taken for dead. With 1.5 s, engines on a machine at load 38 kept releasing each
+ * other's work and the traversal made no progress.
+ */
+export const HEARTBEAT_MS = 1000;
+export const LEASE_MS = 10_000;
 /**
  * How long after its last heartbeat an engine is presumed dead: HEARTH_ENGINE_DEAD_AFTER_MS where
  * the configuration has that option, otherwise what the CLI derives from the heartbeat.
  */
-export const DEAD_AFTER_MS = isOptionName('engine_dead_after_ms') ? 1500 : Math.max(3000, 3 * HEARTBEAT_MS);
+export const DEAD_AFTER_MS = isOptionName('engine_dead_after_ms') ? 10_000 : Math.max(3000, 3 * HEARTBEAT_MS);
 
 /**
- * The engines' settings: short leases and heartbeats (as the crash tests'), and debug logs, so that takeovers and
+ * The engines' settings: the leases and heartbeats above, and debug logs, so that takeovers and
  * failed units show in a failure's report.
  */
 export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -53,7 +76,7 @@ export function engineEnv(extra: Record<string, string> = {}): Record<string, st
  */
 export const THOUSAND = { chains: 60, length: 15, fanIn: 100, waitEvery: 20, waitSecs: 0.2, replaced: 10 };
 
-/** One engine process of a fleet, on a host of its own (see own-host.ts). */
+/** One engine process of a fleet, on a host of its own (see own-host.mjs). */
 export interface FleetEngine {
   host: string;
   child: Child;
@@ -82,15 +105,24 @@ export class Fleet {
   /** Starts an engine and waits until it says it has started (its store open, its heartbeat on). */
   async start(): Promise<FleetEngine> {
     const host = `engine-${++this.serial}`;
-    const env = { ...this.env, CLUSTER_TEST_HOST: host };
-    const child = new Child(['engine'], this.dir, this.url, env, [OWN_HOST]);
+    const options = [process.env.NODE_OPTIONS, OWN_HOST].filter(Boolean).join(' ');
+    const env = { ...this.env, CLUSTER_TEST_HOST: host, NODE_OPTIONS: options };
+    const child = new Child(['engine'], this.dir, this.url, env);
     const engine: FleetEngine = { host, child };
     this.engines.push(engine);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + START_MS;
     while (!/engine \S+ started/.test(child.output) && child.running && Date.now() < deadline)
       await sleep(20);
     this.healthy();
-    assert.ok(Date.now() < deadline, this.explain(`${host} did not start within 60 s`));
+    assert.ok(Date.now() < deadline, this.explain(`${host} did not start within ${START_MS / 1000} s`));
+    // Without its own host an engine takes a killed one's work at once: the test would weaken.
+    // (A replacement the test killed while it was starting never says it started.)
+    if (engine.ended === undefined)
+      assert.match(
+        child.output,
+        new RegExp(`engine ${host}:\\d+:\\S+ started`),
+        this.explain(`${host}: own-host.mjs not loaded`),
+      );
     this.note(`${host} started (pid ${child.process.pid})`);
     return engine;
   }
@@ -98,6 +130,11 @@ export class Fleet {
   /** The engines still running. */
   get running(): FleetEngine[] {
     return this.engines.filter((e) => e.child.running);
+  }
+
+  /** The hosts of the engines still running (an engine id starts with its host). */
+  get aliveHosts(): Set<string> {
+    return new Set(this.running.map((e) => e.host));
   }
 
   /** Fails if an engine exited without being told to (a crash). */
@@ -167,11 +204,16 @@ function summary(log: string): string {
 }
 
 /**
- * The test's own view of the database: the store (as the CLI opens it) and the fake cloud's table.
- * Every read retries while the database is unreachable (a restart), for up to `patienceMs`.
+ * The test's own view of the database: the store (as the CLI opens it), the fake cloud's table and
+ * the work queue. Every read retries while the database is unreachable (a restart), for up to
+ * `patienceMs`.
  */
 export class ClusterProbe {
   private readonly reality: PostgresReality;
+  /** For what the store's interface does not show: the whole work queue. */
+  private readonly sql: pg.Pool;
+  private readonly injection = requestedInjection();
+  private injected = false;
 
   private constructor(
     private readonly store: Store,
@@ -179,13 +221,22 @@ export class ClusterProbe {
     private readonly patienceMs: number,
     /** Asked on every poll while waiting (fails the wait if the cluster is broken). */
     private readonly onPoll: () => void,
+    /** Told what the probe did to the cluster (an injection), for a failure's report. */
+    private readonly note: (line: string) => void,
   ) {
     this.reality = new PostgresReality(url);
+    this.sql = new pg.Pool({ connectionString: url, max: 1, allowExitOnIdle: true });
+    this.sql.on('error', () => undefined); // a restart drops idle connections
   }
 
   /** Opens the store (creating the schema before any engine does) and the reality table. */
-  static async open(url: string, onPoll: () => void = () => {}, patienceMs = 30_000): Promise<ClusterProbe> {
-    const probe = new ClusterProbe(await openStore(url), url, patienceMs, onPoll);
+  static async open(
+    url: string,
+    onPoll: () => void = () => {},
+    note: (line: string) => void = () => {},
+    patienceMs = STALL_MS,
+  ): Promise<ClusterProbe> {
+    const probe = new ClusterProbe(await openStore(url), url, patienceMs, onPoll, note);
     await probe.reality.list();
     return probe;
   }
@@ -234,42 +285,95 @@ export class ClusterProbe {
     };
   }
 
+  /** What stuckProblems needs: every row of the stack (replaced ones too) and its queued work. */
+  async settled(name: string): Promise<Settled> {
+    const stack = await this.stack(name);
+    assert.ok(stack, `stack ${name} not found`);
+    const rows = await this.retry(() => this.store.tx((tx) => tx.resources.listAll(stack.id)));
+    const work = await this.retry(() =>
+      this.sql.query<{ id: number; node: string; claimed_by: string | null }>(
+        'SELECT id, node, claimed_by FROM work WHERE stack_id = $1 ORDER BY id',
+        [stack.id],
+      ),
+    );
+    return {
+      rows: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        action: r.action,
+        status: r.status,
+        engineId: r.engineId,
+      })),
+      work: work.rows.map((w) => ({ id: Number(w.id), node: w.node, claimedBy: w.claimed_by })),
+    };
+  }
+
   /**
-   * Waits until the stack's operation has left IN_PROGRESS, failing once `deadline()` has passed
-   * (asked on every poll: a kill moves it); `tick` runs on each poll with the current traversal's
-   * progress.
+   * Waits until the stack's operation has left IN_PROGRESS, failing once no node of its traversal
+   * has finished for STALL_MS; `tick` runs on each poll with the current traversal's progress (the
+   * time it takes, a kill or an outage the test causes, does not count as the cluster's).
    */
   async settle(
     name: string,
-    deadline: () => number,
     tick: (progress: StackProgressCounts) => Promise<void> = async () => {},
   ): Promise<StackRecord> {
+    const watch = new ProgressWatch();
+    let seen = 'no progress read yet';
     for (;;) {
       this.onPoll();
       const stack = await this.stack(name);
       assert.ok(stack, `stack ${name} not found`);
       if (stack.status !== 'IN_PROGRESS') return stack;
-      const late = Date.now() - deadline();
-      assert.ok(late < 0, `stack ${name} still ${stack.action}_IN_PROGRESS ${late} ms after its deadline`);
+      assert.ok(
+        !watch.stalled(),
+        `stack ${name} still ${stack.action}_IN_PROGRESS with no progress for ${watch.idleMs()} ms (${seen})`,
+      );
       const progress = await this.retry(() => this.store.tx((tx) => tx.stacks.progress(stack.id)));
-      if (progress) await tick(progress);
+      if (progress) {
+        watch.observe(progress.done);
+        seen = `${progress.done}/${progress.total} nodes done, ${progress.inProgress} in progress`;
+        const ticking = Date.now();
+        await this.maybeInject(name, progress);
+        await tick(progress);
+        watch.pause(Date.now() - ticking);
+      }
       await sleep(50);
     }
   }
 
-  /** Waits until the stack is gone (deleted), failing after `deadline`. */
-  async gone(name: string, deadline: number): Promise<void> {
+  /** CLUSTER_INJECT's fault, once per test process, halfway through a traversal. */
+  private async maybeInject(name: string, { done, total }: StackProgressCounts): Promise<void> {
+    if (!this.injection || this.injected || total === 0 || done < total / 2) return;
+    this.injected = true;
+    this.note(await this.retry(() => inject(this.reality, name, this.injection!)));
+  }
+
+  /**
+   * Waits until every stack of `names` is gone (deleted), failing when one has FAILED or when no
+   * stack went and no physical object was deleted for STALL_MS.
+   */
+  async gone(names: readonly string[]): Promise<void> {
+    const watch = new ProgressWatch();
+    const before = (await this.objects()).length;
     for (;;) {
       this.onPoll();
-      const stack = await this.stack(name);
-      if (!stack) return;
-      assert.notEqual(stack.status, 'FAILED', `stack ${name}: ${stack.action}_FAILED: ${stack.reason}`);
-      assert.ok(Date.now() < deadline, `stack ${name} still ${stack.action}_${stack.status} at its deadline`);
+      const left: string[] = [];
+      for (const name of names) {
+        const stack = await this.stack(name);
+        if (!stack) continue;
+        assert.notEqual(stack.status, 'FAILED', `stack ${name}: ${stack.action}_FAILED: ${stack.reason}`);
+        left.push(`${name} ${stack.action}_${stack.status}`);
+      }
+      if (left.length === 0) return;
+      const deleted = before - (await this.objects()).length;
+      watch.observe((names.length - left.length) * 1e6 + deleted);
+      assert.ok(!watch.stalled(), `no delete progress for ${watch.idleMs()} ms; left: ${left.join(', ')}`);
       await sleep(100);
     }
   }
 
   async close(): Promise<void> {
+    await this.sql.end();
     await this.reality.close();
     await this.store.close();
   }
@@ -291,7 +395,12 @@ export class Cluster {
     const dir = mkdtempSync(join(tmpdir(), 'hearth-cluster-'));
     try {
       const fleet = new Fleet(dir, url, env);
-      return new Cluster(url, dir, await ClusterProbe.open(url, () => fleet.healthy()), fleet);
+      const probe = await ClusterProbe.open(
+        url,
+        () => fleet.healthy(),
+        (line) => fleet.note(line),
+      );
+      return new Cluster(url, dir, probe, fleet);
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       throw error;
@@ -310,20 +419,30 @@ export class Cluster {
 
   /** Starts creating the stack from its template (no --wait: the engines do the work). */
   create(stack: string): Promise<string> {
-    return cli(this.dir, this.url, ['stack', 'create', stack, '-t', `${stack}.yaml`]);
+    return cli(this.dir, this.url, ['stack', 'create', stack, '-t', `${stack}.yaml`], CLI_MS);
   }
 
   /** Starts updating the stack to its template with `gen`. */
   update(stack: string, gen: string): Promise<string> {
-    return cli(this.dir, this.url, [
-      'stack',
-      'update',
-      stack,
-      '-t',
-      `${stack}.yaml`,
-      '--parameter',
-      `gen=${gen}`,
-    ]);
+    return cli(
+      this.dir,
+      this.url,
+      ['stack', 'update', stack, '-t', `${stack}.yaml`, '--parameter', `gen=${gen}`],
+      CLI_MS,
+    );
+  }
+
+  /** Starts deleting the stacks. */
+  delete(stacks: readonly string[]): Promise<string> {
+    return cli(this.dir, this.url, ['stack', 'delete', ...stacks, '--yes'], CLI_MS);
+  }
+
+  /**
+   * Fails if the settled stack left anything stuck: a row in progress or locked, work claimed by
+   * an engine that is gone.
+   */
+  async assertNotStuck(stack: string): Promise<void> {
+    assertNotStuck(await this.probe.settled(stack), this.fleet.aliveHosts);
   }
 
   async close(): Promise<void> {
