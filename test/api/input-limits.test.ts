@@ -24,6 +24,7 @@ let created = 0;
 
 before(async () => {
   api = await startApi();
+  api.engine.deps.settings.enableStackAdopt = true; // adopt bodies are checked too (adopt is off by default)
 });
 after(() => api.close());
 
