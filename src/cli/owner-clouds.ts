@@ -68,8 +68,10 @@ export function ownerClouds(
         'the stack acts through a Keystone trust: this engine needs keystone_url, keystone_service_user and keystone_service_password',
       );
     }
+    if (trusts) return trusts;
     const keystone = keystoneSettings(config);
-    trusts ??= new KeystoneTrusts({ keystone, delegatedRoles: [] }, new KeystoneClient(keystone), {
+    // This side only opens and deletes trusts: the roles matter when the API makes one.
+    trusts = new KeystoneTrusts({ keystone, delegatedRoles: [] }, new KeystoneClient(keystone), {
       rateLimits: limits,
     });
     return trusts;

@@ -100,7 +100,6 @@ export function physicalDeleter(
 }
 
 /** The delete failed: retried after a backoff if it may be (retry.ts), else the resource fails. */
-
 export function deleteFailed(
   scope: NodeScope,
   row: ResourceRecord,
