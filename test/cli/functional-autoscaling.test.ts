@@ -8,7 +8,8 @@ import { T, Workdir } from './workdir.js';
 
 const HOT = 'heat_template_version: 2018-08-31';
 
-function template(value: string, count: number, waitSecs = 0): string {
+/** `gated`: the update also adds a wait condition, so it stays in progress until the test signals it. */
+function template(value: string, count: number, waitSecs = 0, gated = false): string {
   const lines = [
     HOT,
     'resources:',
@@ -27,6 +28,11 @@ function template(value: string, count: number, waitSecs = 0): string {
   ];
   const wait = waitSecs > 0 ? `, action_wait_secs: {update: ${waitSecs}}` : '';
   for (let i = 0; i < count; i++) lines.push(`  r${i}: {type: ${T}, properties: {value: ${value}${wait}}}`);
+  if (gated)
+    lines.push(
+      '  gate_handle: {type: OS::Heat::WaitConditionHandle}',
+      '  gate: {type: OS::Heat::WaitCondition, properties: {handle: {get_resource: gate_handle}, timeout: 600}}',
+    );
   lines.push('outputs:', '  size: {value: {get_attr: [asg, current_size]}}');
   return `${lines.join('\n')}\n`;
 }
@@ -68,11 +74,17 @@ describe('functional: autoscaling', () => {
   });
 
   it('20 scaling signals during an update of a 200-resource stack: all applied, and the update completes', async () => {
-    const w = new Workdir({ 't.yaml': template('a', 200), 't2.yaml': template('b', 200, 1) });
+    // The gate holds the update open, however fast or slow this machine, until the signals are in.
+    const w = new Workdir({ 't.yaml': template('a', 200), 't2.yaml': template('b', 200, 1, true) });
     await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
-    const update = w.start(['stack', 'update', 's', '-t', 't2.yaml', '--wait']);
-    await w.until('the update runs', async () => (await w.status('s')) === 'UPDATE_IN_PROGRESS');
+    const update = w.start(['stack', 'update', 's', '-t', 't2.yaml', '--wait'], 300_000);
+    let seen = '';
+    await w
+      .until('the update runs', async () => (seen = await w.status('s')) === 'UPDATE_IN_PROGRESS', 120_000)
+      .catch((e: Error) => assert.fail(`${e.message} (last status ${seen})`));
     for (let i = 0; i < 20; i++) await w.ok(['stack', 'resource', 'signal', 's', i === 19 ? 'down' : 'up']);
+    assert.equal(await w.status('s'), 'UPDATE_IN_PROGRESS', 'the gate still holds the update');
+    await w.ok(['stack', 'resource', 'signal', 's', 'gate_handle', '--data', '{"status": "SUCCESS"}']);
     const done = await update.done;
     assert.equal(done.code, 0, done.stderr);
     await w.ok(['stack', 'run', 's']);
