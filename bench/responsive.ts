@@ -4,9 +4,10 @@
 // (the floor), then while a BENCH_SIZE-resource create (OS::Heat::None) is accepted and runs.
 // Reports p50/p99/max per route, the POST's latency, the create's wall time, the server's CPU
 // time and the load average. Environment: BENCH_SIZE (200000), BENCH_EVERY_MS (20),
-// BENCH_IDLE_SECONDS (5).
+// BENCH_IDLE_SECONDS (5), BENCH_PROFILE
+// (a folder for the server's CPU profile; bench/stalls.ts reads it).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +23,16 @@ const CLI = fileURLToPath(new URL(`../src/cli/index.${ext}`, import.meta.url));
 
 async function startServe(db: string): Promise<{ url: string; child: ChildProcess }> {
   const loader = ext === 'ts' ? ['--import', 'tsx'] : [];
+  // BENCH_PROFILE=DIR: the server's CPU profile, for `node .bench-dist/bench/stalls.js FILE`.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(
     process.execPath,
-    [...loader, '--max-old-space-size=8192', CLI, '--db', db, 'serve', '--auth', 'noauth', '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    [...loader, ...profile, '--max-old-space-size=8192', CLI, '--db', db, 'serve', '--auth', 'noauth', '--port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      // Heat's request limits (1 MiB bodies) are far below a 200,000-resource template.
+      env: { ...process.env, HEARTH_MAX_TEMPLATE_SIZE: '1000000000', HEARTH_MAX_JSON_BODY_SIZE: '1000000000' },
+    },
   );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -45,6 +52,10 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Requests slower than this are logged (monotonic µs, the CPU profile's clock) for bench/stalls.ts. */
+const SLOW_MS = 150;
+const slow: [number, number][] = [];
+
 type Samples = Record<(typeof ROUTES)[number], number[]>;
 
 /** Polls both routes in turn every EVERY_MS until `stop` settles. */
@@ -56,12 +67,15 @@ async function poll(url: string, stop: Promise<unknown>): Promise<{ samples: Sam
   const timer = setInterval(() => {
     const route = ROUTES[i++ % ROUTES.length]!;
     const start = performance.now();
+    const sentUs = process.hrtime.bigint() / 1000n;
     sent.push(
       fetch(`${url}${route}`)
         .then(async (res) => {
           await res.text();
           if (res.status !== 200) failed++;
-          samples[route].push(performance.now() - start);
+          const ms = performance.now() - start;
+          samples[route].push(ms);
+          if (ms >= SLOW_MS) slow.push([Number(sentUs), Number(sentUs) + ms * 1000]);
         })
         .catch(() => void failed++),
     );
@@ -120,7 +134,9 @@ try {
       body,
     });
     postMs = performance.now() - start;
-    const { stack } = (await res.json()) as { stack: { id: string } };
+    const answer = (await res.json()) as { stack?: { id: string } };
+    if (!answer.stack) throw new Error(`the create was refused: ${res.status} ${JSON.stringify(answer)}`);
+    const { stack } = answer;
     for (;;) {
       const shown = (await (await fetch(`${url}/v1/p/stacks/big/${stack.id}`)).json()) as {
         stack: { stack_status: string };
@@ -139,6 +155,7 @@ try {
   );
   console.log(`during the create: ${describe(busy.samples)}; ${busy.failed} failed`);
   console.log(`load average at end: ${load()}`);
+  if (process.env.BENCH_PROFILE) writeFileSync(join(process.env.BENCH_PROFILE, 'slow.json'), JSON.stringify(slow));
 } finally {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
