@@ -24,14 +24,32 @@ const CLI = fileURLToPath(new URL(`../src/cli/index.${ext}`, import.meta.url));
 async function startServe(db: string): Promise<{ url: string; child: ChildProcess }> {
   const loader = ext === 'ts' ? ['--import', 'tsx'] : [];
   // BENCH_PROFILE=DIR: the server's CPU profile, for `node .bench-dist/bench/stalls.js FILE`.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE]
+    : [];
   const child = spawn(
     process.execPath,
-    [...loader, ...profile, '--max-old-space-size=8192', CLI, '--db', db, 'serve', '--auth', 'noauth', '--port', '0'],
+    [
+      ...loader,
+      ...profile,
+      '--max-old-space-size=8192',
+      CLI,
+      '--db',
+      db,
+      'serve',
+      '--auth',
+      'noauth',
+      '--port',
+      '0',
+    ],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
       // Heat's request limits (1 MiB bodies) are far below a 200,000-resource template.
-      env: { ...process.env, HEARTH_MAX_TEMPLATE_SIZE: '1000000000', HEARTH_MAX_JSON_BODY_SIZE: '1000000000' },
+      env: {
+        ...process.env,
+        HEARTH_MAX_TEMPLATE_SIZE: '1000000000',
+        HEARTH_MAX_JSON_BODY_SIZE: '1000000000',
+      },
     },
   );
   let out = '';
@@ -155,7 +173,8 @@ try {
   );
   console.log(`during the create: ${describe(busy.samples)}; ${busy.failed} failed`);
   console.log(`load average at end: ${load()}`);
-  if (process.env.BENCH_PROFILE) writeFileSync(join(process.env.BENCH_PROFILE, 'slow.json'), JSON.stringify(slow));
+  if (process.env.BENCH_PROFILE)
+    writeFileSync(join(process.env.BENCH_PROFILE, 'slow.json'), JSON.stringify(slow));
 } finally {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));

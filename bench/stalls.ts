@@ -1,6 +1,6 @@
 // What held a server's event loop while requests waited: reads the server's V8 CPU profile and the
-// windows of slow requests that bench/responsive.ts logs (BENCH_PROFILE=DIR writes both), merges
-// overlapping windows, and prints for each of the longest the frames on the stack in most of its
+// windows of slow requests that bench/responsive.ts logs (BENCH_PROFILE=DIR writes both), groups
+// them by stall, and prints for each of the longest the frames on the stack in most of its
 // samples (inclusive share), the garbage collector's share included.
 //   node .bench-dist/bench/stalls.js DIR [WINDOWS=15]
 // Both files use the monotonic clock in microseconds (V8's profile timestamps, process.hrtime).
@@ -34,7 +34,9 @@ for (const node of profile.nodes) {
 }
 const frameName = (id: number) => {
   const f = byId.get(id)!.callFrame;
-  const where = f.url ? ` ${f.url.replace(/^.*\/(src|bench|node_modules)\//, '$1/')}:${f.lineNumber + 1}` : '';
+  const where = f.url
+    ? ` ${f.url.replace(/^.*\/(src|bench|node_modules)\//, '$1/')}:${f.lineNumber + 1}`
+    : '';
   return `${f.functionName || '(anonymous)'}${where}`;
 };
 
@@ -43,12 +45,15 @@ const times: number[] = [];
 let t = profile.startTime;
 for (const d of profile.timeDeltas) times.push((t += d));
 
-// Merged windows, longest first.
+// One stall answers every request that waited on it at about the same moment: requests answered
+// within 10 ms of each other form one window, from the earliest one's sending to the answers.
 const windows: [number, number][] = [];
-for (const [a, b] of slow.sort((x, y) => x[0] - y[0])) {
+for (const [a, b] of slow.sort((x, y) => x[1] - y[1])) {
   const last = windows.at(-1);
-  if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-  else windows.push([a, b]);
+  if (last && b - last[1] <= 10_000) {
+    last[0] = Math.min(last[0], a);
+    last[1] = b;
+  } else windows.push([a, b]);
 }
 windows.sort((x, y) => y[1] - y[0] - (x[1] - x[0]));
 
@@ -72,5 +77,6 @@ for (const [a, b] of windows.slice(0, Number(countArg ?? 15))) {
     .filter(([name]) => name !== '(root)')
     .sort((x, y) => y[1] - x[1])
     .slice(0, 14);
-  for (const [name, c] of top) console.log(`  ${((100 * c) / Math.max(n, 1)).toFixed(0).padStart(3)}% ${name}`);
+  for (const [name, c] of top)
+    console.log(`  ${((100 * c) / Math.max(n, 1)).toFixed(0).padStart(3)}% ${name}`);
 }

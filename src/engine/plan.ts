@@ -1,5 +1,6 @@
 import type { ResourceHead, SyncPointRecord } from '../store/contract.js';
 import type { Json } from '../util/json.js';
+import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { type NodeOutput, nodeKey } from './nodes.js';
 
 /** What the planner needs of the desired state: resources by name, with the names each requires. */
@@ -31,8 +32,19 @@ export function chooseRows<R extends ResourceHead>(
   existing: readonly R[],
   targetTemplateId: string | null = null,
 ): { chosen: Map<string, R>; obsolete: R[]; missing: DesiredResource[] } {
+  return runToEnd(chooseRowsSteps(desired, existing, targetTemplateId));
+}
+
+/** `chooseRows` as sliceable work. */
+export function* chooseRowsSteps<R extends ResourceHead>(
+  desired: readonly DesiredResource[],
+  existing: readonly R[],
+  targetTemplateId: string | null = null,
+): Sliceable<{ chosen: Map<string, R>; obsolete: R[]; missing: DesiredResource[] }> {
+  let step = 0;
   const byName = new Map<string, R[]>();
   for (const row of existing) {
+    if (++step % STEP === 0) yield;
     const list = byName.get(row.name);
     if (list) list.push(row);
     else byName.set(row.name, [row]);
@@ -40,13 +52,20 @@ export function chooseRows<R extends ResourceHead>(
   const chosen = new Map<string, R>();
   const missing: DesiredResource[] = [];
   for (const want of desired) {
+    if (++step % STEP === 0) yield;
     const rows = byName.get(want.name) ?? [];
     const best = convergedTo(rows, targetTemplateId) ?? pickBest(rows);
     if (best) chosen.set(want.name, best);
     else missing.push(want);
   }
-  const keep = new Set([...chosen.values()].map((r) => r.id));
-  const obsolete = existing.filter((r) => !keep.has(r.id));
+  const keep = new Set<number>();
+  for (const r of chosen.values()) keep.add(r.id);
+  yield;
+  const obsolete: R[] = [];
+  for (const r of existing) {
+    if (++step % STEP === 0) yield;
+    if (!keep.has(r.id)) obsolete.push(r);
+  }
   return { chosen, obsolete, missing };
 }
 
@@ -96,32 +115,57 @@ function pickBest<R extends ResourceHead>(rows: readonly R[]): R | undefined {
  * side in the table: a batch's writes dirty a few neighbouring pages instead of one page per row.
  */
 export function byDepth<D extends DesiredResource>(resources: readonly D[]): D[] {
-  const index = new Map(resources.map((r, i) => [r.name, i]));
-  const depth = new Array<number>(resources.length).fill(0);
-  const waiting = new Array<number>(resources.length).fill(0);
-  const dependents: number[][] = resources.map(() => []);
-  resources.forEach((r, i) => {
-    for (const name of new Set(r.requires)) {
+  return runToEnd(byDepthSteps(resources));
+}
+
+/** `byDepth` as sliceable work. */
+export function* byDepthSteps<D extends DesiredResource>(resources: readonly D[]): Sliceable<D[]> {
+  let step = 0;
+  const index = new Map<string, number>();
+  for (let i = 0; i < resources.length; i++) {
+    if (++step % STEP === 0) yield;
+    index.set(resources[i]!.name, i);
+  }
+  const depth = new Float64Array(resources.length);
+  const waiting = new Int32Array(resources.length);
+  // Most resources have no dependents: their lists are made only when needed.
+  const dependents: (number[] | undefined)[] = new Array(resources.length);
+  for (let i = 0; i < resources.length; i++) {
+    if (++step % STEP === 0) yield;
+    const requires = resources[i]!.requires;
+    for (const name of requires.length > 1 ? new Set(requires) : requires) {
       const j = index.get(name);
       if (j === undefined || j === i) continue;
       waiting[i]!++;
-      dependents[j]!.push(i);
+      (dependents[j] ??= []).push(i);
     }
-  });
-  const ready = resources.flatMap((_, i) => (waiting[i] === 0 ? [i] : []));
+  }
+  const ready: number[] = [];
+  for (let i = 0; i < resources.length; i++) if (waiting[i] === 0) ready.push(i);
+  yield;
   for (let k = 0; k < ready.length; k++) {
+    if (++step % STEP === 0) yield;
     const i = ready[k]!;
-    for (const d of dependents[i]!) {
+    for (const d of dependents[i] ?? []) {
       depth[d] = Math.max(depth[d]!, depth[i]! + 1);
       if (--waiting[d]! === 0) ready.push(d);
     }
   }
   // A cycle cannot reach here (templates are validated); were one to, its members go last.
   for (let i = 0; i < resources.length; i++) if (waiting[i]! > 0) depth[i] = Infinity;
-  return resources
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => depth[a.i]! - depth[b.i]! || a.i - b.i)
-    .map((e) => e.r);
+  // Buckets by depth (the cycle's last): a stable order in linear time, in slices.
+  const buckets: D[][] = [];
+  const last: D[] = [];
+  for (let i = 0; i < resources.length; i++) {
+    if (++step % STEP === 0) yield;
+    const d = depth[i]!;
+    if (d === Infinity) last.push(resources[i]!);
+    else (buckets[d] ??= []).push(resources[i]!);
+  }
+  const ordered: D[] = [];
+  for (const bucket of buckets) if (bucket) for (const r of bucket) ordered.push(r);
+  for (const r of last) ordered.push(r);
+  return ordered;
 }
 
 /**
@@ -141,6 +185,22 @@ export function planGraph(
   obsolete: readonly ResourceHead[],
   unchanged: ReadonlyMap<string, NodeOutput> = new Map(),
 ): ConvergencePlan {
+  return runToEnd(planGraphSteps(traversalId, stackId, desired, chosen, obsolete, unchanged));
+}
+
+/** How many resources the planner handles between points where it may pause. */
+const STEP = 512;
+
+/** `planGraph` as sliceable work (util/loop-slice.ts): planning 200,000 nodes takes about a second. */
+export function* planGraphSteps(
+  traversalId: string,
+  stackId: string,
+  desired: readonly DesiredResource[],
+  chosen: ReadonlyMap<string, ResourceHead>,
+  obsolete: readonly ResourceHead[],
+  unchanged: ReadonlyMap<string, NodeOutput> = new Map(),
+): Sliceable<ConvergencePlan> {
+  let step = 0;
   const requires = new Map<string, Set<string>>();
   const addNode = (key: string) => {
     if (!requires.has(key)) requires.set(key, new Set());
@@ -153,6 +213,7 @@ export function planGraph(
 
   const prefilled = new Map<string, Record<string, Json>>();
   for (const want of desired) {
+    if (++step % STEP === 0) yield;
     if (unchanged.has(want.name)) continue;
     const row = chosen.get(want.name)!;
     const key = nodeKey('u', row.id);
@@ -176,12 +237,14 @@ export function planGraph(
   // Rows that stay, by the ids they used to require (an unchanged row requires no obsolete one).
   const chosenById = new Map<number, ResourceHead>();
   for (const row of chosen.values()) {
+    if (++step % STEP === 0) yield;
     chosenById.set(row.id, row);
     for (const req of row.requires) {
       if (obsoleteIds.has(req)) addEdge(nodeKey('c', req), nodeKey('u', row.id));
     }
   }
   for (const row of obsolete) {
+    if (++step % STEP === 0) yield;
     for (const req of row.requires) {
       if (obsoleteIds.has(req) && req !== row.id) addEdge(nodeKey('c', req), nodeKey('c', row.id));
     }
@@ -195,6 +258,7 @@ export function planGraph(
 
   const dependents = new Map<string, string[]>();
   for (const [node, reqs] of requires) {
+    if (++step % STEP === 0) yield;
     for (const req of reqs) {
       const list = dependents.get(req);
       if (list) list.push(node);
@@ -204,6 +268,7 @@ export function planGraph(
   const points: SyncPointRecord[] = [];
   const leaves: string[] = [];
   for (const [node, reqs] of requires) {
+    if (++step % STEP === 0) yield;
     points.push({
       traversalId,
       node,

@@ -1,7 +1,7 @@
 import type { TemplateRecord } from '../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
 import type { TemplateLimits } from '../template/limits.js';
-import { parseSource } from '../template/source.js';
+import { parseSourceSteps } from '../template/source.js';
 import {
   type DeferredConstraints,
   defineStackSteps,
@@ -147,9 +147,8 @@ function* bindSteps(
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
 ): Sliceable<StackDefinition> {
-  // The document itself parses in one call (JSON.parse or the YAML parser); the rest in slices.
-  const source = parseSource(record.url, record.template, limits);
-  yield;
+  // A JSON document parses in slices too; YAML in one call.
+  const source = yield* parseSourceSteps(record.url, record.template, limits);
   const template = yield* parseTemplateSteps(source);
   return yield* defineStackSteps(template, {
     ...(deferredConstraints ? { deferredConstraints } : {}),

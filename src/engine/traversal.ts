@@ -8,13 +8,13 @@ import type {
   Tx,
 } from '../store/contract.js';
 import type { Json } from '../util/json.js';
-import { yieldIfSliceSpent } from '../util/loop-slice.js';
+import { runSliced, yieldIfSliceSpent } from '../util/loop-slice.js';
 import { driftedNames } from './converge.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
-import { byDepth, chooseRows, type DesiredResource, planGraph } from './plan.js';
+import { byDepthSteps, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
 
 /** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
 export class ConflictError extends Error {
@@ -75,27 +75,30 @@ async function placeResources(
   ) => {
     if (checking) return;
     await restoreOriginals(tx, chosen, obsolete);
-    const inserted = await tx.resources.insert(
-      byDepth(missing).map((want) =>
+    const rows = [];
+    for (const want of await runSliced(byDepthSteps(missing))) {
+      if (rows.length % 512 === 0) await yieldIfSliceSpent();
+      rows.push(
         initRow(
           { stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type },
           now,
           null,
           options.adopt && Object.hasOwn(options.adopt, want.name) ? options.adopt[want.name] : undefined,
         ),
-      ),
-    );
-    inserted.forEach((row) => chosen.set(row.name, row));
+      );
+    }
+    for (const row of await tx.resources.insert(rows)) chosen.set(row.name, row);
   };
   // A converge of every resource reads each one's live state: none is left alone.
   if (options.unchanged && !checking && options.converge?.mode !== 'all') {
     const rows = await tx.resources.listStates(stack.id);
-    const { chosen, obsolete, missing } = chooseRows(desired, rows, target);
+    const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, rows, target));
     await settle(chosen, obsolete, missing);
     const drifted = await driftedNames(tx, options.converge, stack.id);
     return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id, drifted) };
   }
-  const { chosen, obsolete, missing } = chooseRows(desired, await tx.resources.listHeads(stack.id), target);
+  const heads = await tx.resources.listHeads(stack.id);
+  const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, heads, target));
   await settle(chosen, obsolete, missing);
   return { chosen, obsolete, unchanged: new Map() };
 }
@@ -132,17 +135,18 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
   // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
   const checking = VISITS.has(action);
   const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
-  // Planning 100,000 nodes takes a while: the loop takes a turn before (the transaction stays open).
-  await yieldIfSliceSpent();
-  const plan = checking
-    ? planGraph(
-        traversalId,
-        stack.id,
-        desired.filter((want) => chosen.has(want.name)),
-        chosen,
-        [],
-      )
-    : planGraph(traversalId, stack.id, desired, chosen, obsolete, unchanged);
+  // Planning 200,000 nodes takes about a second: in slices (the transaction stays open).
+  const plan = await runSliced(
+    checking
+      ? planGraphSteps(
+          traversalId,
+          stack.id,
+          desired.filter((want) => chosen.has(want.name)),
+          chosen,
+          [],
+        )
+      : planGraphSteps(traversalId, stack.id, desired, chosen, obsolete, unchanged),
+  );
 
   const changes: Partial<StackRecord> = {
     ...options.stackChanges,

@@ -12,6 +12,8 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import type { Json } from '../util/json.js';
+import { parseJsonSteps } from '../util/json-sliced.js';
+import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import { FastYamlDepthError, FastYamlError, loadYamlFast } from './yaml-fast.js';
@@ -75,11 +77,28 @@ export class SourceDocument {
 export function parseSource(
   file: string,
   text: string,
-  limits: Pick<
-    TemplateLimits,
-    'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'
-  > = DEFAULT_LIMITS,
+  limits: SourceLimits = DEFAULT_LIMITS,
 ): SourceDocument {
+  return runToEnd(parseSourceSteps(file, text, limits));
+}
+
+type SourceLimits = Pick<
+  TemplateLimits,
+  'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'
+>;
+
+/** JSON texts from this size on are parsed in slices (a native JSON.parse of 7 MB takes ~0.2 s). */
+const SLICED_JSON_BYTES = 256 * 1024;
+
+/**
+ * `parseSource` as sliceable work (util/loop-slice.ts): a big JSON document (what heatclient
+ * sends) parses and is checked in slices; YAML still parses in one call.
+ */
+export function* parseSourceSteps(
+  file: string,
+  text: string,
+  limits: SourceLimits = DEFAULT_LIMITS,
+): Sliceable<SourceDocument> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
     throw new TemplateError(
@@ -95,14 +114,21 @@ export function parseSource(
   const format = text.startsWith('{') ? 'json' : 'yaml';
   let data: Json;
   try {
-    data = format === 'json' ? parseJson(file, text) : parseYaml(file, text, limits);
+    if (format === 'json' && text.length >= SLICED_JSON_BYTES) {
+      try {
+        data = (yield* parseJsonSteps(text)) as Json;
+      } catch (err) {
+        if (!(err instanceof SyntaxError)) throw err;
+        data = parseJson(file, text); // throws, with the line and column
+      }
+    } else data = format === 'json' ? parseJson(file, text) : parseYaml(file, text, limits);
   } catch (err) {
     if (err instanceof RangeError) {
       throw new TemplateError('limit', 'document is nested too deeply to parse', [], { file });
     }
     throw err;
   }
-  checkShape(file, data, limits);
+  yield* checkShape(file, data, limits);
   return new SourceDocument(file, text, format, data);
 }
 
@@ -230,11 +256,11 @@ function heatYamlTags<T>(tags: T[]): T[] {
 }
 
 /** Depth and size limits, walked without recursion so that a hostile document cannot overflow the stack. */
-function checkShape(
+function* checkShape(
   file: string,
   data: Json,
   limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
-): void {
+): Sliceable<void> {
   // Two parallel stacks of plain values: this walk touches every node of every document, so it
   // allocates nothing per node.
   const values: Json[] = [data];
@@ -243,6 +269,7 @@ function checkShape(
   while (values.length > 0) {
     const value = values.pop()!;
     const depth = depths.pop()!;
+    if (nodes % 4096 === 0) yield;
     if (++nodes > limits.maxDocumentNodes) {
       throw new TemplateError('limit', `document has more than ${limits.maxDocumentNodes} nodes`, [], {
         file,

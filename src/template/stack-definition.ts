@@ -163,7 +163,9 @@ function* defineUnannotated(
 
   // Drop resources whose condition is known false; unknown ones stay (non-strict validation).
   const enabled = new Map<string, ResourceDefinition>();
+  let step = 0;
   for (const [name, def] of template.resources) {
+    if (++step % 1024 === 0) yield;
     if (
       def.condition === undefined ||
       conditions.evaluate(def.condition, [...def.path, 'condition']) !== false

@@ -118,6 +118,21 @@ describe('API limits: nesting depth', () => {
     assert.match((await refused('POST', `${P}/stacks/preview`, cases[0]!)).error.message, bodyTooDeep);
   });
 
+  it('parses a big body (in slices) as a small one: accepted, too deep, or not JSON', async () => {
+    const padding = 'x'.repeat(300 * 1024);
+    const big = `{"template":{"heat_template_version":"2018-08-31","description":"${padding}"}}`;
+    const ok = await api.call('POST', `${P}/validate`, { body: big });
+    assert.equal(ok.statusCode, 200, ok.body.slice(0, 500));
+    assert.equal((ok.json() as { Description: string }).Description, padding);
+    const deep = `{"template":${templateWith(deepList(DEEP))},"junk":"${padding}"}`;
+    const tooDeep = await refused('POST', `${P}/validate`, deep);
+    assert.equal(tooDeep.error.type, 'RequestLimitExceeded');
+    assert.match(tooDeep.error.message, bodyTooDeep);
+    const broken = await refused('POST', `${P}/validate`, `${big.slice(0, -1)},}`);
+    assert.equal(broken.error.type, 'HTTPBadRequest');
+    assert.match(broken.error.message, /^The body is not valid JSON: /);
+  });
+
   it('takes max_json_body_depth from the configuration, counting the body as level 1', async () => {
     const small = await startApi({ limits: { max_json_body_depth: 4 } });
     try {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { openStore, sqliteFileOf } from '../../src/store/index.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, SqlStore } from '../../src/store/sql/index.js';
@@ -193,6 +193,30 @@ export function sqliteBackendTests(newFile: () => string): void {
         assert.ok(ticks >= 5, `the timer ran ${ticks} times during the transaction`);
       } finally {
         await store.close();
+      }
+    });
+  });
+
+  describe('checkpoints', () => {
+    it('never checkpoints inside a commit; a worker thread checkpoints a grown WAL with no further commit', async () => {
+      const file = newFile();
+      const driver = new SqliteDriver(file);
+      try {
+        assert.deepEqual(await driver.query('PRAGMA wal_autocheckpoint'), [{ wal_autocheckpoint: 0 }]);
+        await driver.query('CREATE TABLE blobs (b BLOB)');
+        const sizeBefore = statSync(file).size;
+        // About 8 MiB in one transaction: twice SQLite's checkpoint threshold.
+        await driver.transaction(async (db) => {
+          for (let i = 0; i < 128; i++) await db.run('INSERT INTO blobs VALUES (randomblob(65536))');
+        });
+        // Only a checkpoint copies pages from the WAL into the database file.
+        const deadline = Date.now() + 60_000;
+        while (statSync(file).size < sizeBefore + 8 * 2 ** 20) {
+          assert.ok(Date.now() < deadline, 'the WAL was not checkpointed within a minute');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        await driver.close();
       }
     });
   });

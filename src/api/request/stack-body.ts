@@ -112,7 +112,7 @@ export async function createRequest(
   return {
     name,
     projectId,
-    template: templateInput(body as TemplateFields, deps.engine.deps.settings.limits),
+    template: await templateInput(body as TemplateFields, deps.engine.deps.settings.limits),
     timeoutMins: timeoutOf(body.timeout_mins) ?? null,
     disableRollback: body.disable_rollback ?? true,
     tags: tagList(body.tags) ?? [],
@@ -165,10 +165,11 @@ export async function updateRequest(
   if (observe !== undefined) req.observe = observe;
   const limits = engine.deps.settings.limits;
   const fields = body as TemplateFields;
-  if (!patch) return { ...req, template: templateInput(fields, limits) };
+  if (!patch) return { ...req, template: await templateInput(fields, limits) };
   const stored = await storedInput(engine.deps, stack);
   // heatclient sends `"template": null` for --existing without a template.
-  const base = body.template !== undefined && body.template !== null ? templateInput(fields, limits) : stored;
+  const base =
+    body.template !== undefined && body.template !== null ? await templateInput(fields, limits) : stored;
   const kept = { ...stored.environment.parameters };
   for (const cleared of body.clear_parameters ?? []) delete kept[cleared];
   const given = requestEnvironment(fields, base.files, limits);

@@ -41,7 +41,7 @@ export function registerValidateRoutes(app: Api, deps: ApiDeps): void {
       if (unknownCodes.length > 0)
         throw badRequest(`Invalid codes in ignore_errors: ${unknownCodes.join(', ')}`);
       const limits = engine.deps.settings.limits;
-      const input = templateInput(request.body as TemplateFields, limits);
+      const input = await templateInput(request.body as TemplateFields, limits);
       const constraints = cloudConstraintCollector(engine.deps, checkingOwner(deps, request.identity));
       const definition = defineStackFromText(input.url, input.text, {
         files: input.files,

@@ -1,7 +1,8 @@
 import type { SyncPointRecord, Tx } from '../contract.js';
 import { type Json, setOwn } from '../../util/json.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
-import { batchInsert, encodeValue, insertSql, memoSql } from './columns.js';
+import { yieldIfSliceSpent } from '../../util/loop-slice.js';
+import { batchInsertEncoded, encodeValue, insertSql, memoSql } from './columns.js';
 import { TRAVERSALS } from './tables.js';
 
 const INSERT_TRAVERSAL = insertSql('traversals', TRAVERSALS.columnNames, 1);
@@ -103,25 +104,29 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
     async insert(points) {
       if (points.length === 0) return;
       const roots = await rootsOf(points);
-      const pointRows: SqlValue[][] = [];
-      const inputRows: SqlValue[][] = [];
-      for (const p of points) {
-        const root = roots.get(p.traversalId)!;
-        pointRows.push([
-          p.traversalId,
-          p.node,
-          p.stackId,
-          root,
-          p.waiting,
-          JSON.stringify(p.dependents),
-          p.done ? 1 : 0,
-        ]);
-        for (const [from, data] of Object.entries(p.inputs)) {
-          inputRows.push([p.traversalId, p.node, from, root, encodeValue('json', data)]);
-        }
+      // Encoded a statement's worth at a time: a traversal start inserts up to a million points.
+      await batchInsertEncoded(db, dialect, 'sync_points', POINT_COLUMNS, points, (p): SqlValue[] => [
+        p.traversalId,
+        p.node,
+        p.stackId,
+        roots.get(p.traversalId)!,
+        p.waiting,
+        JSON.stringify(p.dependents),
+        p.done ? 1 : 0,
+      ]);
+      const inputs: [SyncPointRecord, string, Json][] = [];
+      for (let i = 0; i < points.length; i++) {
+        if (i % 1024 === 0) await yieldIfSliceSpent();
+        const p = points[i]!;
+        for (const [from, data] of Object.entries(p.inputs)) inputs.push([p, from, data]);
       }
-      await batchInsert(db, dialect, 'sync_points', POINT_COLUMNS, pointRows);
-      if (inputRows.length > 0) await batchInsert(db, dialect, 'sync_inputs', INPUT_COLUMNS, inputRows);
+      await batchInsertEncoded(db, dialect, 'sync_inputs', INPUT_COLUMNS, inputs, ([p, from, data]) => [
+        p.traversalId,
+        p.node,
+        from,
+        roots.get(p.traversalId)!,
+        encodeValue('json', data),
+      ]);
     },
 
     async get(traversalId, node) {
@@ -203,11 +208,23 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
     },
 
     async deleteTraversal(traversalId) {
-      await db.run('DELETE FROM sync_inputs WHERE traversal_id = $1', [traversalId]);
-      await db.run('DELETE FROM sync_points WHERE traversal_id = $1', [traversalId]);
+      // In bounded statements: one DELETE of 200,000 rows holds the loop (SQLite runs statements
+      // on it) for a third of a second; the executor lets the loop turn between statements.
+      for (const [table, key] of [
+        ['sync_inputs', 'node, from_node'],
+        ['sync_points', 'node'],
+      ] as const) {
+        const sql =
+          `DELETE FROM ${table} WHERE traversal_id = $1 AND (${key}) IN ` +
+          `(SELECT ${key} FROM ${table} WHERE traversal_id = $1 LIMIT ${DELETE_CHUNK})`;
+        while ((await db.run(sql, [traversalId])) === DELETE_CHUNK);
+      }
     },
   };
 }
+
+/** Most rows one statement of deleteTraversal removes. */
+const DELETE_CHUNK = 5000;
 
 /** Inserts the inputs of `rows` reports ($1 the traversal; node, sender, data each); returns the nodes that got one. */
 function reportInputsSql(rows: number): string {

@@ -1,6 +1,6 @@
 import { type Claim, ClaimLostError, type Tx, type WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor, SqlValue } from './driver.js';
-import { batchInsert, encodeValue, memoSql } from './columns.js';
+import { batchInsertEncoded, encodeValue, memoSql } from './columns.js';
 import { WORK } from './tables.js';
 
 const NEW_WORK_COLUMNS = [
@@ -30,12 +30,12 @@ export function workRepository(
   return {
     async enqueue(items) {
       if (items.length === 0) return;
-      const rows = items.map((w): SqlValue[] => {
+      // Encoded a statement's worth at a time (a traversal start enqueues up to a million items).
+      await batchInsertEncoded(db, dialect, 'work', NEW_WORK_COLUMNS, items, (w): SqlValue[] => {
         const runAt = ms(w.runAt ?? 0);
         const payload = encodeValue('json', w.payload ?? null);
         return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0];
       });
-      await batchInsert(db, dialect, 'work', NEW_WORK_COLUMNS, rows);
       touched();
     },
 

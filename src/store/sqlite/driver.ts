@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { type Row, type SqlDriver, type SqlExecutor, type SqlValue, sqliteDialect } from '../sql/driver.js';
+import { Checkpointer } from './checkpointer.js';
 import { Mutex, mutexForFile } from './mutex.js';
 import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 
@@ -38,6 +39,7 @@ export class SqliteDriver implements SqlDriver {
   private readonly reader: { db: Database.Database; statements: Map<string, Prepared> } | undefined;
   /** Read transactions queue among themselves: each spans awaits on the one read connection. */
   private readonly readMutex = new Mutex();
+  private readonly checkpointer: Checkpointer | undefined;
   private closed = false;
   /** Transactions waiting for the next group commit. */
   private pending: {
@@ -58,6 +60,9 @@ export class SqliteDriver implements SqlDriver {
     const file = this.db.memory || path === '' ? null : realpathSync(path);
     ({ mutex: this.mutex, release: this.releaseMutex } = mutexForFile(file));
     if (file !== null) {
+      // Checkpoints run off this thread (checkpointer.ts); SQLite's own would run inside COMMIT.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(file, () => this.db.pragma('wal_checkpoint(PASSIVE)'));
       const db = new Database(file, { readonly: true, timeout: busyTimeoutMs });
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       this.reader = { db, statements: new Map() };
@@ -136,6 +141,7 @@ export class SqliteDriver implements SqlDriver {
       this.db.exec('BEGIN IMMEDIATE');
       for (const request of batch) outcomes.push(await this.runInSavepoint(request.fn));
       this.db.exec('COMMIT');
+      this.checkpointer?.committed();
     } catch (error) {
       if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
       for (const request of batch) request.reject(error);
@@ -179,7 +185,9 @@ export class SqliteDriver implements SqlDriver {
   query(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     return this.mutex.run(async () => {
       this.checkOpen();
-      return this.all(sql, params);
+      const rows = this.all(sql, params);
+      this.checkpointer?.committed();
+      return rows;
     });
   }
 
@@ -188,6 +196,7 @@ export class SqliteDriver implements SqlDriver {
       if (this.closed) return;
       this.closed = true;
       this.statements.clear();
+      await this.checkpointer?.close();
       this.db.close();
       this.releaseMutex();
     });
