@@ -103,7 +103,12 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
     // Errors the framework finds before routing (a malformed URL) answer in Heat's body too.
     frameworkErrors: (err, _request, reply) => {
       const { status, type, message } = classify(err);
-      void (reply as FastifyReply).status(status).send(heatErrorBody(status, type, message));
+      // Before routing the onSend hook below does not run, and Fastify adds a charset to a JSON
+      // type unless the body is bytes.
+      void (reply as FastifyReply)
+        .status(status)
+        .type('application/json')
+        .send(Buffer.from(JSON.stringify(heatErrorBody(status, type, message))));
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -120,6 +125,14 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-openstack-request-id', request.id);
+  });
+  // Heat's JSON answers say exactly `application/json` (strict clients compare it); Fastify's
+  // add `; charset=utf-8`, which JSON needs not (it is UTF-8 by definition).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^application\/json\s*;/.test(type))
+      reply.header('content-type', 'application/json');
+    return payload;
   });
 
   registerJsonBodyParser(app, deps.limits.max_json_body_depth);

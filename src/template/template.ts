@@ -96,6 +96,11 @@ function* buildTemplate(source: SourceDocument): Sliceable<Template> {
   return { source, version, description, parameters, parameterGroups, conditions, resources, outputs };
 }
 
+/** A template's description as Heat shows it: `No description` when it has none or an empty one. */
+export function shownDescription(template: Pick<Template, 'description'>): string {
+  return template.description || 'No description';
+}
+
 function templateVersion(data: Record<string, Json>): TemplateVersion {
   if (Object.hasOwn(data, 'AWSTemplateFormatVersion') || Object.hasOwn(data, 'HeatTemplateFormatVersion')) {
     throw new TemplateError(

@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { validateOutputParameter } from './parameters/index.js';
 import type { StackDefinition } from './stack-definition.js';
+import { shownDescription } from './template.js';
 
 export interface ValidateResultOptions {
   /**
@@ -22,7 +23,7 @@ export interface ValidateResultOptions {
  */
 export function validateResult(stack: StackDefinition, options: ValidateResultOptions = {}): JsonObject {
   const result: JsonObject = {
-    Description: stack.template.description ?? 'No description',
+    Description: shownDescription(stack.template),
     Parameters: parametersOf(stack, new Set(options.supplied)),
   };
   if (stack.template.parameterGroups.length > 0) result.ParameterGroups = groupsOf(stack);
@@ -61,7 +62,7 @@ function nestedParameters(stack: StackDefinition): JsonObject {
     const child = impl.stack;
     const entry: JsonObject = {
       Type: resource.definition.type,
-      Description: child.template.description ?? 'No description',
+      Description: shownDescription(child.template),
       Parameters: parametersOf(child, new Set(givenProperties(resource.definition.properties))),
     };
     if (child.template.parameterGroups.length > 0) entry.ParameterGroups = groupsOf(child);

@@ -222,7 +222,9 @@ function buildVersion(spec: Spec): TemplateVersion {
       'description',
       ...(e.conditions ? ['external_id', 'condition'] : []),
     ],
-    outputKeys: ['description', 'value', ...(e.conditions ? ['condition'] : [])],
+    // `Description` (CFN's spelling): Heat's API never checks the keys of a stack's outputs, and
+    // templates written against it use this one; accepted and, as there, ignored.
+    outputKeys: ['description', 'value', ...(e.conditions ? ['condition'] : []), 'Description'],
     parameterKeys: [
       'type',
       'description',

@@ -90,3 +90,46 @@ export async function openstack(server: ServeProcess, args: string[]): Promise<s
   });
   return stdout;
 }
+
+/** Pythons that may have python-heatclient: Debian's (the `openstack` client's), then the PATH's. */
+const PYTHONS = ['/usr/bin/python3', 'python3'];
+
+let heatclientPythonFound: Promise<string | undefined> | undefined;
+
+/** The first Python that imports heatclient's Python API, if any. */
+function heatclientPython(): Promise<string | undefined> {
+  heatclientPythonFound ??= (async () => {
+    for (const python of PYTHONS) {
+      try {
+        await promisify(execFile)(python, ['-c', 'import heatclient.client']);
+        return python;
+      } catch {
+        // Not this one.
+      }
+    }
+    return undefined;
+  })();
+  return heatclientPythonFound;
+}
+
+/** Why heatclient's Python API cannot be driven here, or false when it can (CI: never skipped). */
+export async function heatclientSkip(): Promise<string | false> {
+  if (await heatclientPython()) return false;
+  return process.env.CI === 'true' ? false : 'python-heatclient is not installed';
+}
+
+/**
+ * Runs the Python script `file` with the server's project endpoint (project `admin`, noauth) as
+ * its first argument, then `args`; resolves with what it prints.
+ */
+export async function runHeatclientScript(
+  server: ServeProcess,
+  file: string,
+  args: string[] = [],
+): Promise<string> {
+  const python = (await heatclientPython()) ?? 'python3';
+  const { stdout } = await promisify(execFile)(python, [file, `${server.url}/v1/admin`, ...args], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}

@@ -41,7 +41,21 @@ outputs:
 describe('hearth template validate', () => {
   it('prints what Heat validate prints, as json', () => {
     const dir = workdir({ 't.yaml': TEMPLATE });
-    const r = hearth(['template', 'validate', '-t', 't.yaml', '--parameter', 'count=3', '-f', 'json'], dir);
+    const r = hearth(
+      [
+        'template',
+        'validate',
+        '-t',
+        't.yaml',
+        '--parameter',
+        'count=3',
+        '--parameter',
+        'secret=Given7',
+        '-f',
+        'json',
+      ],
+      dir,
+    );
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.Description, 'CLI test');
@@ -60,7 +74,10 @@ describe('hearth template validate', () => {
     assert.equal(out.Parameters.count.MinValue, 1);
     assert.equal(out.Parameters.count.ConstraintDescription, 'between one and five');
     assert.equal(out.Parameters.secret.NoEcho, 'true');
-    assert.ok(!r.stdout.includes('hunter2'), 'a hidden value never appears');
+    // The template's own default is shown as written (as Heat); a value given is never shown.
+    assert.equal(out.Parameters.secret.Default, 'hunter2');
+    assert.equal(out.Parameters.secret.Value, '******');
+    assert.ok(!r.stdout.includes('Given7'), 'a hidden value never appears');
     assert.deepEqual(out.ParameterGroups, [{ label: 'sizing', parameters: ['flavor', 'count'] }]);
   });
 

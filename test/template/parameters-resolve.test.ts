@@ -316,12 +316,12 @@ describe('validateOutputParameter', () => {
     assert.equal('Value' in out({ type: 'string' }), false);
   });
 
-  test('hidden parameters never show their default or value', () => {
+  test('hidden parameters show their template default as written (as Heat), never their value', () => {
     const o = out({ type: 'string', hidden: true, default: 's3cr3t' }, 'other-secret');
     assert.equal(o.NoEcho, 'true');
-    assert.equal(o.Default, MASK);
+    assert.equal(o.Default, 's3cr3t');
     assert.equal(o.Value, MASK);
-    assert.doesNotMatch(JSON.stringify(o), /s3cr3t|other-secret/);
+    assert.doesNotMatch(JSON.stringify(o), /other-secret/);
   });
 });
 

@@ -341,6 +341,16 @@ describe('parseTemplate: outputs', () => {
     );
   });
 
+  test('CFN’s `Description` in an output: accepted in every version and, as in Heat, ignored', () => {
+    for (const version of ['2013-05-23', '2015-10-15', '2021-04-16']) {
+      const t = load(
+        `heat_template_version: ${version}\noutputs:\n  o:\n    Description: cfn\n    value: 1\n`,
+      );
+      assert.equal(t.outputs.get('o')!.value, 1);
+      assert.equal(t.outputs.get('o')!.description, undefined, version);
+    }
+  });
+
   test('an output description must be a string', () => {
     assertError(
       `${V}outputs:\n  o:\n    value: 1\n    description: [1]\n`,

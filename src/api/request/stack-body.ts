@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
 import { type CreateRequest, storedInput, type UpdateRequest } from '../../engine/operations.js';
 import type { ObservePolicy, StackRecord } from '../../store/contract.js';
+import { isPlainObject } from '../../util/json.js';
 import { mergeEnvironments } from '../../template/environment/index.js';
 import type { ApiDeps } from '../deps.js';
 import { timeoutProblem } from '../../engine/stack-timeout.js';
@@ -47,6 +49,22 @@ export function observeOf(body: {
   }
   if (!body.observe_interval) return null;
   return { intervalMs: Math.round(body.observe_interval * 1000), heal: body.heal ?? false };
+}
+
+/** The fields whose null is a value of its own ("no timeout", "observe no longer"), not "not given". */
+const NULL_IS_A_VALUE = new Set(['timeout_mins', 'timeout', 'observe_interval']);
+
+/**
+ * Callers of heatclient's Python API pass None for what they leave out (`environment_files=None`),
+ * which arrives as null: such a field is taken as absent, as Heat takes it. A route's
+ * preValidation hook: the schema's type coercion would otherwise read null as "" or false.
+ */
+export async function nullFieldsAbsent(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (!isPlainObject(body)) return;
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null && !NULL_IS_A_VALUE.has(field)) delete body[field];
+  }
 }
 
 /** A validate body: the template fields alone. */

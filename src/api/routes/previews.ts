@@ -4,7 +4,13 @@ import type { ResourceRecord } from '../../store/contract.js';
 import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { queryBool } from '../request/query.js';
-import { CreateBody, createRequest, UpdateBody, updateRequest } from '../request/stack-body.js';
+import {
+  CreateBody,
+  createRequest,
+  nullFieldsAbsent,
+  UpdateBody,
+  updateRequest,
+} from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity } from '../stack-access.js';
 import { createPreviewBody, updatePreviewBody } from '../views/preview.js';
@@ -24,7 +30,8 @@ const PreviewQuery = Type.Object({ show_nested: Type.Optional(Type.String()) });
 export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
 
-  app.post('/stacks/preview', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request) => {
+  const createOptions = { schema: { body: CreateBody, tags: ['stacks'] }, preValidation: nullFieldsAbsent };
+  app.post('/stacks/preview', createOptions, async (request) => {
     // A preview makes no trust: it looks things up as the project would without one.
     const req = {
       ...(await createRequest(deps, request.identity.projectId, request.body)),
@@ -49,6 +56,7 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
       method,
       url: '/stacks/:stack_name/:stack_id/preview',
       schema: { params: StackParams, querystring: PreviewQuery, body: UpdateBody, tags: ['stacks'] },
+      preValidation: nullFieldsAbsent,
       handler: async (request) => {
         const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
         const { show_nested } = request.query as typeof PreviewQuery.static;

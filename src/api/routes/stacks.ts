@@ -11,7 +11,14 @@ import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
 import { queryBool } from '../request/query.js';
 import { redactJson, redactorFor } from '../redact.js';
-import { CreateBody, createRequest, tagList, UpdateBody, updateRequest } from '../request/stack-body.js';
+import {
+  CreateBody,
+  createRequest,
+  nullFieldsAbsent,
+  tagList,
+  UpdateBody,
+  updateRequest,
+} from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
 import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
 import { stackDetail, stackListItem } from '../views/stack.js';
@@ -135,7 +142,8 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
     });
   }
 
-  app.post('/stacks', { schema: { body: CreateBody, tags: ['stacks'] } }, async (request, reply) => {
+  const createOptions = { schema: { body: CreateBody, tags: ['stacks'] }, preValidation: nullFieldsAbsent };
+  app.post('/stacks', createOptions, async (request, reply) => {
     const projectId = request.identity.projectId;
     // The stack acts as its creator from now on: whoever updates or deletes it later.
     const credentials = newStackCredentials(deps, request.identity, request.headers);
@@ -149,10 +157,12 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
             ...(await createRequest(deps, projectId, request.body)),
             credentials,
           });
-    const base = baseOf(request);
+    const href = stackPath(baseOf(request), stack);
+    // As Heat: the new stack's URL in Location too, for clients that follow it.
     return reply
       .status(201)
-      .send({ stack: { id: stack.id, links: [{ href: stackPath(base, stack), rel: 'self' }] } });
+      .header('location', href)
+      .send({ stack: { id: stack.id, links: [{ href, rel: 'self' }] } });
   });
 
   // Heat's lookup: a stack named without its id answers with a redirect to its canonical URL,
@@ -202,6 +212,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       method,
       url: '/stacks/:stack_name/:stack_id',
       schema: { params: StackParams, body: UpdateBody, tags: ['stacks'] },
+      preValidation: nullFieldsAbsent,
       handler: async (request, reply) => {
         const { stack_name: name, stack_id: id } = request.params as { stack_name: string; stack_id: string };
         const stack = await stackByIdentity(engine, request, name, id);

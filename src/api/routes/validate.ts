@@ -5,7 +5,7 @@ import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { queryBool } from '../request/query.js';
-import { TemplateBody } from '../request/stack-body.js';
+import { nullFieldsAbsent, TemplateBody } from '../request/stack-body.js';
 import { type TemplateFields, templateInput } from '../request/template-input.js';
 import type { Api } from '../server.js';
 import { validateBody } from '../views/validate.js';
@@ -30,7 +30,10 @@ export function registerValidateRoutes(app: Api, deps: ApiDeps): void {
   const { engine } = deps;
   app.post(
     '/validate',
-    { schema: { body: TemplateBody, querystring: ValidateQuery, tags: ['templates'] } },
+    {
+      schema: { body: TemplateBody, querystring: ValidateQuery, tags: ['templates'] },
+      preValidation: nullFieldsAbsent,
+    },
     async (request) => {
       const { show_nested, ignore_errors } = request.query;
       const nested = queryBool(show_nested, 'show_nested');

@@ -3,6 +3,7 @@ import type { CatalogPlugin } from '../../resources/catalog.js';
 import type { PluginCatalog } from '../../resources/contract.js';
 import type { ResourceRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
+import { shownDescription } from '../../template/template.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import { type Base, heatTime } from './common.js';
 import { shownParameters } from './stack.js';
@@ -116,7 +117,7 @@ export interface CreatePreviewStack {
  * A template resource appears as the list of its nested stack's resources, as in Heat.
  */
 export function createPreviewBody(base: Base, plugins: PluginCatalog, s: CreatePreviewStack): JsonObject {
-  const description = s.definition.template.description ?? '';
+  const description = shownDescription(s.definition.template);
   const outputs = [...s.definition.template.outputs.values()].map((o) => ({
     output_key: o.name,
     description: o.description ?? 'No description given',

@@ -1,5 +1,6 @@
 import type { StackRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
+import { shownDescription } from '../../template/template.js';
 import { isUnknown } from '../../template/functions/types.js';
 import { MASK, pyStr } from '../../template/parameters/index.js';
 import type { Json, JsonObject } from '../../util/json.js';
@@ -71,7 +72,7 @@ export function stackDetail(
   definition: StackDefinition | undefined,
   outputs: StackOutput[] | undefined,
 ): JsonObject {
-  const description = definition?.template.description ?? '';
+  const description = definition ? shownDescription(definition.template) : '';
   return {
     stack_name: stack.name,
     id: stack.id,

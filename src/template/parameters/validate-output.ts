@@ -19,8 +19,8 @@ const API_TYPES: Readonly<Record<ParameterType, string>> = {
  * constraint bound (MinLength, MaxValue, Step, AllowedValues, CustomConstraint ...) and the
  * constraint descriptions joined as ConstraintDescription.
  *
- * `value` is the value supplied for the parameter, if any. Unlike Heat, which shows a hidden
- * parameter's default in clear, a hidden parameter's Default and Value are both masked.
+ * `value` is the value supplied for the parameter, if any: a hidden parameter's is masked. Its
+ * Default is the template's, shown as written, as Heat shows it: the template is the caller's own.
  */
 export function validateOutputParameter(schema: ParameterSchema, value?: Json | Unknown): JsonObject {
   const out: JsonObject = {
@@ -29,7 +29,7 @@ export function validateOutputParameter(schema: ParameterSchema, value?: Json | 
     NoEcho: schema.hidden ? 'true' : 'false',
     Label: schema.label ?? schema.name,
   };
-  if (schema.hasDefault && schema.default !== undefined) out.Default = schema.hidden ? MASK : schema.default;
+  if (schema.hasDefault && schema.default !== undefined) out.Default = schema.default;
   if (value !== undefined && value !== null && !isUnknown(value)) out.Value = schema.hidden ? MASK : value;
   if (schema.tags && schema.tags.length > 0) out.Tags = [...schema.tags];
   const descriptions: string[] = [];
