@@ -32,7 +32,9 @@ export async function finishTraversal(
       return;
     }
   }
-  const reason = `Stack ${stack.action} completed successfully`;
+  let reason = `Stack ${stack.action} completed successfully`;
+  // Heat's wording when some resource (or a nested stack's) had no check to run.
+  if (checking && (await checkUnsupported(tx, stack.id))) reason += `. ${NOT_FULLY_SUPPORTED}`;
   const deleting = stack.action === 'DELETE';
   const done = await tx.stacks.update(stack.id, traversalId, {
     status: 'COMPLETE',
@@ -95,6 +97,19 @@ export async function failTraversal(
  * CHECK_FAILED (a skipped row keeps the state it had, so an earlier CHECK_FAILED counts too —
  * skips only happen when something upstream failed, so the verdict is the same).
  */
+const NOT_FULLY_SUPPORTED = "'CHECK' not fully supported (see resources)";
+
+/** Whether a resource of the stack, or of a nested stack, has no CHECK of its own (Heat's supports_check_action). */
+async function checkUnsupported(tx: Tx, stackId: string): Promise<boolean> {
+  for (const row of await tx.resources.listActive(stackId)) {
+    if (row.action === 'CHECK' && row.reason.startsWith('CHECK not supported')) return true;
+  }
+  for (const child of await tx.stacks.children(stackId)) {
+    if (child.action === 'CHECK' && child.reason.includes(NOT_FULLY_SUPPORTED)) return true;
+  }
+  return false;
+}
+
 async function checkFailures(tx: Tx, stackId: string, traversalId: string): Promise<string | null> {
   const failed: string[] = [];
   for (const row of await tx.resources.listActive(stackId)) {

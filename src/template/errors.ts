@@ -34,12 +34,24 @@ export class TemplateError extends Error {
   path: DocPath;
   file: string | undefined;
   position: SourcePosition | undefined;
+  /**
+   * Heat's own wording of this error (from the current path), which clients and scripts match on:
+   * the message starts with it, and the place and any hint follow in parentheses.
+   */
+  readonly heat: ((path: DocPath) => string) | undefined;
+  readonly hint: string | undefined;
 
   constructor(
     kind: TemplateErrorKind,
     detail: string,
     path: DocPath = [],
-    opts: { file?: string; position?: SourcePosition; cause?: unknown } = {},
+    opts: {
+      file?: string;
+      position?: SourcePosition;
+      cause?: unknown;
+      heat?: (path: DocPath) => string;
+      hint?: string;
+    } = {},
   ) {
     super(detail, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.kind = kind;
@@ -47,6 +59,8 @@ export class TemplateError extends Error {
     this.path = path;
     this.file = opts.file;
     this.position = opts.position;
+    this.heat = opts.heat;
+    this.hint = opts.hint;
     this.message = this.render();
   }
 
@@ -74,6 +88,10 @@ export class TemplateError extends Error {
     }
     const path = formatPath(this.path);
     if (path) where.push(path);
+    if (this.heat) {
+      const after = [where.join(': '), this.hint].filter(Boolean).join('; ');
+      return after ? `${this.heat(this.path)} (${after})` : this.heat(this.path);
+    }
     return where.length ? `${where.join(': ')}: ${this.detail}` : this.detail;
   }
 }
@@ -91,4 +109,13 @@ export function formatPath(path: DocPath): string {
 
 export function isTemplateError(err: unknown): err is TemplateError {
   return err instanceof TemplateError;
+}
+
+/** Heat's EntityNotFound text for a resource type no plugin, alias or template implements. */
+export function unknownResourceType(type: string, path: DocPath, hint?: string): TemplateError {
+  const text = `The Resource Type (${type}) could not be found.`;
+  return new TemplateError('unknown_type', hint ? `${text} (${hint})` : text, path, {
+    heat: () => text,
+    hint,
+  });
 }

@@ -4,7 +4,7 @@ import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
-import { type DocPath, TemplateError } from './errors.js';
+import { type DocPath, TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import { resolveParameterValues } from './parameters/index.js';
@@ -403,12 +403,8 @@ function implement(
     const info = (options.types ?? EMPTY_CATALOG).get(resolved.type);
     if (!info) {
       if (options.allowUnknownTypes) return { kind: 'unknown', type: resolved.type };
-      const via = resolved.type === def.type ? '' : ` (mapped from "${def.type}" by the environment)`;
-      throw new TemplateError(
-        'unknown_type',
-        `the resource type "${resolved.type}"${via} is not known`,
-        typePath,
-      );
+      const via = resolved.type === def.type ? undefined : `mapped from "${def.type}" by the environment`;
+      throw unknownResourceType(resolved.type, typePath, via);
     }
     if (external) return { kind: 'plugin', type: resolved.type, info };
     info.validateProperties(properties, [...def.path, 'properties']);

@@ -121,7 +121,7 @@ describe('API: catalog', () => {
       const body = res.json() as HeatError;
       assert.equal(body.title, 'Not Found');
       assert.equal(body.error.type, 'ResourceTypeNotFound');
-      assert.match(body.error.message, /OS::Sahara::Cluster/);
+      assert.equal(body.error.message, 'The Resource Type (OS::Sahara::Cluster) could not be found.');
     }
   });
 

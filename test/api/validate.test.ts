@@ -135,7 +135,10 @@ describe('API: validate', () => {
 
     const text = 'heat_template_version: 2018-08-31\nresources:\n  a:\n    type: OS::Heat::Nope\n';
     const unknown = (await validate({ template: text })).json() as HeatError;
-    assert.match(unknown.error.message, /^file:\/\/\/template:4:\d+: resources\.a\.type: .*OS::Heat::Nope/);
+    assert.match(
+      unknown.error.message,
+      /^The Resource Type \(OS::Heat::Nope\) could not be found\. \(file:\/\/\/template:4:\d+: resources\.a\.type\)$/,
+    );
 
     const version = (
       await validate({ template: { heat_template_version: '2001-01-01' } })

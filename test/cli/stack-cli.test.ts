@@ -158,7 +158,10 @@ describe('hearth stack (embedded engine)', () => {
     });
     const r = w.run(['stack', 'create', 'x', '-t', 'bad.yaml']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /bad\.yaml:3:7: resources\.r\.type: the resource type "OS::Nope" is not known/);
+    assert.match(
+      r.stderr,
+      /The Resource Type \(OS::Nope\) could not be found\. \(bad\.yaml:3:7: resources\.r\.type\)/,
+    );
     assert.equal(w.run(['stack', 'list', '-f', 'value']).stdout, '');
   });
 

@@ -106,7 +106,7 @@ resources:
     assert.equal(err.kind, 'property');
     assert.match(
       err.message,
-      /resources\.t\.properties\.valu: Unknown Property valu \(did you mean "value"\?\)/,
+      /^Property error: : resources\.t\.properties: : Unknown Property valu \(.*resources\.t\.properties\.valu; did you mean "value"\?\)$/,
     );
     const wait = defineError(`
 heat_template_version: 2018-08-31

@@ -76,7 +76,7 @@ describe('the public template corpus', () => {
         const refused = REFUSED[name];
         if (refused) return assert.match(err.message, refused);
         assert.equal(err.kind, 'unknown_type', err.message);
-        assert.match(err.message, /the resource type "[^"]+".* is not known/);
+        assert.match(err.message, /The Resource Type \([^)]+\) could not be found\./);
         return;
       }
       assert.equal(REFUSED[name], undefined, `${name} validates now: take it off REFUSED`);

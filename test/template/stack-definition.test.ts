@@ -293,7 +293,10 @@ resources:
     const text = 'heat_template_version: 2018-08-31\nresources:\n  a: {type: My::Alias}\n';
     const err = errorOf(() => define(text));
     assert.equal(err.kind, 'unknown_type');
-    assert.match(err.message, /t\.yaml:3:7: resources\.a\.type: the resource type "My::Alias" is not known/);
+    assert.match(
+      err.message,
+      /The Resource Type \(My::Alias\) could not be found\. \(\S*t\.yaml:3:7: resources\.a\.type\)/,
+    );
     const mapped = define(text, { environment: env('resource_registry: {"My::Alias": "Test::Thing"}') });
     assert.equal(mapped.resources.get('a')!.implementation.type, 'Test::Thing');
     const lenient = define(text, { allowUnknownTypes: true });

@@ -60,7 +60,7 @@ export function registerCatalogRoutes(app: Api, deps: ApiDeps): void {
   function offered(type: string): ResourcePlugin {
     const plugin = plugins.plugin(type);
     if (!plugin || supportStatusOf(plugin).status === 'HIDDEN') {
-      throw notFound(`The resource type ${type} is not known.`, 'ResourceTypeNotFound');
+      throw notFound(`The Resource Type (${type}) could not be found.`, 'ResourceTypeNotFound');
     }
     return plugin;
   }

@@ -1,4 +1,4 @@
-import { type DocPath, TemplateError } from '../../template/errors.js';
+import { type DocPath, TemplateError, unknownResourceType } from '../../template/errors.js';
 import { isTemplateType } from '../../template/environment/index.js';
 import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, P } from '../../template/properties/index.js';
@@ -31,11 +31,7 @@ function checkTypes(properties: Record<string, Value>, path: DocPath, types: Typ
       ]);
     }
     if (isTemplateType(type) || types.get(type)) return;
-    throw new TemplateError('unknown_type', `the resource type "${type}" is not known`, [
-      ...path,
-      'resources',
-      i,
-    ]);
+    throw unknownResourceType(type, [...path, 'resources', i]);
   });
 }
 

@@ -1,5 +1,5 @@
 import type { DocPath } from '../../template/errors.js';
-import { TemplateError } from '../../template/errors.js';
+import { unknownResourceType } from '../../template/errors.js';
 import { isTemplateType } from '../../template/environment/index.js';
 import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
@@ -67,11 +67,7 @@ function checkMemberType(properties: Record<string, Value>, path: DocPath, types
   const type = def.type;
   if (typeof type !== 'string' || isUnknown(type)) return;
   if (type === TYPE || isTemplateType(type) || types.get(type)) return;
-  throw new TemplateError('unknown_type', `the resource type "${type}" is not known`, [
-    ...path,
-    'resource_def',
-    'type',
-  ]);
+  throw unknownResourceType(type, [...path, 'resource_def', 'type']);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { getOwn, isPlainObject, type Json, setOwn } from '../../util/json.js';
-import type { DocPath } from '../errors.js';
+import { type DocPath, formatPath, TemplateError } from '../errors.js';
 import { Omitted, UNKNOWN, type Unknown, type Value } from '../functions/types.js';
 import { constraintFailure } from '../parameters/constraints.js';
 import type { ParameterType } from '../parameters/types.js';
@@ -99,7 +99,7 @@ function validateMap(schema: PropertiesSchema, value: Value, path: DocPath, walk
   const given = value as ValueMap;
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(schema, key)) {
-      throw propertyError(`Unknown Property ${key}${suggestion(key, Object.keys(schema))}`, [...path, key]);
+      throw unknownProperty(key, suggestion(key, Object.keys(schema)), [...path, key]);
     }
   }
   const out: ValueMap = {};
@@ -181,6 +181,14 @@ function checkConstraints(prop: PropertySchema, value: Value, path: DocPath, wal
 }
 
 /** ` (did you mean "image"?)` when a declared name is one or two typos away from `name`. */
+/** Heat's text, `Property error: : <the map's path>: : Unknown Property <key>`, then the place and a hint. */
+function unknownProperty(key: string, hint: string, path: DocPath): TemplateError {
+  return new TemplateError('property', `Unknown Property ${key}${hint ? ` (${hint})` : ''}`, path, {
+    heat: (at) => `Property error: : ${formatPath(at.slice(0, -1))}: : Unknown Property ${key}`,
+    hint: hint || undefined,
+  });
+}
+
 function suggestion(name: string, names: readonly string[]): string {
   if (name.length > 64) return '';
   let best: string | undefined;
@@ -189,7 +197,7 @@ function suggestion(name: string, names: readonly string[]): string {
     const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (d <= bestDistance) [best, bestDistance] = [candidate, d - 1];
   }
-  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+  return best === undefined ? '' : `did you mean "${best}"?`;
 }
 
 /** Levenshtein distance, with a transposition counted as one edit. */

@@ -1,4 +1,5 @@
 import { type Budget, fault } from './budget.js';
+import { regexMatches } from './functions/regex.js';
 import {
   compare,
   type Dict,
@@ -29,6 +30,10 @@ export function applyBinary(op: string, left: unknown, right: unknown, budget: B
       return compare(left, right) >= 0;
     case 'in':
       return contains(right, left, budget);
+    case '=~':
+      return regexMatches(left, right, budget, '"=~"');
+    case '!~':
+      return !regexMatches(left, right, budget, '"!~"');
     case '+':
       return add(left, right, budget);
     case '*':

@@ -114,9 +114,6 @@ class Parser {
       }
       const power = BINARY_POWER.get(token.value);
       if (power === undefined || power <= minPower) break;
-      if (token.value === '=~' || token.value === '!~') {
-        throw new YaqlError(`regular expression operator "${token.value}" is not supported`, token.pos);
-      }
       this.next();
       const right = this.expression(RIGHT_ASSOCIATIVE.has(token.value) ? power - 1 : power);
       left = this.make({ kind: 'binary', pos: token.pos, op: token.value, left, right }, left, right);

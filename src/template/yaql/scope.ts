@@ -16,13 +16,26 @@ export class Scope {
     return this.parent === null ? null : this.parent.get(name);
   }
 
-  /** A child scope binding positional arguments to $1, $2... (so `$` is the first one). */
+  /**
+   * A child scope binding positional arguments to $1, $2... (so `$` is the first one); a trailing
+   * NamedArgs also binds $name variables (a regex match's named groups).
+   */
   withArgs(args: readonly unknown[]): Scope {
     if (args.length === 0) return this;
-    return new Scope(this, new Map(args.map((value, i) => [String(i + 1), value])));
+    const last = args[args.length - 1];
+    const named = last instanceof NamedArgs ? last : null;
+    const positional = named ? args.slice(0, -1) : args;
+    const vars = new Map<string, unknown>(positional.map((value, i) => [String(i + 1), value]));
+    if (named) for (const [name, value] of named.vars) if (!vars.has(name)) vars.set(name, value);
+    return new Scope(this, vars);
   }
 
   child(vars: ReadonlyMap<string, unknown>): Scope {
     return new Scope(this, vars);
   }
+}
+
+/** Variables by name that a library function passes to a lambda after its positional arguments. */
+export class NamedArgs {
+  constructor(readonly vars: ReadonlyMap<string, unknown>) {}
 }

@@ -1,5 +1,6 @@
 import { type Budget, fault } from './budget.js';
 import { MAX_VALUE_DEPTH } from './errors.js';
+import { Regex } from './regex/index.js';
 
 /**
  * Values during evaluation are JSON-shaped, except that dicts built by an expression are Maps: they
@@ -48,6 +49,7 @@ export function typeName(value: unknown): string {
   if (typeof value === 'string') return 'string';
   if (Array.isArray(value)) return 'list';
   if (isDict(value)) return 'dict';
+  if (value instanceof Regex) return 'regex';
   return 'context';
 }
 
@@ -76,6 +78,9 @@ export function equal(a: unknown, b: unknown, budget: Budget, depth = 0): boolea
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => equal(item, b[i], budget, depth + 1));
+  }
+  if (a instanceof Regex && b instanceof Regex) {
+    return a.pattern === b.pattern && JSON.stringify(a.flags) === JSON.stringify(b.flags);
   }
   if (isDict(a) && isDict(b)) {
     if (dictSize(a) !== dictSize(b)) return false;

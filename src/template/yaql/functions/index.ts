@@ -2,6 +2,7 @@ import { CORE_FUNCTIONS } from './core.js';
 import { DICT_FUNCTIONS } from './dicts.js';
 import { LIST_FUNCTIONS } from './lists.js';
 import { QUERY_FUNCTIONS } from './queries.js';
+import { REGEX_FUNCTIONS } from './regex.js';
 import { STRING_FUNCTIONS } from './strings.js';
 import type { FunctionDef } from './types.js';
 
@@ -10,7 +11,12 @@ import type { FunctionDef } from './types.js';
  * "__proto__" is simply unknown. `x.f(a)` and `f(x, a)` are the same call.
  */
 export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
-  [...CORE_FUNCTIONS, ...LIST_FUNCTIONS, ...QUERY_FUNCTIONS, ...DICT_FUNCTIONS, ...STRING_FUNCTIONS].map(
-    (def) => [def.name, def],
-  ),
+  [
+    ...CORE_FUNCTIONS,
+    ...LIST_FUNCTIONS,
+    ...QUERY_FUNCTIONS,
+    ...DICT_FUNCTIONS,
+    ...STRING_FUNCTIONS,
+    ...REGEX_FUNCTIONS,
+  ].map((def) => [def.name, def]),
 );

@@ -1,4 +1,6 @@
+import { isPythonSpace } from '../unicode.js';
 import { dictEntries, equal, isDict, toStr, typeName } from '../values.js';
+import { isRegexCall, regexReplace, regexSplit } from './regex.js';
 import { type Call, define, type FunctionDef } from './types.js';
 
 /**
@@ -6,26 +8,8 @@ import { type Call, define, type FunctionDef } from './types.js';
  * points, as Python does, not UTF-16 units.
  */
 
-/** Python's str.isspace() characters, used when no separator or strip set is given. */
-const PY_SPACE = new Set(
-  [
-    [0x09, 0x0d],
-    [0x1c, 0x20],
-    [0x85, 0x85],
-    [0xa0, 0xa0],
-    [0x1680, 0x1680],
-    [0x2000, 0x200a],
-    [0x2028, 0x2029],
-    [0x202f, 0x202f],
-    [0x205f, 0x205f],
-    [0x3000, 0x3000],
-  ].flatMap(([from, to]) =>
-    Array.from({ length: to! - from! + 1 }, (_, i) => String.fromCharCode(from! + i)),
-  ),
-);
-
 function isSpace(ch: string): boolean {
-  return PY_SPACE.has(ch);
+  return isPythonSpace(ch.codePointAt(0)!);
 }
 
 /** Python slice bounds: negative counts from the end, then clamped to [0, length]. */
@@ -80,7 +64,9 @@ function indexOf(fromEnd: boolean) {
 
 /** Python's str.split / str.rsplit, including whitespace splitting when no separator is given. */
 function split(fromEnd: boolean) {
-  return (c: Call): string[] => {
+  return (c: Call): (string | null)[] => {
+    if (!fromEnd && isRegexCall(c)) return regexSplit(c, c.has(3) ? c.int(3) : c.intOr(2, 0));
+    if (c.has(3)) return c.fail('maxSplit is for splitting by a regex; a string separator takes maxSplits');
     const text = c.string(0);
     const separator = c.optString(1);
     const maxSplits = c.intOr(2, -1);
@@ -157,6 +143,7 @@ function replaceText(c: Call, text: string, old: string, replacement: string, co
  */
 function replace(c: Call): unknown {
   if (Array.isArray(c.value(0))) return replaceItems(c);
+  if (isRegexCall(c)) return regexReplace(c);
   let text = c.string(0);
   if (isDict(c.value(1))) {
     const count = c.has(3) ? c.int(3) : c.intOr(2, -1);
@@ -265,7 +252,7 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   define('str', ['value'], (c) => toStr(c.value(0), c.budget)),
   define('toUpper', ['string'], (c) => c.string(0).toUpperCase()),
   define('toLower', ['string'], (c) => c.string(0).toLowerCase()),
-  define('split', ['string', 'separator?', 'maxSplits?'], split(false)),
+  define('split', ['string', 'separator?', 'maxSplits?', 'maxSplit?'], split(false)),
   define('rightSplit', ['string', 'separator?', 'maxSplits?'], split(true)),
   define('join', ['sequence', 'separator'], join),
   define('trim', ['string', 'chars?'], trim(true, true)),
