@@ -6,7 +6,7 @@ import {
   typeInfo,
   validateProperties,
 } from '../template/properties/index.js';
-import type { ResourceTypeInfo, TypeCatalog } from '../template/types.js';
+import type { PropertyCheckOptions, ResourceTypeInfo, TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
 import { autoScalingGroupPlugin } from './heat/autoscaling-group.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
@@ -144,7 +144,9 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
   if (validate === undefined || plugin.anyProperties) return info;
   return {
     ...info,
-    validateProperties(value: Value, path: DocPath): void {
+    validateProperties(value: Value, path: DocPath, options: PropertyCheckOptions = {}): void {
+      // The type's own rules are Heat's Resource.validate(): not run by template validate.
+      if (options.phase === 'validate') return info.validateProperties(value, path, options);
       const converted = validateProperties(plugin.properties, value, path);
       if (converted !== UNKNOWN) validate.call(plugin, converted as Record<string, Value>, path, types);
     },

@@ -1,4 +1,4 @@
-import { TemplateError } from './errors.js';
+import { isTemplateError, TemplateError } from './errors.js';
 import { walkCalls } from './functions/resolve.js';
 import {
   FnCall,
@@ -16,6 +16,8 @@ import {
 export class ConditionEvaluator {
   private readonly values = new Map<string, boolean | Unknown>();
   private readonly evaluating = new Set<string>();
+  /** Errors of conditions that failed, reported again wherever they are used. */
+  private readonly failures = new Map<string, TemplateError>();
 
   constructor(
     private readonly definitions: ReadonlyMap<string, Node>,
@@ -39,17 +41,15 @@ export class ConditionEvaluator {
       }
       return value;
     }
-    throw new TemplateError(
-      'schema',
-      'a condition must be a condition name, a boolean or a condition function',
-      path,
-    );
+    throw definitionError(path);
   }
 
   /** The value of a named condition from the conditions section. */
   named(name: string, path: readonly (string | number)[]): boolean | Unknown {
     const cached = this.values.get(name);
     if (cached !== undefined) return cached;
+    const failed = this.failures.get(name);
+    if (failed) throw failed;
     const definition = this.definitions.get(name);
     if (definition === undefined) {
       throw new TemplateError(
@@ -70,17 +70,34 @@ export class ConditionEvaluator {
       const value = this.evaluate(definition, ['conditions', name]);
       this.values.set(name, value);
       return value;
+    } catch (err) {
+      if (isTemplateError(err)) this.failures.set(name, err);
+      throw err;
     } finally {
       this.evaluating.delete(name);
     }
   }
 
   /**
-   * Evaluates every named condition (so that errors in unused ones are reported too), those a
-   * condition refers to first: a long chain of conditions then never recurses deeply.
+   * Evaluates every named condition, those a condition refers to first: a long chain of
+   * conditions then never recurses deeply. As in Heat, a condition is resolved only where it is
+   * used: one whose evaluation fails (a get_param of an undeclared parameter) is left out of the
+   * result, and its error is reported where a resource, an output or an `if` uses it. A
+   * definition of the wrong kind is reported at once (Heat's Conditions.validate).
    */
   all(): Map<string, boolean | Unknown> {
-    for (const name of this.dependencyOrder()) this.named(name, ['conditions', name]);
+    for (const [name, definition] of this.definitions) {
+      const valid =
+        typeof definition === 'boolean' || typeof definition === 'string' || definition instanceof FnCall;
+      if (!valid) throw definitionError(['conditions', name]);
+    }
+    for (const name of this.dependencyOrder()) {
+      try {
+        this.named(name, ['conditions', name]);
+      } catch (err) {
+        if (!isTemplateError(err)) throw err;
+      }
+    }
     return new Map(this.values);
   }
 
@@ -122,6 +139,14 @@ export class ConditionEvaluator {
     });
     return out;
   }
+}
+
+function definitionError(path: readonly (string | number)[]): TemplateError {
+  return new TemplateError(
+    'schema',
+    'a condition must be a condition name, a boolean or a condition function',
+    path,
+  );
 }
 
 /** Known boolean or undefined (for graph pruning, where unknown keeps every branch). */

@@ -3,10 +3,12 @@ import { type Json, setOwn } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
+import { checkExternal, checkReference, dependenciesOf } from './resource-references.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
-import { type DocPath, TemplateError, unknownResourceType } from './errors.js';
+import { type DocPath, isTemplateError, TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
+import type { ConstraintUse } from './properties/constraint-uses.js';
 import { resolveParameterValues } from './parameters/index.js';
 import { addImplicitDependencies } from './implicit-dependencies.js';
 import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
@@ -128,7 +130,18 @@ function* defineUnannotated(
 ): Sliceable<StackDefinition> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const env = options.environment;
-  const strict = options.strict ?? false;
+  // Heat validates the nested stacks of a stack it creates non-strictly
+  // (StackResource.validate_nested_stack): missing values are unknown below the root, and a
+  // nested stack's values are checked only where they are the root's template resources'
+  // properties. Each child stack checks its own when it is created.
+  const create = options.strict ?? false;
+  const strict = create && nesting.depth === 0;
+  const lenient =
+    nesting.depth === 0
+      ? undefined
+      : nesting.depth === 1 && create
+        ? ('defaults' as const)
+        : ('values' as const);
   // A nested stack's parameters fed by values not known before the parent runs (another
   // resource's attribute) are unknown here; the child stack checks them when it is created.
   const pending = pendingParameters(template, nesting);
@@ -138,6 +151,7 @@ function* defineUnannotated(
       : new Map([...template.parameters].filter(([name]) => !pending.has(name)));
   const parameters = resolveParameterValues(schemas, suppliedValues(template, env, nesting), {
     strict,
+    ...(lenient ? { lenient } : {}),
     maxDepth: limits.maxDocumentDepth,
     pseudo: {
       'OS::stack_name': options.stackName ?? UNKNOWN,
@@ -184,6 +198,7 @@ function* defineUnannotated(
     );
   }
 
+  const scope = { enabled, all: resourceNames };
   const registry = new ResourceRegistry(env);
   const graph = new DependencyGraph<string>();
   const resources = new Map<string, DefinedResource>();
@@ -191,8 +206,8 @@ function* defineUnannotated(
     graph.addNode(name);
     const requires =
       def.externalId === undefined
-        ? dependenciesOf(def, template, conditions, enabled, resourceNames, context)
-        : checkExternal(def, conditions, context);
+        ? dependenciesOf(def, template, conditions, scope, context)
+        : checkExternal(def, conditions, context, strict);
     for (const required of requires) graph.addEdge(name, required);
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
@@ -217,7 +232,7 @@ function* defineUnannotated(
       continue;
     }
     for (const ref of collectReferences(output.value, conditions)) {
-      checkReference(ref.resource, ref.path, enabled, resourceNames, template);
+      checkReference(ref.resource, ref.path, scope);
       if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
     }
     context.resolve(output.value);
@@ -278,100 +293,6 @@ function mentionsUnknown(value: unknown): boolean {
   return false;
 }
 
-function dependenciesOf(
-  def: ResourceDefinition,
-  template: Template,
-  conditions: ConditionEvaluator,
-  enabled: ReadonlyMap<string, ResourceDefinition>,
-  all: ReadonlySet<string>,
-  context: ValidationContext,
-): string[] {
-  const requires = new Set<string>();
-  for (const node of [def.properties, def.metadata]) {
-    for (const ref of collectReferences(node, conditions)) {
-      if (
-        ref.call.name === 'Ref' &&
-        (template.parameters.has(ref.resource) ||
-          ref.resource.startsWith('OS::') ||
-          ref.resource.startsWith('AWS::'))
-      ) {
-        continue;
-      }
-      checkReference(ref.resource, ref.path, enabled, all, template);
-      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
-      requires.add(ref.resource);
-    }
-  }
-  def.dependsOn.forEach((name, i) => {
-    const path = def.dependsOn.length === 1 ? [...def.path, 'depends_on'] : [...def.path, 'depends_on', i];
-    checkReference(name, path, enabled, all, template);
-    requires.add(name);
-  });
-  if (requires.delete(def.name)) {
-    throw new TemplateError(
-      'cycle',
-      `circular dependency between resources: ${def.name} -> ${def.name}`,
-      def.path,
-    );
-  }
-  return [...requires];
-}
-
-/**
- * An external resource (`external_id`) names an object that exists already: it depends on no
- * other resource, as in Heat (references in its properties make no edge, `depends_on` is refused),
- * and its id is a string known from parameters alone. Returns its dependencies: none.
- */
-function checkExternal(
-  def: ResourceDefinition,
-  conditions: ConditionEvaluator,
-  context: ValidationContext,
-): [] {
-  const path = [...def.path, 'external_id'];
-  for (const ref of collectReferences(def.externalId!, conditions)) {
-    throw new TemplateError(
-      'reference',
-      `the external_id of "${def.name}" may not refer to resource "${ref.resource}": an external resource depends on no other resource`,
-      ref.path,
-    );
-  }
-  const id = context.resolve(def.externalId!);
-  if (id !== UNKNOWN && (typeof id !== 'string' || id === '')) {
-    throw new TemplateError('schema', `Resource ${def.name} external_id type must be string`, path);
-  }
-  if (def.dependsOn.length > 0) {
-    const shown = typeof id === 'string' ? id : '(not known yet)';
-    throw new TemplateError('reference', `Invalid dependency with external ${def.type} resource: ${shown}`, [
-      ...def.path,
-      'depends_on',
-    ]);
-  }
-  return [];
-}
-
-function checkReference(
-  name: string,
-  path: DocPath,
-  enabled: ReadonlyMap<string, ResourceDefinition>,
-  all: ReadonlySet<string>,
-  template: Template,
-): void {
-  if (enabled.has(name)) return;
-  if (all.has(name)) {
-    throw new TemplateError(
-      'reference',
-      `resource "${name}" is referenced here but its condition is false`,
-      path,
-    );
-  }
-  void template;
-  throw new TemplateError(
-    'reference',
-    `the specified reference "${name}" is not a resource of this template`,
-    path,
-  );
-}
-
 function implement(
   def: ResourceDefinition,
   template: Template,
@@ -407,16 +328,35 @@ function implement(
       throw unknownResourceType(resolved.type, typePath, via);
     }
     if (external) return { kind: 'plugin', type: resolved.type, info };
-    info.validateProperties(properties, [...def.path, 'properties']);
+    // Values are checked where Heat checks them: the root of a stack being created (see define).
+    const phase = options.strict && nesting.depth === 0 ? 'create' : 'validate';
+    const path = [...def.path, 'properties'];
+    info.validateProperties(properties, path, { phase });
     const deferred = options.deferredConstraints;
     if (deferred && info.constraintUses) {
-      for (const use of info.constraintUses(properties, [...def.path, 'properties'], deferred.wanted))
+      for (const use of constraintUsesOf(info, properties, path, deferred, phase))
         deferred.add(use, template.source);
     }
     return { kind: 'plugin', type: resolved.type, info };
   }
   const stack = defineNested(def, resolved.url, properties, template, options, nesting);
   return { kind: 'template', type: def.type, url: resolved.url, stack };
+}
+
+/** The cloud checks a resource's known values need; when validating, values that do not convert have none. */
+function constraintUsesOf(
+  info: ResourceTypeInfo,
+  properties: Value,
+  path: DocPath,
+  deferred: DeferredConstraints,
+  phase: 'validate' | 'create',
+): ConstraintUse[] {
+  try {
+    return info.constraintUses!(properties, path, deferred.wanted);
+  } catch (err) {
+    if (phase === 'validate' && isTemplateError(err)) return [];
+    throw err;
+  }
 }
 
 function checkDeletionPolicy(value: Value, template: Template, def: ResourceDefinition): void {
@@ -475,7 +415,7 @@ function defineNested(
       ? (properties as Record<string, Value>)
       : {};
   try {
-    const nested = parseTemplate(parseSource(url, text, limits));
+    const nested = parseTemplate(parseSource(url, text, limits), { checkDefaults: false });
     for (const name of Object.keys(supplied)) {
       if (!nested.parameters.has(name)) {
         throw new TemplateError(
@@ -485,7 +425,9 @@ function defineNested(
         );
       }
     }
-    for (const [name, schema] of nested.parameters) {
+    // Heat checks required properties with their values: at the root of a stack being created.
+    const checkRequired = options.strict && nesting.depth === 0;
+    for (const [name, schema] of checkRequired ? nested.parameters : []) {
       const defaulted = Object.hasOwn(options.environment?.parameterDefaults ?? {}, name);
       if (!schema.hasDefault && !Object.hasOwn(supplied, name) && !defaulted) {
         throw new TemplateError(

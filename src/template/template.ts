@@ -4,7 +4,12 @@ import { type DocPath, TemplateError } from './errors.js';
 import { checkName } from './names.js';
 import { type FunctionTable, parseNode } from './functions/parse.js';
 import type { Node } from './functions/types.js';
-import { type ParameterSchema, parseParameterGroups, parseParameterSchemas } from './parameters/index.js';
+import {
+  type ParameterSchema,
+  parseParameterGroups,
+  parseParameterSchemas,
+  type SchemaOptions,
+} from './parameters/index.js';
 import type { SourceDocument } from './source.js';
 import { describeSupportedVersions, findVersion, type TemplateVersion } from './versions.js';
 
@@ -55,21 +60,24 @@ export interface Template {
 
 const VERSION_KEY = 'heat_template_version';
 
+/** How a template is parsed: see SchemaOptions (a nested template's defaults are left to its stack). */
+export type ParseOptions = SchemaOptions;
+
 /** Parses and structurally validates a template document. Every error is positioned in the source. */
-export function parseTemplate(source: SourceDocument): Template {
-  return runToEnd(parseTemplateSteps(source));
+export function parseTemplate(source: SourceDocument, options: ParseOptions = {}): Template {
+  return runToEnd(parseTemplateSteps(source, options));
 }
 
 /** `parseTemplate` as work that may pause between resources (util/loop-slice.ts). */
-export function* parseTemplateSteps(source: SourceDocument): Sliceable<Template> {
+export function* parseTemplateSteps(source: SourceDocument, options: ParseOptions = {}): Sliceable<Template> {
   try {
-    return yield* buildTemplate(source);
+    return yield* buildTemplate(source, options);
   } catch (err) {
     throw source.annotate(err);
   }
 }
 
-function* buildTemplate(source: SourceDocument): Sliceable<Template> {
+function* buildTemplate(source: SourceDocument, options: ParseOptions): Sliceable<Template> {
   const data = source.data;
   if (!isPlainObject(data)) {
     throw new TemplateError('syntax', 'the template is not a JSON object or YAML mapping');
@@ -85,7 +93,7 @@ function* buildTemplate(source: SourceDocument): Sliceable<Template> {
     }
   }
   const description = optionalString(data, 'description', ['description']);
-  const parameters = parseParameterSchemas(getOwn(data, 'parameters') as Json | undefined, version);
+  const parameters = parseParameterSchemas(getOwn(data, 'parameters') as Json | undefined, version, options);
   const parameterGroups = parseParameterGroups(
     getOwn(data, 'parameter_groups') as Json | undefined,
     parameters,

@@ -11,7 +11,7 @@ import type { ConstraintUse } from './properties/constraint-uses.js';
 export interface ResourceTypeInfo {
   readonly type: string;
   /** Checks resolved properties (which may contain UNKNOWN parts); throws TemplateError('property'). */
-  validateProperties(properties: Value, path: DocPath): void;
+  validateProperties(properties: Value, path: DocPath, options?: PropertyCheckOptions): void;
   /**
    * The known values in `properties` that custom constraints named by `wanted` apply to (types
    * with such constraints only): checks that need a cloud run on them after binding.
@@ -27,6 +27,16 @@ export interface ResourceTypeInfo {
    * cached, or undefined when it has no such attribute. Absent, attributes are read as cached.
    */
   readAttribute?(cached: Readonly<Record<string, Json>>, name: string | undefined): Json | undefined;
+}
+
+/**
+ * When properties are checked. Heat's template validate checks property names only
+ * (`Properties.validate(with_value=False)`, and no type's own `validate()`); values, required
+ * properties and the type's own rules are checked when a stack is created, updated or previewed.
+ */
+export interface PropertyCheckOptions {
+  /** 'create' (the default): names, values and the type's own checks; 'validate': names only. */
+  phase?: 'validate' | 'create';
 }
 
 /** Looks resource types up by name (`OS::Heat::RandomString`). */

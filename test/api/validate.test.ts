@@ -146,6 +146,63 @@ describe('API: validate', () => {
     assert.equal(version.error.type, 'InvalidTemplateVersion');
   });
 
+  it('leaves a nested template’s required properties to create, as Heat does (issue 21, item 9)', async () => {
+    // The nested template needs `password`, which the parent does not give: Heat's validate does
+    // not check values; its create does ("property ... is required").
+    const files = {
+      'service.yaml': `heat_template_version: 2018-08-31
+parameters:
+  password: {type: string, hidden: true}
+resources:
+  v: {type: OS::Heat::Value, properties: {value: {get_param: password}}}
+`,
+    };
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: { svc: { type: 'service.yaml' } },
+    };
+    const res = await validate({ template, files });
+    assert.equal(res.statusCode, 200, res.body);
+
+    const create = await api.call('POST', `${P}/stacks`, {
+      body: { stack_name: 'needs-pw', template, files },
+    });
+    assert.equal(create.statusCode, 400, create.body);
+    assert.match(
+      (create.json() as HeatError).error.message,
+      /resources\.svc\.properties: property "password" is required/,
+    );
+    const given = {
+      heat_template_version: '2018-08-31',
+      resources: { svc: { type: 'service.yaml', properties: { password: 'pw' } } },
+    };
+    const ok = await api.call('POST', `${P}/stacks`, {
+      body: { stack_name: 'has-pw', template: given, files },
+    });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const settled = await api.settle((ok.json() as { stack: { id: string } }).stack.id);
+    assert.equal(settled?.status, 'COMPLETE', settled?.reason);
+  });
+
+  it('drops a depends_on naming a resource whose condition is false (issue 21, item 12)', async () => {
+    const template = `heat_template_version: 2016-10-14
+resources:
+  one: {type: OS::Heat::None}
+  two: {type: OS::Heat::None, condition: false}
+  three: {type: OS::Heat::None, depends_on: two}
+`;
+    assert.equal((await validate({ template })).statusCode, 200);
+    const create = await api.call('POST', `${P}/stacks`, { body: { stack_name: 'cond-deps', template } });
+    assert.equal(create.statusCode, 201, create.body);
+    const id = (create.json() as { stack: { id: string } }).stack.id;
+    assert.equal((await api.settle(id))?.status, 'COMPLETE');
+    const listed = await api.call('GET', `${P}/stacks/cond-deps/${id}/resources`);
+    const names = (listed.json() as { resources: { resource_name: string }[] }).resources.map(
+      (r) => r.resource_name,
+    );
+    assert.deepEqual(names.sort(), ['one', 'three']);
+  });
+
   it('refuses bad input with 400 and Heat’s body', async () => {
     const cases: [unknown, string, RegExp][] = [
       [{}, '', /No template specified/],

@@ -11,13 +11,14 @@ import { API_SAMPLES } from '../support/shared.js';
 
 const catalog = pluginCatalog(builtinPlugins());
 
-function define(text: string) {
-  return defineStackFromText('file:///t.yaml', text, { types: catalog.typeCatalog });
+/** Binds as template validate does, or (`strict`) as a stack create does. */
+function define(text: string, strict = false) {
+  return defineStackFromText('file:///t.yaml', text, { types: catalog.typeCatalog, strict });
 }
 
-function defineError(text: string): TemplateError {
+function defineError(text: string, strict = false): TemplateError {
   try {
-    define(text);
+    define(text, strict);
   } catch (err) {
     if (err instanceof TemplateError) return err;
     throw err;
@@ -95,7 +96,7 @@ describe('plugin catalog', () => {
     assert.deepEqual(stack.resources.get('r2')?.requires, ['r1']);
   });
 
-  it('checks properties against each type’s schema', () => {
+  it('checks property names at validate, values against each type’s schema at create', () => {
     const err = defineError(`
 heat_template_version: 2018-08-31
 resources:
@@ -108,13 +109,16 @@ resources:
       err.message,
       /^Property error: : resources\.t\.properties: : Unknown Property valu \(.*resources\.t\.properties\.valu; did you mean "value"\?\)$/,
     );
-    const wait = defineError(`
+    const badValue = `
 heat_template_version: 2018-08-31
 resources:
   t:
     type: OS::Heat::TestResource
     properties: {action_wait_secs: {create: soon}}
-`);
+`;
+    // Heat's validate looks at names only (Properties.validate(with_value=False)).
+    define(badValue);
+    const wait = defineError(badValue, true);
     assert.match(wait.message, /action_wait_secs\.create: Value "soon" is not a number/);
   });
 
@@ -142,8 +146,8 @@ outputs:
 `);
   });
 
-  it('runs the types’ own checks beyond the schema', () => {
-    const short = defineError(`
+  it('runs the types’ own checks beyond the schema at create, not at validate', () => {
+    const tooShort = `
 heat_template_version: 2018-08-31
 resources:
   rs:
@@ -151,16 +155,21 @@ resources:
     properties:
       length: 2
       character_classes: [{class: digits, min: 2}, {class: letters}]
-`);
+`;
+    define(tooShort);
+    const short = defineError(tooShort, true);
     assert.equal(short.kind, 'property');
     assert.match(short.message, /resources\.rs\.properties: Length property cannot be smaller/);
-    const typed = defineError(`
+    const typed = defineError(
+      `
 heat_template_version: 2018-08-31
 resources:
   v:
     type: OS::Heat::Value
     properties: {value: [1, 2], type: number}
-`);
+`,
+      true,
+    );
     assert.match(typed.message, /resources\.v\.properties\.value: Value \[1, 2\] is not a number/);
   });
 

@@ -958,6 +958,8 @@ describe('regressions: large values, long chains, __proto__ parameters', () => {
     const lines = ['heat_template_version: 2016-10-14', 'conditions:'];
     for (let i = 0; i < 3000; i++) lines.push(`  c${i}: {and: [true, c${i + 1}]}`);
     lines.push('  c3000: {or: [false, c2990]}');
+    // Reported where it is used (Heat resolves a condition only then).
+    lines.push('outputs:', '  o: {value: 1, condition: c0}');
     const result = outcome(() => defineStackFromText(ROOT, `${lines.join('\n')}\n`), true);
     assert.ok(result instanceof TemplateError, 'expected a TemplateError');
     assert.equal(result.kind, 'cycle', result.message);

@@ -134,9 +134,13 @@ describe('coerceParameterValue: json', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  test("'' stays '', as Heat's JsonParam leaves empty text unparsed", () => {
+    assert.equal(coerce('json', ''), '');
+  });
+
   test('invalid JSON and scalars are refused', () => {
     rejects('json', '{a: 1}', /must be valid JSON/);
-    rejects('json', '', /must be valid JSON/);
+    rejects('json', ' ', /must be valid JSON/);
     rejects('json', '"text"', /must be a JSON map or list/);
     rejects('json', '5', /map or list/);
     rejects('json', 5, /map or list/);

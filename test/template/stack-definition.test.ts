@@ -130,15 +130,17 @@ resources:
     );
   });
 
-  it('reports a condition that refers to itself', () => {
-    const err = errorOf(() =>
-      define(`heat_template_version: 2018-08-31
+  it('reports a condition that refers to itself where it is used', () => {
+    const text = `heat_template_version: 2018-08-31
 conditions:
   a: {not: b}
   b: {and: [a, true]}
-`),
-    );
+`;
+    // Heat resolves a condition only when a resource or an output uses it.
+    assert.equal(define(text).conditions.has('a'), false);
+    const err = errorOf(() => define(`${text}resources:\n  r: {type: Test::Thing, condition: b}\n`));
     assert.equal(err.kind, 'cycle');
+    assert.match(err.message, /conditions\.[ab]: condition "[ab]" refers to itself: /);
   });
 
   it('requires parameter values in strict mode only', () => {

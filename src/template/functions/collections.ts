@@ -337,7 +337,7 @@ function makeRepeat(variant: RepeatVariant, description: string): FunctionDef {
         } else {
           fail(
             call,
-            `the values of "for_each" must be lists${allowMaps ? ' or maps' : ''}; "${key}" is a ${typeName(value)}`,
+            `the values of "for_each" must be lists${allowMaps ? ' or maps' : ''}, got ${typeName(value)} ${showValue(value)}`,
           );
         }
       }

@@ -99,6 +99,8 @@ export function coerceParameterValue(
 }
 
 function coerceJson(schema: ParameterSchema, raw: Json, path: DocPath, maxDepth?: number): Json {
+  // Heat's JsonParam parses only non-empty text: '' stays '' (a common "not set" default).
+  if (raw === '') return '';
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {

@@ -11,7 +11,12 @@ export {
 export { type ParameterGroup, parseParameterGroups } from './groups.js';
 export { compilePythonPattern, matchesWhole } from './pattern.js';
 export { type ResolveOptions, resolveParameterValues } from './resolve.js';
-export { PSEUDO_PARAMETERS, parseParameterSchema, parseParameterSchemas } from './schema.js';
+export {
+  PSEUDO_PARAMETERS,
+  parseParameterSchema,
+  parseParameterSchemas,
+  type SchemaOptions,
+} from './schema.js';
 export {
   type Constraint,
   type ConstraintKind,

@@ -1,5 +1,5 @@
 import { getOwn, type Json } from '../../util/json.js';
-import { type DocPath, TemplateError } from '../errors.js';
+import { type DocPath, isTemplateError, TemplateError } from '../errors.js';
 import { UNKNOWN, type Unknown } from '../functions/types.js';
 import { coerceParameterValue } from './coerce.js';
 import { checkConstraints } from './constraints.js';
@@ -22,6 +22,12 @@ export interface ResolveOptions {
   parameterDefaults?: Readonly<Record<string, Json>>;
   /** How deep a `json` value given as text may nest (the document depth limit). */
   maxDepth?: number;
+  /**
+   * For a nested stack's parameters where Heat does not check them (its stack checks them when it
+   * is created): a default (the template's or parameter_defaults') that does not fit its type or
+   * constraints is UNKNOWN rather than an error, and so (`'values'`) is a supplied value.
+   */
+  lenient?: 'defaults' | 'values';
 }
 
 /**
@@ -62,8 +68,19 @@ function resolveOne(
 ): Json | Unknown {
   const path: DocPath = ['parameters', schema.name];
   const given = getOwn(supplied, schema.name);
-  const check = (raw: Json, at: DocPath) => checked(schema, raw, at, options.maxDepth);
-  if (given !== undefined && given !== null) return check(given, path);
+  const check = (raw: Json, at: DocPath, isDefault = true): Json | Unknown => {
+    let value: Json;
+    try {
+      value = checked(schema, raw, at, options.maxDepth);
+    } catch (err) {
+      const lenient = options.lenient === 'values' || (options.lenient === 'defaults' && isDefault);
+      if (lenient && isTemplateError(err)) return UNKNOWN;
+      throw err;
+    }
+    // A json parameter left at '' has no value yet (Heat keeps '' unparsed): unknown until created.
+    return !options.strict && schema.type === 'json' && value === '' ? UNKNOWN : value;
+  };
+  if (given !== undefined && given !== null) return check(given, path, false);
   const envDefault = options.parameterDefaults ? getOwn(options.parameterDefaults, schema.name) : undefined;
   if (envDefault !== undefined && envDefault !== null) return check(envDefault, path);
   if (schema.hasDefault && schema.default !== undefined) return check(schema.default, [...path, 'default']);

@@ -22,6 +22,7 @@ function schemaError(detail: string, path: DocPath): TemplateError {
 export function parseParameterSchemas(
   section: Json | undefined,
   version: ParameterVersion,
+  options: SchemaOptions = {},
 ): Map<string, ParameterSchema> {
   const schemas = new Map<string, ParameterSchema>();
   if (section === undefined || section === null) return schemas;
@@ -29,15 +30,24 @@ export function parseParameterSchemas(
     throw schemaError(`The parameters section must be a map, not a ${typeName(section)}`, ['parameters']);
   }
   for (const [name, definition] of Object.entries(section)) {
-    schemas.set(name, parseParameterSchema(name, definition, version));
+    schemas.set(name, parseParameterSchema(name, definition, version, options));
   }
   return schemas;
+}
+
+export interface SchemaOptions {
+  /**
+   * Check each default against its type and constraints (true unless said otherwise). A nested
+   * template's defaults are not checked through its parent, as in Heat: its stack checks them.
+   */
+  checkDefaults?: boolean;
 }
 
 export function parseParameterSchema(
   name: string,
   definition: Json,
   version: ParameterVersion,
+  options: SchemaOptions = {},
 ): ParameterSchema {
   const path = ['parameters', name];
   checkName('parameter', name, path);
@@ -78,7 +88,7 @@ export function parseParameterSchema(
   if (dflt !== undefined && dflt !== null) {
     schema.default = dflt;
     schema.hasDefault = true;
-    checkDefault(schema, dflt, [...path, 'default']);
+    if (options.checkDefaults ?? true) checkDefault(schema, dflt, [...path, 'default']);
   }
   return schema;
 }

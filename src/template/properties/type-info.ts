@@ -1,6 +1,6 @@
 import type { DocPath } from '../errors.js';
 import type { Value } from '../functions/types.js';
-import type { ResourceTypeInfo } from '../types.js';
+import type { PropertyCheckOptions, ResourceTypeInfo } from '../types.js';
 import { checkPropertiesSchema } from './check-schema.js';
 import {
   type AttributesSchema,
@@ -9,7 +9,7 @@ import {
   type SupportStatus,
 } from './schema.js';
 import { customConstraintUses, hasCustomConstraints } from './constraint-uses.js';
-import { validateProperties } from './validate.js';
+import { checkPropertyNames, validateProperties } from './validate.js';
 
 export interface TypeInfoOptions {
   /** For types whose attributes depend on the resource (e.g. a nested stack's outputs). */
@@ -53,8 +53,10 @@ export function typeInfo(
     supportStatus: options.supportStatus ?? { status: 'SUPPORTED' },
     description: options.description,
     anyProperties: options.anyProperties ?? false,
-    validateProperties(value: Value, path: DocPath): void {
-      if (!options.anyProperties) validateProperties(properties, value, path);
+    validateProperties(value: Value, path: DocPath, check: PropertyCheckOptions = {}): void {
+      if (options.anyProperties) return;
+      if (check.phase === 'validate') checkPropertyNames(properties, value, path);
+      else validateProperties(properties, value, path);
     },
     ...(options.readAttribute ? { readAttribute: options.readAttribute } : {}),
     ...(options.implicitDependencies ? { implicitDependencies: options.implicitDependencies } : {}),

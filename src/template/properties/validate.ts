@@ -60,6 +60,20 @@ export function validateProperties(
   return validateMap(schema, given, path, walk);
 }
 
+/**
+ * Heat's template validate (`Properties.validate(with_value=False)`): the names given must be
+ * properties of the type; values are not looked at.
+ */
+export function checkPropertyNames(schema: PropertiesSchema, value: Value, path: DocPath): void {
+  if (value === null || value === UNKNOWN || value instanceof Omitted) return;
+  if (!isPlainObject(value)) throw propertyError(`Value ${shown(value)} is not a map`, path);
+  for (const key of Object.keys(value as ValueMap)) {
+    if (!Object.hasOwn(schema, key)) {
+      throw propertyError(`Unknown Property ${key}${suggestion(key, Object.keys(schema))}`, [...path, key]);
+    }
+  }
+}
+
 /** Converts and checks one value (never null or absent) against its property schema. */
 export function validateValue(prop: PropertySchema, value: Value, path: DocPath, walk: Walk): Value {
   if (value === UNKNOWN) return unknownValue(path, walk);

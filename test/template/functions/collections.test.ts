@@ -380,11 +380,11 @@ describe('repeat (2015-04-30)', () => {
   test('for_each values must be lists', () => {
     assertFunctionError(
       () => evaluate({ repeat: { template: 'x', for_each: { x: { a: 1 } } } }, KILO),
-      /repeat: the values of "for_each" must be lists; "x" is a map/,
+      /repeat: the values of "for_each" must be lists, got map \{"a": 1\}/,
     );
     assertFunctionError(
       () => evaluate({ repeat: { template: 'x', for_each: { x: 'abc' } } }, KILO),
-      /must be lists; "x" is a string/,
+      /must be lists, got string "abc"/,
     );
   });
 
@@ -489,7 +489,7 @@ describe('repeat (2016-10-14): maps', () => {
   test('strings are still rejected', () => {
     assertFunctionError(
       () => evaluate({ repeat: { template: 'x', for_each: { x: 'abc' } } }, NEWTON),
-      /must be lists or maps; "x" is a string/,
+      /must be lists or maps, got string "abc"/,
     );
   });
 });
@@ -531,7 +531,7 @@ describe('repeat (2017-09-01): permutations', () => {
         permutations: false,
       },
     };
-    assertFunctionError(() => evaluate(withMap, PIKE), /must be lists; "p" is a map/);
+    assertFunctionError(() => evaluate(withMap, PIKE), /must be lists, got map \{"p1": "pp", "p2": "qq"\}/);
   });
 
   test('null lists do not count towards the length and give no items', () => {

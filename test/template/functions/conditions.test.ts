@@ -455,6 +455,31 @@ outputs:
     );
   });
 
+  test('a condition is resolved only where it is used, as in Heat', () => {
+    const text = `heat_template_version: 2016-10-14
+conditions:
+  unused: {equals: [{get_param: undeclared}, x]}
+  also_unused: {not: unused}
+`;
+    const stack = define(text);
+    assert.equal(stack.conditions.has('unused'), false);
+    assert.equal(stack.conditions.has('also_unused'), false);
+    for (const use of [
+      'resources:\n  r: {type: Test::Thing, condition: also_unused}\n',
+      'outputs:\n  o: {value: {if: [unused, a, b]}}\n',
+    ]) {
+      const err = errorOf(() => define(text + use));
+      assert.equal(err.kind, 'reference');
+      assert.match(
+        err.message,
+        /^file:\/\/\/t\/t\.yaml:3:21: conditions\.unused\.equals\[0\]: the parameter "undeclared" is not defined/,
+      );
+    }
+    // A definition of the wrong kind is refused at once (Heat's Conditions.validate).
+    const wrong = errorOf(() => define('heat_template_version: 2016-10-14\nconditions:\n  c: [1]\n'));
+    assert.equal(wrong.kind, 'schema');
+  });
+
   test('get_param yielding a boolean is a condition; a string is not', () => {
     const ok = define(`heat_template_version: 2016-10-14
 parameters:
@@ -469,6 +494,8 @@ parameters:
   s: {type: string, default: 'yes'}
 conditions:
   c: {get_param: s}
+outputs:
+  o: {value: 1, condition: c}
 `),
     );
     assert.equal(err.kind, 'function');

@@ -154,10 +154,25 @@ export const neutronSubnetPlugin: CatalogPlugin = {
 
   validate(properties: Record<string, Value>, path: DocPath): void {
     requireNetwork(properties, path);
-    const { cidr, subnetpool } = properties;
+    const { cidr, subnetpool, prefixlen } = properties;
     if (cidr === UNKNOWN || subnetpool === UNKNOWN) return;
     if ((cidr ?? null) === null && (subnetpool ?? null) === null) {
       throw new TemplateError('property', 'Either subnetpool or cidr must be provided.', path);
+    }
+    // Heat's Subnet.validate: a pool allocates the CIDR (an empty cidr counts as none).
+    if ((subnetpool ?? null) !== null && cidr) {
+      throw new TemplateError(
+        'property',
+        'Cannot define the following properties at the same time: subnetpool, cidr.',
+        path,
+      );
+    }
+    if (prefixlen !== UNKNOWN && prefixlen && cidr) {
+      throw new TemplateError(
+        'property',
+        'Cannot define the following properties at the same time: prefixlen, cidr.',
+        path,
+      );
     }
   },
 
