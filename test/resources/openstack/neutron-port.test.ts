@@ -212,7 +212,13 @@ describe('OS::Neutron::Port on the sandbox cloud', () => {
       neutronPortPlugin.validate!(resource('v').props(raw), ['resources', 'port', 'properties']);
     assert.throws(
       () => validate({}),
-      (e: unknown) => e instanceof TemplateError && /"network"/.test(e.message),
+      (e: unknown) => e instanceof TemplateError && /Property network not assigned/.test(e.message),
+    );
+    validate({ network_id: 'n' });
+    assert.throws(() => validate({ network_id: 'n', network: 'n' }), /at the same time: network, network_id/);
+    assert.throws(
+      () => validate({ network: 'n', fixed_ips: [{ subnet: 's', subnet_id: 's' }] }),
+      /fixed_ips\[0\]: Cannot define the following properties at the same time: subnet, subnet_id/,
     );
     assert.throws(
       () => validate({ network: 'n', no_fixed_ips: true, fixed_ips: [{ ip_address: '10.0.0.5' }] }),

@@ -14,7 +14,7 @@ import {
   neutronDeletion,
   realityOf,
 } from '../common.js';
-import { networkRef, requireNetwork } from './network-ref.js';
+import { networkRef } from './network-ref.js';
 import { portSubnets } from './implicit.js';
 import { liveFixedIps, liveRef, liveRefs, NETWORK_REFS, SECURITY_GROUP_REFS } from './live-refs.js';
 
@@ -113,6 +113,7 @@ async function fields(
 const FIXED_IP = P.map({
   schema: {
     subnet_id: P.string({
+      replaces: 'subnet',
       supportStatus: {
         status: 'HIDDEN',
         version: '5.0.0',
@@ -150,6 +151,7 @@ const ADDRESS_PAIR = P.map({
 const PROPERTIES: CatalogPlugin['properties'] = {
   name: P.string({ description: 'A symbolic name for this port.', updateAllowed: true }),
   network_id: P.string({
+    replaces: 'network',
     supportStatus: {
       status: 'HIDDEN',
       version: '5.0.0',
@@ -159,6 +161,7 @@ const PROPERTIES: CatalogPlugin['properties'] = {
     constraints: [C.custom('neutron.network')],
   }),
   network: P.string({
+    required: true,
     description:
       'Network this port belongs to. If you plan to use current port to assign Floating IP, you should specify fixed_ips with subnet. Note if this changes to a different network update, the port will be replaced.',
     supportStatus: { version: '2014.2' },
@@ -285,7 +288,6 @@ export const neutronPortPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    requireNetwork(properties, path);
     const ips = properties.fixed_ips;
     if (properties.no_fixed_ips === true && Array.isArray(ips) && ips.length > 0) {
       throw new TemplateError(
