@@ -30,6 +30,7 @@ import {
   ROUTER_INTERFACE,
   type SecurityGroup,
 } from './model.js';
+import { macValue } from './mac.js';
 import { findNetwork } from './networks.js';
 
 /** Ports: a network's NICs, with addresses from its subnets' pools and security groups. */
@@ -198,17 +199,18 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
       extra.allowed_address_pairs = addressPairs(body.allowed_address_pairs);
     const mac = optString(body, 'mac_address');
     if (mac !== undefined) {
-      if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(mac)) throw invalid(`'${mac}' is not a valid MAC address`);
+      const value = macValue(mac);
+      if (value === undefined) throw invalid(`'${mac}' is not a valid MAC address`);
       const taken = ctx.state
         .list<Port>(KIND.port)
-        .some((p) => p.network_id === network.id && p.mac_address === mac);
+        .some((p) => p.network_id === network.id && macValue(p.mac_address) === value);
       if (taken)
         throw new ApiError(
           409,
           `Unable to complete operation for network ${network.id}. The mac address ${mac} is in use.`,
           'MacAddressInUse',
         );
-      extra.mac_address = mac.toLowerCase();
+      extra.mac_address = mac;
     }
     for (const key of ['binding:vnic_type', 'dns_name'] as const) {
       const value = optString(body, key);
