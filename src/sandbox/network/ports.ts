@@ -108,6 +108,7 @@ export function createPort(ctx: Env, projectId: string, network: Network, spec: 
       dns_name: '',
       dns_assignment: [],
       qos_policy_id: null,
+      propagate_uplink_status: false,
       ...spec.extra,
     };
     if (spec.deviceId) port.status = 'ACTIVE';
@@ -139,7 +140,7 @@ export function updatePort(ctx: Env, port: Port, body: Body): Port {
       port,
       body,
       ['name', 'description', 'device_id', 'device_owner', 'binding:vnic_type', 'dns_name'],
-      ['admin_state_up', 'port_security_enabled'],
+      ['admin_state_up', 'port_security_enabled', 'propagate_uplink_status'],
     );
     if (body.fixed_ips !== undefined) {
       changed.fixed_ips = resolveFixedIps(ctx.state, port.network_id, body.fixed_ips, port.id);
@@ -186,6 +187,8 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
     if (description !== undefined) extra.description = description;
     const admin = optBool(body, 'admin_state_up');
     if (admin !== undefined) extra.admin_state_up = admin;
+    const uplink = optBool(body, 'propagate_uplink_status');
+    if (uplink !== undefined) extra.propagate_uplink_status = uplink;
     const security = optBool(body, 'port_security_enabled');
     if (security !== undefined) extra.port_security_enabled = security;
     if (security === false && Array.isArray(body.security_groups) && body.security_groups.length > 0) {

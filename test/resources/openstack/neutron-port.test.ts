@@ -207,6 +207,16 @@ describe('OS::Neutron::Port on the sandbox cloud', () => {
     assert.equal(port.physicalId, null);
   });
 
+  it('passes propagate_uplink_status to Neutron, and changes it in place', async () => {
+    const port = resource('key-uplink');
+    await port.create({ network: 'port-net', propagate_uplink_status: true });
+    assert.equal((await live(port.physicalId!)).propagate_uplink_status, true);
+    assert.equal(await port.attribute('propagate_uplink_status'), true);
+    await port.update({ network: 'port-net', propagate_uplink_status: false });
+    assert.equal((await live(port.physicalId!)).propagate_uplink_status, false);
+    await port.delete();
+  });
+
   it('checks the network and fixed_ips against no_fixed_ips at validation', () => {
     const validate = (raw: Record<string, Value>) =>
       neutronPortPlugin.validate!(resource('v').props(raw), ['resources', 'port', 'properties']);

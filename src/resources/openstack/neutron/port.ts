@@ -33,6 +33,7 @@ const PLAIN = [
   'binding:vnic_type',
   'port_security_enabled',
   'dns_name',
+  'propagate_uplink_status',
 ] as const;
 
 const PORTS: NeutronCollection = { path: '/ports', key: 'port', what: 'the port' };
@@ -253,6 +254,11 @@ const PROPERTIES: CatalogPlugin['properties'] = {
     updateAllowed: true,
     supportStatus: { version: '5.0.0' },
   }),
+  propagate_uplink_status: P.boolean({
+    description: 'Whether the port follows the status of its uplink (a Neutron extension).',
+    updateAllowed: true,
+    supportStatus: { version: '15.0.0' },
+  }),
   no_fixed_ips: P.boolean({
     description: 'Flag to disable all fixed ips on the port.',
     updateAllowed: true,
@@ -283,6 +289,7 @@ export const neutronPortPlugin: CatalogPlugin = {
     port_security_enabled: attr('Port security enabled of the port.', 'boolean'),
     qos_policy_id: attr('The QoS policy ID attached to this port.', 'string'),
     dns_assignment: attr('The DNS assigned to this port.', 'map'),
+    propagate_uplink_status: attr('Whether the port follows the status of its uplink.', 'boolean'),
     network: attr('The attributes of the network owning the port.', 'map'),
     show: attr('Detailed information about resource.', 'map'),
   },
