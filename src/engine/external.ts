@@ -193,7 +193,11 @@ async function adopt(
 const notFound = (id: string | null, type: string) =>
   `Invalid external resource: Resource ${id} (${type}) can not be found.`;
 
-/** The adopted object must exist (Heat's validate_external): present → COMPLETE, gone → FAILED. */
+/**
+ * The adopted object must exist (Heat's validate_external): present → COMPLETE, gone → FAILED.
+ * As Heat's create of an external resource, the type's adopt runs first (the test cloud's
+ * TestResource, which has no API to look in, takes any id, as Heat's does).
+ */
 async function confirm(
   scope: NodeScope,
   plugin: ResourcePlugin,
@@ -204,7 +208,9 @@ async function confirm(
   const action = ACTION_OF[op];
   let reality: RealityState;
   try {
-    reality = await plugin.getReality(pluginContext(scope, row));
+    const ctx = pluginContext(scope, row);
+    await plugin.adopt?.(ctx, properties);
+    reality = await plugin.getReality(ctx);
   } catch (err) {
     return failNode(scope, row, `${action} failed: ${errorMessage(err)}`);
   }

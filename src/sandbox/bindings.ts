@@ -13,6 +13,8 @@ export interface NicRequest {
   networkId?: string;
   /** The fixed IP the new port should get on that network. */
   fixedIp?: string;
+  /** The security groups (ids) of the new port; absent: the project's default group. */
+  securityGroups?: string[];
 }
 
 /** An address as Nova shows it in a server's `addresses`, by network name. */
@@ -38,6 +40,13 @@ export interface PortBinder {
   addresses(serverId: string): Record<string, ServerAddress[]>;
   /** The network a server gets when the request names none: the project's only network, if it has one. */
   defaultNetwork(projectId: string): string | undefined;
+  /**
+   * The ids of the project's security groups a server create names (by name, or id), as Nova
+   * resolves them through Neutron: 400 for one not found, 409 for a name several groups have.
+   */
+  securityGroupIds(projectId: string, refs: readonly string[]): string[];
+  /** The names of the security groups of the server's ports (an unnamed one by id), each once. */
+  securityGroupNames(serverId: string): string[];
 }
 
 /** A volume attached to a server, as Nova's os-volume_attachments shows it. */

@@ -414,4 +414,33 @@ resources:
       /a template resource \("nested.yaml"\) cannot have an external_id/,
     );
   });
+
+  it('takes any external_id on OS::Heat::TestResource, as Heat (its tests use it)', async () => {
+    // Heat's functional test: the id is its reference; changing it afterwards fails the update.
+    const h = await Harness.create();
+    const withId = (id: string) => `heat_template_version: 2016-10-14
+resources:
+  test1:
+    type: OS::Heat::TestResource
+    external_id: ${id}
+outputs:
+  str: {value: {get_resource: test1}}
+`;
+    await h.create('t', withId('foobar'));
+    await h.settle();
+    assert.equal(await h.status('t'), 'CREATE_COMPLETE');
+    assert.deepEqual(await h.outputs('t'), { str: 'foobar' });
+    await h.update('t', withId('barfoo'));
+    await h.settle();
+    assert.equal(await h.status('t'), 'UPDATE_FAILED');
+    const [row] = await h.rows('t');
+    assert.match(
+      row!.reason,
+      /Update to property external_id of test1 \(OS::Heat::TestResource\) is not supported/,
+    );
+    // Deleting the stack leaves the external object: it was never the stack's.
+    await h.delete('t');
+    await h.settle();
+    assert.ok(await h.reality.get('OS::Heat::TestResource', 'foobar'));
+  });
 });

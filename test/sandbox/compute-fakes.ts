@@ -26,7 +26,7 @@ export class FakePorts implements PortBinder {
   readonly freePorts = new Map<string, string>();
   readonly bound = new Map<
     string,
-    { portId: string; networkId: string; ip: string; mac: string; made: boolean }[]
+    { portId: string; networkId: string; ip: string; mac: string; made: boolean; groups: string[] }[]
   >();
   defaultNetworkId: string | undefined = NETWORK_ID;
   private next = 10;
@@ -54,6 +54,7 @@ export class FakePorts implements PortBinder {
       ip: nic.fixedIp ?? `10.0.0.${n}`,
       mac: `fa:16:3e:00:00:${n.toString(16).padStart(2, '0')}`,
       made,
+      groups: nic.securityGroups ?? ['default'],
     });
     this.bound.set(serverId, list);
     void projectId;
@@ -91,6 +92,16 @@ export class FakePorts implements PortBinder {
   }
   defaultNetwork() {
     return this.defaultNetworkId;
+  }
+  /** Groups are named by themselves here: a name is its id. */
+  securityGroupIds(_projectId: string, refs: readonly string[]) {
+    this.calls.push(`securityGroupIds ${refs.join(',')}`);
+    const missing = refs.find((ref) => ref.startsWith('missing'));
+    if (missing !== undefined) throw new ApiError(400, `Security group ${missing} not found.`);
+    return [...refs];
+  }
+  securityGroupNames(serverId: string) {
+    return [...new Set((this.bound.get(serverId) ?? []).flatMap((p) => p.groups))];
   }
 }
 

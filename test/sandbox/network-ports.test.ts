@@ -45,6 +45,28 @@ describe('sandbox Neutron: ports and IP allocation', () => {
     assertNeutronError(await c.call('GET', `/ports/${port.id}`), 404, 'PortNotFound');
   });
 
+  it('takes a MAC address in any spelling Neutron accepts, kept as given; one in use or reserved is refused', async () => {
+    const macNet = await c.create('networks', { name: 'mac-net' });
+    await c.create('subnets', { network_id: macNet.id, cidr: '10.9.0.0/24' });
+    const port = async (mac: string) =>
+      c.call('POST', '/ports', { port: { network_id: macNet.id, mac_address: mac } });
+    const dashed = await port('00-00-00-00-BB-BB');
+    assert.equal(dashed.status, 201);
+    assert.equal(dashed.body.port.mac_address, '00-00-00-00-BB-BB');
+    // The same address in another spelling is the same address.
+    assertNeutronError(await port('00:00:00:00:bb:bb'), 409, 'MacAddressInUse');
+    for (const mac of ['fa16.3e00.0001', '0:1b:77:49:54:fd', '001B774954FE', 'fa163e-000002'])
+      assert.equal((await port(mac)).status, 201, mac);
+    for (const mac of [
+      '00:00:00:00:00:00',
+      'FF-FF-FF-FF-FF-FF',
+      '00:1b:77:49:54',
+      'nope',
+      '00:1b:77:49:54:fd:01',
+    ])
+      assertNeutronError(await port(mac), 400, 'InvalidInput');
+  });
+
   it('takes an explicit address when it is in the subnet and free, and frees it on delete', async () => {
     const port = await c.create('ports', {
       network_id: net.id,

@@ -75,4 +75,69 @@ describe('sandbox: Nova servers on Neutron networks', () => {
       await n.app.close();
     }
   });
+
+  it('resolves the security groups a server names (by name or id) and shows its ports’ groups by name', async () => {
+    let now = 1_000_000;
+    const n = await networkClient({ now: () => now });
+    try {
+      const net = await n.create('networks', { name: 'private' });
+      await n.create('subnets', { network_id: net.id, cidr: '10.0.0.0/24' });
+      const web = await n.create('security-groups', { name: 'web' });
+      const compute = async (method: 'GET' | 'POST', path: string, payload?: unknown) => {
+        const r = await n.app.inject({
+          method,
+          url: `/compute/v2.1${path}`,
+          headers: { 'x-auth-token': n.token },
+          ...(payload !== undefined ? { payload: payload as object } : {}),
+        });
+        return { status: r.statusCode, body: r.body ? r.json() : undefined };
+      };
+      const boot = (groups?: unknown[], networks: unknown[] = [{ uuid: net.id }]) =>
+        compute('POST', '/servers', {
+          server: {
+            name: 'web',
+            flavorRef: '1',
+            imageRef: 'cirros-0.6.2-x86_64-disk',
+            networks,
+            ...(groups ? { security_groups: groups } : {}),
+          },
+        });
+      // Named by id: the create's answer repeats the request, the server shows the name.
+      const created = await boot([{ name: web.id }]);
+      assert.equal(created.status, 202, JSON.stringify(created.body));
+      assert.deepEqual(created.body.server.security_groups, [{ name: web.id }]);
+      const id = created.body.server.id;
+      now += 60_000;
+      const shown = await compute('GET', `/servers/${id}`);
+      assert.deepEqual(shown.body.server.security_groups, [{ name: 'web' }]);
+      const [port] = (await n.call('GET', `/ports?device_id=${id}`)).body.ports;
+      assert.deepEqual(port.security_groups, [web.id]);
+      const listed = await compute('GET', '/servers/detail');
+      assert.deepEqual(listed.body.servers[0].security_groups, [{ name: 'web' }]);
+
+      // None named: the project's default group, by name.
+      const plain = await boot();
+      now += 60_000;
+      const plainShown = await compute('GET', `/servers/${plain.body.server.id}`);
+      assert.deepEqual(plainShown.body.server.security_groups, [{ name: 'default' }]);
+
+      // A port without groups gives a server without any: Nova then shows no key.
+      const bare = await n.create('ports', { network_id: net.id, port_security_enabled: false });
+      const onBare = await boot(undefined, [{ port: bare.id }]);
+      now += 60_000;
+      const bareShown = await compute('GET', `/servers/${onBare.body.server.id}`);
+      assert.equal(bareShown.body.server.security_groups, undefined);
+
+      const missing = await boot([{ name: 'nope' }]);
+      assert.equal(missing.status, 400);
+      assert.match(JSON.stringify(missing.body), /Security group nope not found/);
+      await n.create('security-groups', { name: 'twin' });
+      await n.create('security-groups', { name: 'twin' });
+      const twins = await boot([{ name: 'twin' }]);
+      assert.equal(twins.status, 409);
+      assert.match(JSON.stringify(twins.body), /Multiple security groups found matching 'twin'/);
+    } finally {
+      await n.app.close();
+    }
+  });
 });

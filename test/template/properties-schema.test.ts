@@ -92,6 +92,11 @@ describe('properties: schema checks (plugin mistakes)', () => {
   test('updateAllowed and immutable exclude each other', () => {
     bad({ a: P.string({ updateAllowed: true, immutable: true }) }, /cannot both be true/);
   });
+  test('replaces names another property beside it', () => {
+    bad({ a: P.string({ replaces: 'b' }) }, /property a: replaces "b", which is not another property/);
+    bad({ a: P.string({ replaces: 'a' }) }, /replaces "a"/);
+    typeInfo('T', { a: P.string({ replaces: 'b' }), b: P.string({ required: true }) }, {});
+  });
   test('sub-schemas only on maps and lists; nested mistakes are named by path', () => {
     bad({ a: { type: 'string', schema: {} } as never }, /only a map may have a schema/);
     bad({ a: { type: 'map', items: P.string() } as never }, /only a list may have items/);

@@ -94,12 +94,21 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
       description: 'Policy for rolling updates for this scaling group.',
       updateAllowed: true,
       schema: {
-        min_in_service: P.integer({ description: 'The minimum number of resources in service.', default: 0 }),
+        min_in_service: P.integer({
+          description: 'The minimum number of resources in service.',
+          default: 0,
+          constraints: [C.range({ min: 0 })],
+        }),
         max_batch_size: P.integer({
           description: 'The maximum number of resources to replace at once.',
           default: 1,
+          constraints: [C.range({ min: 1 })],
         }),
-        pause_time: P.number({ description: 'The number of seconds to wait between batches.', default: 0 }),
+        pause_time: P.number({
+          description: 'The number of seconds to wait between batches.',
+          default: 0,
+          constraints: [C.range({ min: 0 })],
+        }),
       },
     }),
   },

@@ -93,7 +93,7 @@ export const multipartMimePlugin: CatalogPlugin = {
       default: 'Heat::Ungrouped',
     }),
   },
-  attributes: { config: attr('The config value of the software config.') },
+  attributes: { config: attr('The config value of the software config.', 'string') },
 
   async create(ctx, properties) {
     const message = multipartMessage(await partsOf(ctx, properties), ctx.idempotencyKey);

@@ -96,7 +96,7 @@ export const resourceGroupPlugin: CatalogPlugin & NestedPlugin = {
         'A variable that this resource will use to replace with the current index of a given ' +
         'resource in the group.',
       default: '%index%',
-      updateAllowed: true,
+      // As Heat: a new index_var makes a new group.
       constraints: [C.length({ min: 3 })],
     }),
     resource_def: P.map({

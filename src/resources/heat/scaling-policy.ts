@@ -35,7 +35,6 @@ export const scalingPolicyPlugin: CatalogPlugin = {
   type: 'OS::Heat::ScalingPolicy',
   inRow: true,
   description: 'A resource to manage scaling of `OS::Heat::AutoScalingGroup`.',
-  supportStatus: { version: '2014.1' },
   properties: {
     auto_scaling_group_id: P.string({
       description: 'AutoScaling group ID to apply policy to.',
@@ -59,9 +58,10 @@ export const scalingPolicyPlugin: CatalogPlugin = {
     }),
   },
   attributes: {
-    alarm_url: attr('A signed url to handle the alarm: a POST to it needs no credentials.'),
+    alarm_url: attr('A signed url to handle the alarm: a POST to it needs no credentials.', 'string'),
     signal_url: attr(
       'A url to handle the alarm using native API (a POST with a token, e.g. a signal token).',
+      'string',
     ),
   },
 

@@ -77,7 +77,7 @@ export function configPlugin(spec: {
     description: spec.description,
     supportStatus: { version: '2014.1' },
     properties: spec.properties,
-    attributes: { config: attr('The config value of the software config.') },
+    attributes: { config: attr('The config value of the software config.', 'string') },
 
     async create(ctx: PluginContext) {
       return { physicalId: uuidFrom(ctx.idempotencyKey) };

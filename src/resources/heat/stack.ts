@@ -1,3 +1,4 @@
+import { type DocPath, TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
 import { attr, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
@@ -14,11 +15,25 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
   ...NESTED_STUBS,
   type: 'OS::Heat::Stack',
   description: 'A resource for managing stacks.',
-  supportStatus: { version: '2014.2' },
   properties: {
     context: P.map({
       description: 'Context for this stack (only a local stack is supported).',
-      schema: { region_name: P.string({ description: 'Region name in which this stack will be created.' }) },
+      updateAllowed: true,
+      schema: {
+        region_name: P.string({ description: 'Region name in which this stack will be created.' }),
+        // A remote cloud's credential (a Barbican secret): refused by validate, remote stacks are not made.
+        credential_secret_id: P.string({
+          description: 'Barbican secret holding the credential of a remote cloud (not supported).',
+          updateAllowed: true,
+        }),
+        // TLS settings of the connection to a remote Heat: the child is made in Hearth, no connection.
+        ca_cert: P.string({ description: 'CA certificate for a remote Heat.', updateAllowed: true }),
+        insecure: P.boolean({
+          description: 'Skip verifying a remote Heat certificate.',
+          default: false,
+          updateAllowed: true,
+        }),
+      },
     }),
     template: P.string({
       description: 'Template that specifies the stack to be created as a resource.',
@@ -41,6 +56,17 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
   },
   // Each output of the child is also an attribute by name (the template is known only at run time).
   dynamicAttribute: () => true,
+
+  validate(properties: Record<string, Value>, path: DocPath): void {
+    const context = properties.context;
+    if (isPlainObject(context) && context.credential_secret_id != null) {
+      throw new TemplateError(
+        'property',
+        'context.credential_secret_id: a stack in a remote cloud is not supported (the child is made locally)',
+        [...path, 'context', 'credential_secret_id'],
+      );
+    }
+  },
 
   nested: {
     child(properties: Record<string, Value>) {

@@ -242,6 +242,11 @@ export function createServer(
     deletedAt: null,
   };
   const nics = parseNetworks(compute, request, body.networks);
+  if (body.security_groups !== undefined) {
+    // Resolved through Neutron before anything is made; the ports Nova makes get them.
+    const groups = compute.ports.securityGroupIds(caller.projectId, record.securityGroups);
+    for (const nic of nics) if (nic.portId === undefined) nic.securityGroups = groups;
+  }
 
   ctx.state.transaction(() => {
     checkQuota(compute, caller.projectId, flavor.vcpus, flavor.ram);

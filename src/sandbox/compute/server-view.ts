@@ -83,7 +83,6 @@ export function detailView(compute: Compute, request: FastifyRequest, server: Se
     key_name: server.keyName,
     'OS-SRV-USG:launched_at': launched === null ? null : usageTime(launched),
     'OS-SRV-USG:terminated_at': server.deletedAt === null ? null : usageTime(server.deletedAt),
-    security_groups: server.securityGroups.map((name) => ({ name })),
     'OS-EXT-STS:task_state': states.task,
     'OS-EXT-STS:vm_state': states.vm,
     'OS-EXT-STS:power_state': states.power,
@@ -93,6 +92,10 @@ export function detailView(compute: Compute, request: FastifyRequest, server: Se
         atLeast(request, 3) ? { id: a.volumeId, delete_on_termination: false } : { id: a.volumeId },
       ),
   };
+  // As Nova: the groups of the server's Neutron ports, by name; none, no key.
+  const groups =
+    server.portsReleased || server.deletedAt !== null ? [] : compute.ports.securityGroupNames(server.id);
+  if (groups.length > 0) view.security_groups = groups.map((name) => ({ name }));
   if (['ACTIVE', 'BUILD'].includes(phase.status)) view.progress = 0;
   if (admin) {
     Object.assign(view, {

@@ -3,7 +3,14 @@ import { defaultNoise, type Noise } from '../noise.js';
 import type { SandboxState } from '../state.js';
 import type { NicRequest, PortBinder, ServerAddress } from '../bindings.js';
 import { type Env, save } from './common.js';
-import { type FloatingIp, KIND, type Network, type Port } from './model.js';
+import {
+  defaultSecurityGroup,
+  type FloatingIp,
+  KIND,
+  type Network,
+  type Port,
+  type SecurityGroup,
+} from './model.js';
 import { createPort, deletePort } from './ports.js';
 
 /**
@@ -98,6 +105,7 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
         try {
           const port = createPort(env, projectId, network!, {
             fixedIps,
+            ...(nic.securityGroups ? { securityGroups: nic.securityGroups } : {}),
             deviceId: serverId,
             deviceOwner: 'compute:nova',
             extra: { _novaCreated: true, _boundOrder: nextOrder(serverId) },
@@ -153,6 +161,37 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
           if (fip.port_id === port.id) list.push(entry(fip.floating_ip_address, 'floating'));
       }
       return result;
+    },
+
+    securityGroupIds(projectId: string, refs: readonly string[]) {
+      // Neutron makes a project's default group when it is first needed.
+      if (refs.includes('default')) defaultSecurityGroup(env, projectId);
+      const groups = state.list<SecurityGroup>(KIND.securityGroup, { projectId });
+      return refs.map((ref) => {
+        // Nova's order: a name wins over an id; a name two groups have is ambiguous.
+        const named = groups.filter((g) => g.name === ref);
+        if (named.length > 1) {
+          throw new ApiError(
+            409,
+            `Multiple security groups found matching '${ref}'. Use an ID to be more specific.`,
+          );
+        }
+        const group = named[0] ?? groups.find((g) => g.id === ref);
+        if (!group) throw new ApiError(400, `Security group ${ref} not found.`);
+        return group.id;
+      });
+    },
+
+    securityGroupNames(serverId: string) {
+      const names: string[] = [];
+      for (const port of serverPorts(serverId)) {
+        for (const id of port.security_groups) {
+          const group = state.get<SecurityGroup>(KIND.securityGroup, id);
+          const name = group ? group.name || group.id : undefined;
+          if (name !== undefined && !names.includes(name)) names.push(name);
+        }
+      }
+      return names;
     },
 
     defaultNetwork(projectId: string) {

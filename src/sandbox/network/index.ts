@@ -1,3 +1,4 @@
+import { registerAgents } from './agents.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext, ServiceModule } from '../app.js';
 import { ApiError } from '../errors.js';
@@ -90,6 +91,10 @@ const EXTENSIONS: [alias: string, name: string][] = [
   ],
   ['net-mtu', 'Network MTU'],
   ['project-id', 'project_id field enabled'],
+  ['agent', 'agent'],
+  ['l3_agent_scheduler', 'L3 Agent Scheduler'],
+  ['router_availability_zone', 'Router Availability Zone'],
+  ['uplink-status-propagation', 'Uplink status propagation extension'],
 ];
 
 function version(request: FastifyRequest, ctx: SandboxContext) {
@@ -135,6 +140,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   registerRouters(app, ctx);
   registerFloatingIps(app, ctx);
   registerTags(app, ctx);
+  registerAgents(app, ctx);
 }
 
 export const networkService: ServiceModule = {

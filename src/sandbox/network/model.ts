@@ -67,6 +67,8 @@ export type ExternalGateway = {
 export type Router = Stored & {
   name: string;
   external_gateway_info: ExternalGateway | null;
+  /** The L3 agents hosting it (agents.ts). */
+  _l3_agents?: string[];
 };
 
 export type FloatingIp = Stored & {

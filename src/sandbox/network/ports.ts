@@ -30,6 +30,7 @@ import {
   ROUTER_INTERFACE,
   type SecurityGroup,
 } from './model.js';
+import { macValue } from './mac.js';
 import { findNetwork } from './networks.js';
 
 /** Ports: a network's NICs, with addresses from its subnets' pools and security groups. */
@@ -107,6 +108,7 @@ export function createPort(ctx: Env, projectId: string, network: Network, spec: 
       dns_name: '',
       dns_assignment: [],
       qos_policy_id: null,
+      propagate_uplink_status: false,
       ...spec.extra,
     };
     if (spec.deviceId) port.status = 'ACTIVE';
@@ -138,7 +140,7 @@ export function updatePort(ctx: Env, port: Port, body: Body): Port {
       port,
       body,
       ['name', 'description', 'device_id', 'device_owner', 'binding:vnic_type', 'dns_name'],
-      ['admin_state_up', 'port_security_enabled'],
+      ['admin_state_up', 'port_security_enabled', 'propagate_uplink_status'],
     );
     if (body.fixed_ips !== undefined) {
       changed.fixed_ips = resolveFixedIps(ctx.state, port.network_id, body.fixed_ips, port.id);
@@ -185,6 +187,8 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
     if (description !== undefined) extra.description = description;
     const admin = optBool(body, 'admin_state_up');
     if (admin !== undefined) extra.admin_state_up = admin;
+    const uplink = optBool(body, 'propagate_uplink_status');
+    if (uplink !== undefined) extra.propagate_uplink_status = uplink;
     const security = optBool(body, 'port_security_enabled');
     if (security !== undefined) extra.port_security_enabled = security;
     if (security === false && Array.isArray(body.security_groups) && body.security_groups.length > 0) {
@@ -198,17 +202,18 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
       extra.allowed_address_pairs = addressPairs(body.allowed_address_pairs);
     const mac = optString(body, 'mac_address');
     if (mac !== undefined) {
-      if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(mac)) throw invalid(`'${mac}' is not a valid MAC address`);
+      const value = macValue(mac);
+      if (value === undefined) throw invalid(`'${mac}' is not a valid MAC address`);
       const taken = ctx.state
         .list<Port>(KIND.port)
-        .some((p) => p.network_id === network.id && p.mac_address === mac);
+        .some((p) => p.network_id === network.id && macValue(p.mac_address) === value);
       if (taken)
         throw new ApiError(
           409,
           `Unable to complete operation for network ${network.id}. The mac address ${mac} is in use.`,
           'MacAddressInUse',
         );
-      extra.mac_address = mac.toLowerCase();
+      extra.mac_address = mac;
     }
     for (const key of ['binding:vnic_type', 'dns_name'] as const) {
       const value = optString(body, key);

@@ -75,6 +75,17 @@ function interfaceInfo(router: Router, port: Port): Body {
   };
 }
 
+/** The zones a router may be scheduled in: the sandbox has one, `nova`. */
+export function zoneHints(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((z) => typeof z !== 'string'))
+    throw invalid(`'${JSON.stringify(value)}' is not a list of availability zones`);
+  for (const zone of value as string[])
+    if (zone !== 'nova')
+      throw new ApiError(404, `AvailabilityZone ${zone} could not be found.`, 'AvailabilityZoneNotFound');
+  return value as string[];
+}
+
 export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void {
   const find = (request: FastifyRequest, id: string) =>
     findOwned<Router>(ctx, request, KIND.router, 'Router', id);
@@ -109,7 +120,7 @@ export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void
         routes: [],
         distributed: optBool(body, 'distributed') ?? false,
         ha: optBool(body, 'ha') ?? false,
-        availability_zone_hints: [],
+        availability_zone_hints: zoneHints(body.availability_zone_hints),
         availability_zones: ['nova'],
         flavor_id: null,
       };
@@ -121,6 +132,8 @@ export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void
   app.put<{ Params: { id: string } }>('/v2.0/routers/:id', async (request) => {
     const router = find(request, request.params.id);
     const body = member(request, 'router');
+    if (body.availability_zone_hints !== undefined)
+      throw invalid('Cannot update read-only attribute availability_zone_hints');
     const changed = ctx.state.transaction(() => {
       const next = applyUpdates(router, body, ['name', 'description'], ['admin_state_up']);
       if (Array.isArray(body.routes)) next.routes = body.routes as Body[] as never;

@@ -31,7 +31,15 @@ export function checkPropertiesSchema(type: string, schema: PropertiesSchema): v
 }
 
 function checkMap(type: string, schema: PropertiesSchema, path: string[], open: Set<object>): void {
-  for (const [name, prop] of Object.entries(schema)) checkProperty(type, prop, [...path, name], open);
+  for (const [name, prop] of Object.entries(schema)) {
+    checkProperty(type, prop, [...path, name], open);
+    const target = prop.replaces;
+    if (target !== undefined && (target === name || !Object.hasOwn(schema, target))) {
+      throw new PropertySchemaError(
+        `${type}: property ${[...path, name].join('.')}: replaces "${target}", which is not another property beside it`,
+      );
+    }
+  }
 }
 
 function checkProperty(type: string, prop: PropertySchema, path: string[], open: Set<object>): void {

@@ -42,6 +42,12 @@ interface BasePropertySchema {
   /** A change is refused outright (neither update in place nor replacement). Excludes updateAllowed. */
   immutable?: boolean;
   supportStatus?: SupportStatus;
+  /**
+   * This (hidden, older) name stands for the sibling property named here, as Heat's REPLACE
+   * translation rule: a value given under it satisfies that property's `required`, and giving
+   * both is refused. The plugin reads whichever is set.
+   */
+  replaces?: string;
 }
 
 export interface ScalarPropertySchema extends BasePropertySchema {

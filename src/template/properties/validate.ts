@@ -117,6 +117,18 @@ function validateMap(schema: PropertiesSchema, value: Value, path: DocPath, walk
     }
   }
   const out: ValueMap = {};
+  const isGiven = (name: string) => {
+    const raw = getOwn(given, name);
+    return raw !== undefined && raw !== null && !(raw instanceof Omitted);
+  };
+  for (const [name, prop] of Object.entries(schema)) {
+    if (prop.replaces !== undefined && isGiven(name) && isGiven(prop.replaces)) {
+      throw propertyError(
+        `Cannot define the following properties at the same time: ${prop.replaces}, ${name}.`,
+        path,
+      );
+    }
+  }
   for (const [name, prop] of Object.entries(schema)) {
     const raw = getOwn(given, name);
     const entryPath = [...path, name];
@@ -124,7 +136,8 @@ function validateMap(schema: PropertiesSchema, value: Value, path: DocPath, walk
       const filled = fillAbsent(prop, entryPath, walk);
       if (filled !== undefined) setOwn(out, name, filled);
       // Point at the map when the key is missing: there is no value to point at.
-      else if (prop.required) throw notAssigned(name, raw === undefined ? path : entryPath);
+      else if (prop.required && !givenAs(schema, name, isGiven))
+        throw notAssigned(name, raw === undefined ? path : entryPath);
     } else {
       setOwn(out, name, validateValue(prop, raw, entryPath, walk));
     }
@@ -151,6 +164,11 @@ function fillAbsent(prop: PropertySchema, path: DocPath, walk: Walk): Value | un
   if (prop.default === undefined || prop.default === null) return undefined;
   // A copy, so that whatever is done with the result cannot change the schema.
   return validateValue(prop, structuredClone(prop.default) as Json, path, walk);
+}
+
+/** Whether a hidden older name of property `name` (its `replaces`) was given instead. */
+function givenAs(schema: PropertiesSchema, name: string, isGiven: (name: string) => boolean): boolean {
+  return Object.entries(schema).some(([other, prop]) => prop.replaces === name && isGiven(other));
 }
 
 function notAssigned(name: string, path: DocPath) {

@@ -207,12 +207,28 @@ describe('OS::Neutron::Port on the sandbox cloud', () => {
     assert.equal(port.physicalId, null);
   });
 
+  it('passes propagate_uplink_status to Neutron, and changes it in place', async () => {
+    const port = resource('key-uplink');
+    await port.create({ network: 'port-net', propagate_uplink_status: true });
+    assert.equal((await live(port.physicalId!)).propagate_uplink_status, true);
+    assert.equal(await port.attribute('propagate_uplink_status'), true);
+    await port.update({ network: 'port-net', propagate_uplink_status: false });
+    assert.equal((await live(port.physicalId!)).propagate_uplink_status, false);
+    await port.delete();
+  });
+
   it('checks the network and fixed_ips against no_fixed_ips at validation', () => {
     const validate = (raw: Record<string, Value>) =>
       neutronPortPlugin.validate!(resource('v').props(raw), ['resources', 'port', 'properties']);
     assert.throws(
       () => validate({}),
-      (e: unknown) => e instanceof TemplateError && /"network"/.test(e.message),
+      (e: unknown) => e instanceof TemplateError && /Property network not assigned/.test(e.message),
+    );
+    validate({ network_id: 'n' });
+    assert.throws(() => validate({ network_id: 'n', network: 'n' }), /at the same time: network, network_id/);
+    assert.throws(
+      () => validate({ network: 'n', fixed_ips: [{ subnet: 's', subnet_id: 's' }] }),
+      /fixed_ips\[0\]: Cannot define the following properties at the same time: subnet, subnet_id/,
     );
     assert.throws(
       () => validate({ network: 'n', no_fixed_ips: true, fixed_ips: [{ ip_address: '10.0.0.5' }] }),

@@ -109,8 +109,12 @@ describe('OS::Neutron::RouterInterface on the sandbox cloud', () => {
       check({ router: 'r' }),
       /At least one of the following properties must be specified: subnet, port/,
     );
-    assert.throws(check({ subnet: 's' }), /Property router not assigned/);
-    check({ router_id: 'r', subnet_id: 's' })();
+    assert.throws(() => resource('v').props({ subnet: 's' }), /Property router not assigned/);
+    check(resource('v').props({ router_id: 'r', subnet_id: 's' }) as Record<string, string>)();
+    assert.throws(
+      () => resource('v').props({ router: 'r', router_id: 'r', subnet: 's' }),
+      /router, router_id/,
+    );
   });
 
   it('fails with Neutron’s reason when the subnet has no gateway address', async () => {

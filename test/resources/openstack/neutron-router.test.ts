@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { neutronRouterPlugin } from '../../../src/resources/openstack/neutron/router.js';
 import { TemplateError } from '../../../src/template/errors.js';
-import { rejection } from '../helpers.js';
-import { type L3Cloud, startL3Cloud } from './l3-support.js';
+import type { AddressInfo } from 'node:net';
+import { loadCloudSettings, openCloud } from '../../../src/openstack/index.js';
+import type { Value } from '../../../src/template/functions/types.js';
+import { sandboxEnv } from '../../sandbox/support.js';
+import { FakeResource, rejection } from '../helpers.js';
+import { type Answer, type L3Cloud, startL3Cloud } from './l3-support.js';
 
 // OS::Neutron::Router against the sandbox cloud, through the OpenStack client, over HTTP.
 describe('OS::Neutron::Router on the sandbox cloud', () => {
@@ -103,6 +107,52 @@ describe('OS::Neutron::Router on the sandbox cloud', () => {
     assert.ok(err instanceof TemplateError);
     assert.match(err.message, /distributed, ha/);
     await r.delete();
+  });
+
+  it('schedules the router on the L3 agents named (l3_agent_ids, or the older l3_agent_id), as an admin', async () => {
+    const { port } = c.app.server.address() as AddressInfo;
+    const env = { ...sandboxEnv(`http://127.0.0.1:${port}`), OS_USERNAME: 'admin', OS_PASSWORD: 'admin' };
+    const admin = openCloud(loadCloudSettings({ env: { ...env, OS_PROJECT_NAME: 'admin' }, searchPath: [] }));
+    try {
+      const agents = (await admin.request<Answer>('network', 'GET', '/agents')).body.agents as Answer[];
+      const [first, second] = agents.filter((a) => a.agent_type === 'L3 agent').map((a) => a.id as string);
+      const hosting = async (id: string) =>
+        (
+          (await admin.request<Answer>('network', 'GET', `/routers/${id}/l3-agents`)).body.agents as Answer[]
+        ).map((a) => a.id);
+      const r = new FakeResource(neutronRouterPlugin, { name: 'router', stackName: 'st', key: 'key-agents' });
+      r.cloud = admin;
+      await r.create({ name: 'scheduled', l3_agent_id: first!, availability_zone_hints: ['nova'] });
+      assert.deepEqual(await hosting(r.physicalId!), [first]);
+      const shown = await admin.request<Answer>('network', 'GET', `/routers/${r.physicalId}`);
+      assert.deepEqual(shown.body.router.availability_zone_hints, ['nova']);
+      const moved = await r.update({
+        name: 'scheduled',
+        l3_agent_ids: [second!],
+        availability_zone_hints: ['nova'],
+      });
+      assert.ok(!('replace' in moved));
+      assert.deepEqual(await hosting(r.physicalId!), [second]);
+      const live = await neutronRouterPlugin.getReality(r.ctx());
+      assert.ok(live.state === 'present');
+      assert.deepEqual(live.properties.l3_agent_ids, [second]);
+      await r.update({ name: 'scheduled', availability_zone_hints: ['nova'] });
+      assert.deepEqual(await hosting(r.physicalId!), []);
+      await r.delete();
+    } finally {
+      await admin.close();
+    }
+    // Heat's checks: one name of the two, none with distributed, one agent unless HA.
+    const path = ['resources', 'router', 'properties'];
+    const refused = (props: Record<string, Value>, message: RegExp) =>
+      assert.throws(() => neutronRouterPlugin.validate!(props, path), message);
+    refused({ l3_agent_id: 'a', l3_agent_ids: ['b'] }, /l3_agent_id, l3_agent_ids/);
+    refused({ distributed: true, l3_agent_ids: ['a'] }, /distributed, l3_agent_id\/l3_agent_ids/);
+    refused({ l3_agent_ids: ['a', 'b'] }, /Non HA routers can only have one L3 agent/);
+    neutronRouterPlugin.validate!({ ha: true, l3_agent_ids: ['a', 'b'] }, path);
+    // A non-admin is refused by Neutron's policy.
+    const err = await rejection(() => resource('key-agents-demo').create({ l3_agent_ids: ['x'] }));
+    assert.match(String(err), /disallowed by policy/);
   });
 
   it('fails with Neutron’s reason when the gateway network is not external', async () => {

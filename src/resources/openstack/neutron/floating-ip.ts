@@ -49,11 +49,13 @@ export const neutronFloatingIpPlugin: CatalogPlugin = {
     'A resource for managing Neutron floating ips. Floating IP addresses can change their association between routers by action of the user. One of the most common use cases for floating IPs is to provide public IP addresses to a private cloud, where there are a limited number of IP addresses available. Another is for a public cloud user to have a "static" IP address that can be reassigned when an instance is upgraded or moved.',
   properties: {
     floating_network_id: P.string({
+      replaces: 'floating_network',
       supportStatus: { status: 'HIDDEN', version: '5.0.0', message: 'Use property floating_network.' },
       constraints: [C.custom('neutron.network')],
     }),
     floating_network: P.string({
       description: 'Network to allocate floating IP from.',
+      required: true,
       supportStatus: { version: '2014.2' },
       constraints: [C.custom('neutron.network')],
     }),
@@ -107,9 +109,6 @@ export const neutronFloatingIpPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    if ((properties.floating_network ?? properties.floating_network_id ?? null) === null) {
-      throw new TemplateError('property', 'Property floating_network not assigned', path);
-    }
     if ((properties.port_id ?? null) === null && (properties.fixed_ip_address ?? null) !== null) {
       throw new TemplateError('property', 'fixed_ip_address cannot be specified without port_id.', path);
     }

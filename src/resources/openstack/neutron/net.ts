@@ -1,5 +1,5 @@
 import type { Value } from '../../../template/functions/types.js';
-import { attr, P } from '../../../template/properties/index.js';
+import { attr, C, P } from '../../../template/properties/index.js';
 import type { Json, JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import type { PluginContext, RealityState } from '../../contract.js';
@@ -43,7 +43,6 @@ export const neutronNetPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Net',
   description:
     'A resource for managing Neutron net. A network is a virtual isolated layer-2 broadcast domain.',
-  supportStatus: { version: '2014.1' },
   properties: {
     name: P.string({
       description: 'A string specifying a symbolic name for the network, which is not required to be unique.',
@@ -73,7 +72,11 @@ export const neutronNetPlugin: CatalogPlugin = {
       description: 'Flag to enable/disable port security on the network.',
       updateAllowed: true,
     }),
-    dns_domain: P.string({ description: 'DNS domain associated with this network.', updateAllowed: true }),
+    dns_domain: P.string({
+      description: 'DNS domain associated with this network.',
+      updateAllowed: true,
+      constraints: [C.custom('dns_domain')],
+    }),
     tags: P.list({
       description: 'The tags to be added to the network.',
       items: P.string(),

@@ -14,7 +14,7 @@ import {
   neutronDeletion,
   realityOf,
 } from '../common.js';
-import { networkRef, requireNetwork } from './network-ref.js';
+import { networkRef } from './network-ref.js';
 import { portSubnets } from './implicit.js';
 import { liveFixedIps, liveRef, liveRefs, NETWORK_REFS, SECURITY_GROUP_REFS } from './live-refs.js';
 
@@ -33,6 +33,7 @@ const PLAIN = [
   'binding:vnic_type',
   'port_security_enabled',
   'dns_name',
+  'propagate_uplink_status',
 ] as const;
 
 const PORTS: NeutronCollection = { path: '/ports', key: 'port', what: 'the port' };
@@ -113,6 +114,7 @@ async function fields(
 const FIXED_IP = P.map({
   schema: {
     subnet_id: P.string({
+      replaces: 'subnet',
       supportStatus: {
         status: 'HIDDEN',
         version: '5.0.0',
@@ -150,6 +152,7 @@ const ADDRESS_PAIR = P.map({
 const PROPERTIES: CatalogPlugin['properties'] = {
   name: P.string({ description: 'A symbolic name for this port.', updateAllowed: true }),
   network_id: P.string({
+    replaces: 'network',
     supportStatus: {
       status: 'HIDDEN',
       version: '5.0.0',
@@ -159,6 +162,7 @@ const PROPERTIES: CatalogPlugin['properties'] = {
     constraints: [C.custom('neutron.network')],
   }),
   network: P.string({
+    required: true,
     description:
       'Network this port belongs to. If you plan to use current port to assign Floating IP, you should specify fixed_ips with subnet. Note if this changes to a different network update, the port will be replaced.',
     supportStatus: { version: '2014.2' },
@@ -250,6 +254,11 @@ const PROPERTIES: CatalogPlugin['properties'] = {
     updateAllowed: true,
     supportStatus: { version: '5.0.0' },
   }),
+  propagate_uplink_status: P.boolean({
+    description: 'Whether the port follows the status of its uplink (a Neutron extension).',
+    updateAllowed: true,
+    supportStatus: { version: '15.0.0' },
+  }),
   no_fixed_ips: P.boolean({
     description: 'Flag to disable all fixed ips on the port.',
     updateAllowed: true,
@@ -280,12 +289,12 @@ export const neutronPortPlugin: CatalogPlugin = {
     port_security_enabled: attr('Port security enabled of the port.', 'boolean'),
     qos_policy_id: attr('The QoS policy ID attached to this port.', 'string'),
     dns_assignment: attr('The DNS assigned to this port.', 'map'),
+    propagate_uplink_status: attr('Whether the port follows the status of its uplink.', 'boolean'),
     network: attr('The attributes of the network owning the port.', 'map'),
     show: attr('Detailed information about resource.', 'map'),
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    requireNetwork(properties, path);
     const ips = properties.fixed_ips;
     if (properties.no_fixed_ips === true && Array.isArray(ips) && ips.length > 0) {
       throw new TemplateError(

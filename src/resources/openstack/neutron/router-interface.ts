@@ -69,13 +69,19 @@ export const neutronRouterInterfacePlugin: CatalogPlugin = {
   description:
     'A resource for managing Neutron router interfaces. Router interfaces associate routers with existing subnets or ports.',
   properties: {
-    router: P.string({ description: 'The router.', constraints: [C.custom('neutron.router')] }),
+    router: P.string({
+      description: 'The router.',
+      required: true,
+      constraints: [C.custom('neutron.router')],
+    }),
     router_id: P.string({
       description: 'ID of the router.',
+      replaces: 'router',
       supportStatus: hidden('6.0.0', 'Use property router.'),
       constraints: [C.custom('neutron.router')],
     }),
     subnet_id: P.string({
+      replaces: 'subnet',
       supportStatus: hidden('5.0.0', 'Use property subnet.'),
       constraints: [C.custom('neutron.subnet')],
     }),
@@ -85,6 +91,7 @@ export const neutronRouterInterfacePlugin: CatalogPlugin = {
     }),
     port_id: P.string({
       description: 'The port id, either subnet or port_id should be specified.',
+      replaces: 'port',
       supportStatus: hidden('6.0.0', 'Use property port.'),
       constraints: [C.custom('neutron.port')],
     }),
@@ -97,9 +104,6 @@ export const neutronRouterInterfacePlugin: CatalogPlugin = {
   attributes: {},
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    if (either(properties, 'router', 'router_id') === null) {
-      throw new TemplateError('property', 'Property router not assigned', path);
-    }
     const subnetValue = either(properties, 'subnet', 'subnet_id');
     const portValue = either(properties, 'port', 'port_id');
     // A value not known yet (a parameter without one, at template validation) may be null.

@@ -84,7 +84,7 @@ async function requestBody(
     ...(names.includes('value_specs') ? ((properties.value_specs ?? {}) as JsonObject) : {}),
     ...present(
       properties,
-      ['admin_state_up', 'distributed', 'ha'].filter((n) => names.includes(n)),
+      ['admin_state_up', 'distributed', 'ha', 'availability_zone_hints'].filter((n) => names.includes(n)),
     ),
   };
   if (names.includes('name')) body.name = (properties.name as string | null) ?? physicalResourceName(ctx);
@@ -95,7 +95,48 @@ async function requestBody(
   return body;
 }
 
-const CREATE_FIELDS = ['name', 'value_specs', 'admin_state_up', 'distributed', 'ha', 'external_gateway_info'];
+const CREATE_FIELDS = [
+  'name',
+  'value_specs',
+  'admin_state_up',
+  'distributed',
+  'ha',
+  'external_gateway_info',
+  'availability_zone_hints',
+];
+/** Set through the L3 agent scheduler, not the router's own fields. */
+const AGENT_FIELDS = ['l3_agent_ids', 'l3_agent_id'];
+
+/** The L3 agents wanted: `l3_agent_ids`, or the older single `l3_agent_id`; null: Neutron's choice. */
+function agentIds(properties: Record<string, Value>): string[] | null {
+  const ids = properties.l3_agent_ids as string[] | null | undefined;
+  if (ids) return ids;
+  const id = properties.l3_agent_id as string | null | undefined;
+  return id ? [id] : null;
+}
+
+/** As Heat: the router's agents are removed, then the wanted ones added (admin only in Neutron). */
+async function replaceAgents(ctx: PluginContext, routerId: string, wanted: string[] | null): Promise<void> {
+  const cloud = ctx.openstack();
+  const hosting = await cloud.request<{ agents: { id: string }[] }>(
+    'network',
+    'GET',
+    `/routers/${routerId}/l3-agents`,
+  );
+  for (const agent of hosting.body.agents)
+    await cloud.request('network', 'DELETE', `/agents/${agent.id}/l3-routers/${routerId}`);
+  for (const id of wanted ?? [])
+    await cloud.request('network', 'POST', `/agents/${id}/l3-routers`, { router_id: routerId });
+}
+
+/** The agents hosting the router, in the template's terms (only read when it chose them). */
+async function liveAgents(ctx: PluginContext): Promise<Record<string, Value>> {
+  const r = await ctx
+    .openstack()
+    .request<{ agents: { id: string }[] }>('network', 'GET', `/routers/${ctx.physicalId}/l3-agents`);
+  const ids = r.body.agents.map((a) => a.id);
+  return ctx.storedProperties?.l3_agent_ids ? { l3_agent_ids: ids } : { l3_agent_id: ids[0] ?? null };
+}
 
 export const neutronRouterPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Router',
@@ -157,6 +198,27 @@ export const neutronRouterPlugin: CatalogPlugin = {
         'Indicates whether or not to create a highly available router. NOTE: The default policy setting in Neutron restricts usage of this property to administrative users only. And now neutron do not support distributed and ha at the same time.',
       supportStatus: { version: '2015.1' },
     }),
+    l3_agent_id: P.string({
+      description: 'The L3 agent to host the router (admin only in Neutron).',
+      updateAllowed: true,
+      supportStatus: {
+        status: 'HIDDEN',
+        version: '6.0.0',
+        message: 'Use property l3_agent_ids.',
+        previousStatus: { status: 'DEPRECATED', version: '2015.1', previousStatus: { version: '2014.1' } },
+      },
+    }),
+    l3_agent_ids: P.list({
+      description: 'The L3 agents to host the router; several only for an HA router (admin only in Neutron).',
+      items: P.string(),
+      updateAllowed: true,
+      supportStatus: { version: '2015.1' },
+    }),
+    availability_zone_hints: P.list({
+      description: 'Availability zones the router may be scheduled in.',
+      updateAllowed: true,
+      supportStatus: { version: '7.0.0' },
+    }),
     tags: P.list({
       description: 'The tags to be added to the router.',
       items: P.string(),
@@ -174,12 +236,21 @@ export const neutronRouterPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    if (properties.distributed === true && properties.ha === true) {
-      throw new TemplateError(
+    const conflict = (a: string, b: string) =>
+      new TemplateError(
         'property',
-        'Cannot define the following properties at the same time: distributed, ha.',
+        `Cannot define the following properties at the same time: ${a}, ${b}.`,
         path,
       );
+    const given = (name: string) => properties[name] !== null && properties[name] !== undefined;
+    const ids = properties.l3_agent_ids;
+    const agents =
+      (given('l3_agent_id') && properties.l3_agent_id !== '') || (Array.isArray(ids) && ids.length > 0);
+    if (given('l3_agent_id') && given('l3_agent_ids')) throw conflict('l3_agent_id', 'l3_agent_ids');
+    if (properties.distributed === true && agents) throw conflict('distributed', 'l3_agent_id/l3_agent_ids');
+    if (properties.distributed === true && properties.ha === true) throw conflict('distributed', 'ha');
+    if (properties.ha !== true && Array.isArray(ids) && ids.length > 1) {
+      throw new TemplateError('property', 'Non HA routers can only have one L3 agent.', path);
     }
   },
 
@@ -194,6 +265,14 @@ export const neutronRouterPlugin: CatalogPlugin = {
       },
       (properties.tags as string[] | null) ?? [],
     );
+    const agents = agentIds(properties);
+    if (agents) {
+      try {
+        await replaceAgents(ctx, id, agents);
+      } catch (error) {
+        throw failure('scheduling the router on its L3 agents', error);
+      }
+    }
     // Heat waits for the router to be ACTIVE (a driver may build it in the background).
     return { physicalId: id, progress: {}, pollAfterMs: 500 };
   },
@@ -211,12 +290,14 @@ export const neutronRouterPlugin: CatalogPlugin = {
 
   async update(ctx, properties, _previous, changed) {
     try {
-      const fields = changed.filter((name) => name !== 'tags');
+      const fields = changed.filter((name) => name !== 'tags' && !AGENT_FIELDS.includes(name));
       if (fields.length > 0) {
         await ctx.openstack().request('network', 'PUT', `/routers/${ctx.physicalId}`, {
           router: await requestBody(ctx, properties, fields),
         });
       }
+      if (changed.some((name) => AGENT_FIELDS.includes(name)))
+        await replaceAgents(ctx, ctx.physicalId!, agentIds(properties));
       if (changed.includes('tags')) {
         await setNeutronTags(ctx, ROUTERS, ctx.physicalId!, (properties.tags as string[] | null) ?? []);
       }
@@ -240,6 +321,7 @@ export const neutronRouterPlugin: CatalogPlugin = {
         distributed: (r.distributed as boolean | undefined) ?? null,
         ha: (r.ha as boolean | undefined) ?? null,
         tags: (r.tags as string[] | undefined) ?? [],
+        ...(agentIds(ctx.storedProperties ?? {}) ? await liveAgents(ctx) : {}),
       };
     });
   },

@@ -15,7 +15,7 @@ import {
   realityOf,
 } from '../common.js';
 import { liveRef, NETWORK_REFS } from './live-refs.js';
-import { networkRef, requireNetwork } from './network-ref.js';
+import { networkRef } from './network-ref.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
 
@@ -53,14 +53,30 @@ function updatable(ctx: PluginContext, properties: Record<string, Value>): JsonO
 
 const IP_POOL = P.map({
   schema: {
-    start: P.string({ description: 'Start address for the allocation pool.', required: true }),
-    end: P.string({ description: 'End address for the allocation pool.', required: true }),
+    start: P.string({
+      description: 'Start address for the allocation pool.',
+      required: true,
+      constraints: [C.custom('ip_addr')],
+    }),
+    end: P.string({
+      description: 'End address for the allocation pool.',
+      required: true,
+      constraints: [C.custom('ip_addr')],
+    }),
   },
 });
 const ROUTE = P.map({
   schema: {
-    destination: P.string({ description: 'The destination for static route.', required: true }),
-    nexthop: P.string({ description: 'The next hop for the destination.', required: true }),
+    destination: P.string({
+      description: 'The destination for static route.',
+      required: true,
+      constraints: [C.custom('net_cidr')],
+    }),
+    nexthop: P.string({
+      description: 'The next hop for the destination.',
+      required: true,
+      constraints: [C.custom('ip_addr')],
+    }),
   },
 });
 
@@ -70,14 +86,18 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   type: 'OS::Neutron::Subnet',
   description:
     'A resource for managing Neutron subnets. A subnet represents an IP address block of a network.',
-  supportStatus: { version: '2014.1' },
   properties: {
-    network: P.string({ description: 'The ID or name of the network to associate this subnet with.' }),
+    network: P.string({
+      description: 'The ID or name of the network to associate this subnet with.',
+      required: true,
+      constraints: [C.custom('neutron.network')],
+    }),
     network_id: P.string({
       description: 'ID of the network to associate this subnet with.',
+      replaces: 'network',
       supportStatus: { status: 'HIDDEN', version: '5.0.0', message: 'Use property network.' },
     }),
-    cidr: P.string({ description: 'The CIDR.' }),
+    cidr: P.string({ description: 'The CIDR.', constraints: [C.custom('net_cidr')] }),
     ip_version: P.integer({
       description: 'The IP version, which is 4 or 6.',
       default: 4,
@@ -101,7 +121,6 @@ export const neutronSubnetPlugin: CatalogPlugin = {
     }),
     dns_nameservers: P.list({
       description: 'A specified set of DNS name servers to be used.',
-      items: P.string(),
       default: [],
       updateAllowed: true,
     }),
@@ -119,7 +138,10 @@ export const neutronSubnetPlugin: CatalogPlugin = {
       description:
         'The ID of the tenant who owns the network. Only administrative users can specify a tenant ID other than their own.',
     }),
-    subnetpool: P.string({ description: 'The name or ID of the subnet pool.' }),
+    subnetpool: P.string({
+      description: 'The name or ID of the subnet pool.',
+      constraints: [C.custom('neutron.subnetpool')],
+    }),
     prefixlen: P.integer({
       description: 'Prefix length for subnet allocation from subnet pool.',
       constraints: [C.range({ min: 0 })],
@@ -153,7 +175,6 @@ export const neutronSubnetPlugin: CatalogPlugin = {
   },
 
   validate(properties: Record<string, Value>, path: DocPath): void {
-    requireNetwork(properties, path);
     const { cidr, subnetpool, prefixlen } = properties;
     if (cidr === UNKNOWN || subnetpool === UNKNOWN) return;
     if ((cidr ?? null) === null && (subnetpool ?? null) === null) {

@@ -61,7 +61,7 @@ const BLOCK_DEVICE_V2 = P.map({
     }),
     disk_bus: P.string({
       description: 'Bus of the device: hypervisor driver chooses a suitable default if omitted.',
-      constraints: [C.allowedValues(['ide', 'lame_bus', 'sata', 'scsi', 'usb', 'virtio'])],
+      constraints: [C.allowedValues(['ide', 'lame_bus', 'scsi', 'usb', 'virtio'])],
     }),
     boot_index: P.integer({
       description:

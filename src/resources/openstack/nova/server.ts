@@ -109,7 +109,6 @@ export const novaServerPlugin: CatalogPlugin = {
   implicitDependencies: [serverSubnets],
   description:
     'A resource for managing Nova instances. A Server resource manages the running virtual machine instance within an OpenStack cloud.',
-  supportStatus: { version: '2013.2' },
   properties: SERVER_PROPERTIES,
   attributes: SERVER_ATTRIBUTES,
   validate: validateServer,
