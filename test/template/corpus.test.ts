@@ -55,7 +55,7 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
 /** Why a template is refused: the type Hearth lacks, or the error without its position. */
 function reasonOf(err: unknown): string {
   if (!(err instanceof TemplateError)) return `not a TemplateError: ${String(err)}`;
-  const type = /the resource type "([^"]+)"/.exec(err.message);
+  const type = /The Resource Type \(([^)]+)\) could not be found/.exec(err.message);
   return err.kind === 'unknown_type' && type ? `type Hearth lacks: ${type[1]}` : err.detail;
 }
 

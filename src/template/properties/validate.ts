@@ -69,7 +69,7 @@ export function checkPropertyNames(schema: PropertiesSchema, value: Value, path:
   if (!isPlainObject(value)) throw propertyError(`Value ${shown(value)} is not a map`, path);
   for (const key of Object.keys(value as ValueMap)) {
     if (!Object.hasOwn(schema, key)) {
-      throw propertyError(`Unknown Property ${key}${suggestion(key, Object.keys(schema))}`, [...path, key]);
+      throw unknownProperty(key, suggestion(key, Object.keys(schema)), [...path, key]);
     }
   }
 }
@@ -212,7 +212,6 @@ function checkConstraints(prop: PropertySchema, value: Value, path: DocPath, wal
   }
 }
 
-/** ` (did you mean "image"?)` when a declared name is one or two typos away from `name`. */
 /** Heat's text, `Property error: : <the map's path>: : Unknown Property <key>`, then the place and a hint. */
 function unknownProperty(key: string, hint: string, path: DocPath): TemplateError {
   return new TemplateError('property', `Unknown Property ${key}${hint ? ` (${hint})` : ''}`, path, {
@@ -221,6 +220,7 @@ function unknownProperty(key: string, hint: string, path: DocPath): TemplateErro
   });
 }
 
+/** `did you mean "image"?` when a declared name is one or two typos away from `name`. */
 function suggestion(name: string, names: readonly string[]): string {
   if (name.length > 64) return '';
   let best: string | undefined;
