@@ -87,7 +87,11 @@ async function placeResources(
         ),
       );
     }
-    for (const row of await tx.resources.insert(rows)) chosen.set(row.name, row);
+    const inserted = await tx.resources.insert(rows);
+    for (let i = 0; i < inserted.length; i++) {
+      if (i % 1024 === 0) await yieldIfSliceSpent();
+      chosen.set(inserted[i]!.name, inserted[i]!);
+    }
   };
   // A converge of every resource reads each one's live state: none is left alone.
   if (options.unchanged && !checking && options.converge?.mode !== 'all') {

@@ -169,8 +169,9 @@ function* parseResources(
 ): Sliceable<Map<string, ResourceDefinition>> {
   const section = sectionMap(raw, 'resources');
   const out = new Map<string, ResourceDefinition>();
-  for (const [name, body] of Object.entries(section)) {
-    out.set(name, parseResource(name, body, version));
+  // Keys, not entries: one array rather than 200,000 pairs made at once.
+  for (const name of Object.keys(section)) {
+    out.set(name, parseResource(name, section[name]!, version));
     yield;
   }
   return out;

@@ -147,23 +147,30 @@ describe('hearth serve answers requests while big work runs', { timeout: 600_000
     assert.equal((await settled(server, 'values', id, 'CREATE_IN_PROGRESS')).stack_status, 'CREATE_COMPLETE');
 
     const path = `/v1/${PROJECT}/stacks/values/${id}`;
+    const put = async (p: string): Promise<number> => {
+      const start = performance.now();
+      const res = await server.request('PUT', path, { body: { template, parameters: { p } } });
+      assert.equal(res.status, 202, res.text);
+      return performance.now() - start;
+    };
+    // A PUT does its own work before it answers (binding 1,000 resources, starting the traversal):
+    // what it costs on this machine now, with nothing else running, is measured first.
+    const alone = await put('v0');
+    await settled(server, 'values', id, 'UPDATE_IN_PROGRESS');
     const answered: number[] = [];
     for (let i = 1; i <= 5; i++) {
-      const start = performance.now();
-      const put = await server.request('PUT', path, { body: { template, parameters: { p: `v${i}` } } });
-      answered.push(performance.now() - start);
-      assert.equal(put.status, 202, put.text);
+      answered.push(await put(`v${i}`));
       // Each one was accepted while the one before it ran.
       if (i > 1) assert.equal((await showStack(server, 'values', id)).stack_status, 'UPDATE_IN_PROGRESS');
     }
     const worst = Math.max(...answered);
     const stack = await settled(server, 'values', id, 'UPDATE_IN_PROGRESS');
     baseline = Math.max(baseline, await idleP99());
-    t.diagnostic(`PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-    assert.ok(
-      worst < ALLOWANCE_MS + baseline,
-      `PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms (idle p99 ${baseline.toFixed(0)} ms)`,
-    );
+    const shown = `PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms; alone ${alone.toFixed(0)} ms; idle p99 ${baseline.toFixed(0)} ms`;
+    t.diagnostic(shown);
+    // Sharing the loop with the running update's work, a PUT may take twice its own time; waiting
+    // for that update (seconds) would be far beyond.
+    assert.ok(worst < ALLOWANCE_MS + baseline + 2 * alone, shown);
     assert.equal(stack.stack_status, 'UPDATE_COMPLETE', String(stack.stack_status_reason));
     const outputs = new Map(
       (stack.outputs as { output_key: string; output_value: unknown }[]).map((o) => [
