@@ -114,7 +114,8 @@ async function bundleCli() {
   // Under node_modules, so the bundle's imports of packages resolve to the project's.
   const outdir = resolve('node_modules', '.cache', 'hearth-test-cli', String(process.pid));
   await build({
-    entryPoints: ['src/cli/index.ts'],
+    // The YAML worker's entry too: yaml-off-loop.ts starts it from beside the bundle's chunks.
+    entryPoints: { index: 'src/cli/index.ts', 'yaml-worker': 'src/template/yaml-worker.ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,7 +1,8 @@
 import type { TemplateRecord } from '../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
 import type { TemplateLimits } from '../template/limits.js';
-import { parseSourceSteps } from '../template/source.js';
+import { parseSourceSteps, SLICED_JSON_BYTES } from '../template/source.js';
+import { yamlToJsonOffLoop } from '../template/yaml-off-loop.js';
 import {
   type DeferredConstraints,
   defineStackSteps,
@@ -130,14 +131,18 @@ export function bindTemplate(
  * `bindTemplate` across turns of the event loop (util/loop-slice.ts): what the API and the
  * engine use, since a 100,000-resource template takes seconds to bind.
  */
-export function bindTemplateSliced(
+export async function bindTemplateSliced(
   record: TemplateRecord,
   stack: StackIdentity,
   types: TypeCatalog,
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
 ): Promise<StackDefinition> {
-  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints));
+  // A big YAML document is parsed by a worker thread; JSON parses in slices here.
+  const text = record.template;
+  const bigYaml = text.length >= SLICED_JSON_BYTES && !text.trimStart().startsWith('{');
+  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml));
 }
 
 function* bindSteps(
@@ -146,9 +151,10 @@ function* bindSteps(
   types: TypeCatalog,
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
+  parsedYaml?: string,
 ): Sliceable<StackDefinition> {
-  // A JSON document parses in slices too; YAML in one call.
-  const source = yield* parseSourceSteps(record.url, record.template, limits);
+  // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
+  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml);
   const template = yield* parseTemplateSteps(source);
   return yield* defineStackSteps(template, {
     ...(deferredConstraints ? { deferredConstraints } : {}),

@@ -88,7 +88,7 @@ type SourceLimits = Pick<
 >;
 
 /** JSON texts from this size on are parsed in slices (a native JSON.parse of 7 MB takes ~0.2 s). */
-const SLICED_JSON_BYTES = 256 * 1024;
+export const SLICED_JSON_BYTES = 256 * 1024;
 
 /**
  * `parseSource` as sliceable work (util/loop-slice.ts): a big JSON document (what heatclient
@@ -98,6 +98,8 @@ export function* parseSourceSteps(
   file: string,
   text: string,
   limits: SourceLimits = DEFAULT_LIMITS,
+  /** The document as JSON text, when a worker has parsed the YAML already (yaml-off-loop.ts). */
+  parsedYaml?: string,
 ): Sliceable<SourceDocument> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
@@ -114,7 +116,9 @@ export function* parseSourceSteps(
   const format = text.startsWith('{') ? 'json' : 'yaml';
   let data: Json;
   try {
-    if (format === 'json' && text.length >= SLICED_JSON_BYTES) {
+    if (format === 'yaml' && parsedYaml !== undefined) {
+      data = (yield* parseJsonSteps(parsedYaml)) as Json;
+    } else if (format === 'json' && text.length >= SLICED_JSON_BYTES) {
       try {
         data = (yield* parseJsonSteps(text)) as Json;
       } catch (err) {
