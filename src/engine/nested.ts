@@ -29,6 +29,7 @@ import {
 } from './child-stack.js';
 import { finishCleanup } from './cleanup-node.js';
 import { resourceEvent } from './events.js';
+import { stopAtHook } from './hooks.js';
 import { failNode } from './failure.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
@@ -124,12 +125,15 @@ export async function runNestedUpdate(
   const childId = childStackOf(row);
   if ((childId === undefined && row.physicalId !== null) || row.action === 'DELETE') {
     // A plugin resource became a template resource, or the row's child was being deleted.
+    if (await stopAtHook(scope, row, 'update')) return;
     const fresh = await makeReplacement(scope, row);
     if (!fresh) return retryLater(scope);
     return converge(scope, fresh, spec, 'create', randomUUID());
   }
   const child = childId === undefined ? undefined : await scope.deps.store.tx((tx) => tx.stacks.get(childId));
   if (!child || child.deletedAt || child.action === 'DELETE') {
+    // A breakpoint (hooks.ts), as for a plugin resource: a remade child stops where an update would.
+    if (await stopAtHook(scope, row, row.action === 'INIT' ? 'create' : 'update')) return;
     return converge(scope, row, spec, 'create', randomUUID());
   }
   const unchanged =
@@ -143,6 +147,8 @@ export async function runNestedUpdate(
     const properties = (row.properties ?? {}) as Record<string, Value>;
     return recordDone(scope, row, properties, row.engineId, { refId: child.id, attributes: row.attributes });
   }
+  // Heat pauses before any update of the resource, the child stack's in-place update included.
+  if (await stopAtHook(scope, row, 'update')) return;
   return converge(scope, row, spec, 'update', child.id);
 }
 
@@ -151,6 +157,7 @@ export async function runNestedDelete(scope: NodeScope, row: ResourceRecord, loc
   const inflight = nestedProgress(row);
   if (lock === 'busy' && (!inflight || inflight.op === 'check')) return waitForLock(scope);
   if (inflight?.op === 'delete') return adopt(scope, row, inflight);
+  if (await stopAtHook(scope, row, 'delete')) return;
   return deleteChild(scope, row);
 }
 

@@ -6,7 +6,7 @@ import {
   typeInfo,
   validateProperties,
 } from '../template/properties/index.js';
-import type { PropertyCheckOptions, ResourceTypeInfo, TypeCatalog } from '../template/types.js';
+import type { BindingScope, PropertyCheckOptions, ResourceTypeInfo, TypeCatalog } from '../template/types.js';
 import type { PluginCatalog, ResourcePlugin } from './contract.js';
 import { autoScalingGroupPlugin } from './heat/autoscaling-group.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
@@ -54,7 +54,12 @@ export interface PluginExtras {
    * part may still be UNKNOWN during template validation. Throws TemplateError('property').
    * `types` is the catalog itself, for types naming other types (a ResourceGroup's members).
    */
-  validate?(properties: Record<string, Value>, path: DocPath, types?: TypeCatalog): void;
+  validate?(
+    properties: Record<string, Value>,
+    path: DocPath,
+    types?: TypeCatalog,
+    scope?: BindingScope,
+  ): void;
   /** See ResourceTypeInfo.readAttribute: attributes cached in a compact form, read back. */
   readAttribute?: ResourceTypeInfo['readAttribute'];
   /** See ResourceTypeInfo.implicitDependencies (Heat's add_dependencies). */
@@ -148,7 +153,8 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
       // The type's own rules are Heat's Resource.validate(): not run by template validate.
       if (options.phase === 'validate') return info.validateProperties(value, path, options);
       const converted = validateProperties(plugin.properties, value, path);
-      if (converted !== UNKNOWN) validate.call(plugin, converted as Record<string, Value>, path, types);
+      if (converted !== UNKNOWN)
+        validate.call(plugin, converted as Record<string, Value>, path, types, options.scope);
     },
   };
 }

@@ -331,7 +331,13 @@ function implement(
     // Values are checked where Heat checks them: the root of a stack being created (see define).
     const phase = options.strict && nesting.depth === 0 ? 'create' : 'validate';
     const path = [...def.path, 'properties'];
-    info.validateProperties(properties, path, { phase });
+    const scope = {
+      url: template.source.file,
+      files: options.files ?? {},
+      environment: options.environment,
+      limits: options.limits ?? DEFAULT_LIMITS,
+    };
+    info.validateProperties(properties, path, { phase, scope });
     const deferred = options.deferredConstraints;
     if (deferred && info.constraintUses) {
       for (const use of constraintUsesOf(info, properties, path, deferred, phase))

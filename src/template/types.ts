@@ -3,6 +3,8 @@ import type { Value } from './functions/types.js';
 import type { Json } from '../util/json.js';
 import type { ImplicitDependencyRule } from './implicit-dependencies.js';
 import type { ConstraintUse } from './properties/constraint-uses.js';
+import type { Environment } from './environment/index.js';
+import type { TemplateLimits } from './limits.js';
 
 /**
  * What the template layer needs to know of a resource type to validate a template: its property
@@ -37,6 +39,16 @@ export interface ResourceTypeInfo {
 export interface PropertyCheckOptions {
   /** 'create' (the default): names, values and the type's own checks; 'validate': names only. */
   phase?: 'validate' | 'create';
+  /** Where the resource is bound, for types that check a template of their own (OS::Heat::Stack). */
+  scope?: BindingScope;
+}
+
+/** The stack a resource is bound in: its template's URL, files, environment and limits. */
+export interface BindingScope {
+  readonly url: string;
+  readonly files: Readonly<Record<string, string>>;
+  readonly environment: Environment | undefined;
+  readonly limits: TemplateLimits;
 }
 
 /** Looks resource types up by name (`OS::Heat::RandomString`). */

@@ -159,4 +159,27 @@ describe('API: stacks', () => {
     const bad = await api.call('POST', url, { body: { frobnicate: null } });
     assert.equal(bad.statusCode, 400);
   });
+
+  it('refuses with 400 a create whose OS::Heat::Stack has an error in its inline template', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: {
+        inner: {
+          type: 'OS::Heat::Stack',
+          properties: {
+            template: 'heat_template_version: 2018-08-31\nresources:\n  r: {type: OS::No::Such}\n',
+          },
+        },
+      },
+    };
+    const res = await api.call('POST', `${P}/stacks`, { body: { stack_name: 'inline', template } });
+    assert.equal(res.statusCode, 400, res.body);
+    const body = res.json() as HeatError;
+    assert.equal(body.error.type, 'StackValidationFailed');
+    assert.match(
+      body.error.message,
+      /Failed validating stack template using Heat endpoint at region "None" due to "ERROR: .*OS::No::Such/,
+    );
+    assert.equal((await api.call('GET', `${P}/stacks/inline`)).statusCode, 404, 'no stack was made');
+  });
 });

@@ -140,4 +140,41 @@ resources:
     assert.equal((await create.done).code, 0);
     assert.equal(await w.status('s'), 'CREATE_COMPLETE');
   });
+
+  it('pre-update on a ResourceGroup: growing it in place stops until the hook is cleared; so does its delete', async () => {
+    const group = (count: number) => `${HOT}
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: ${count}
+      resource_def: {type: ${T}, properties: {value: x}}
+`;
+    const w = new Workdir({
+      't1.yaml': group(1),
+      't2.yaml': group(2),
+      'env.yaml': hooked('group', 'pre-update'),
+      'env-delete.yaml': hooked('group', 'pre-delete'),
+    });
+    await w.ok(['stack', 'create', 's', '-t', 't1.yaml', '-e', 'env.yaml', '--wait']);
+    const child = (await w.ids('s')).group!;
+    const grow = w.start(['stack', 'update', 's', '-t', 't2.yaml', '-e', 'env.yaml', '--wait']);
+    await pausedAt(w, 's', 'group', 'pre-update');
+    assert.ok((await reasons(w, 's', 'group')).includes('UPDATE paused until Hook pre-update is cleared'));
+    assert.equal(await w.status('s'), 'UPDATE_IN_PROGRESS');
+    assert.deepEqual(Object.keys(await w.ids(child)).sort(), ['0'], 'the group has not grown yet');
+    await w.ok(['stack', 'hook', 'clear', 's', 'group', '--pre-update']);
+    const done = await grow.done;
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal((await w.ids('s')).group, child, 'updated in place');
+    assert.deepEqual(Object.keys(await w.ids(child)).sort(), ['0', '1']);
+
+    await w.ok(['stack', 'update', 's', '-t', 't2.yaml', '-e', 'env-delete.yaml', '--wait']);
+    const deleting = w.start(['stack', 'delete', 's', '--yes', '--wait']);
+    await pausedAt(w, 's', 'group', 'pre-delete');
+    assert.equal(statuses(await w.resources('s')).group, 'UPDATE_COMPLETE', 'the child is not deleted yet');
+    await w.ok(['stack', 'hook', 'clear', 's', 'group']);
+    assert.equal((await deleting.done).code, 0);
+  });
 });

@@ -182,6 +182,21 @@ describe('sandbox Neutron: discovery, networks and subnets', () => {
     assertNeutronError(await c.call('GET', `/subnets/${subnet.id}`), 404, 'SubnetNotFound');
   });
 
+  it('updates a subnet as Neutron does: no gateway (null), no pools ([]), the gateway kept out of the pools', async () => {
+    const net = await c.create('networks', { name: 'upd-net' });
+    const subnet = await c.create('subnets', { network_id: net.id, cidr: '10.5.0.0/24' });
+    const put = (body: Record<string, unknown>) => c.call('PUT', `/subnets/${subnet.id}`, { subnet: body });
+    // A new gateway inside the kept pools conflicts with them.
+    assertNeutronError(await put({ gateway_ip: '10.5.0.9' }), 409, 'GatewayConflictWithAllocationPools');
+    const detached = (await put({ gateway_ip: null })).body.subnet;
+    assert.equal(detached.gateway_ip, null);
+    assert.deepEqual(detached.allocation_pools, [{ start: '10.5.0.2', end: '10.5.0.254' }]);
+    const poolless = (await put({ allocation_pools: [] })).body.subnet;
+    assert.deepEqual(poolless.allocation_pools, []);
+    assert.equal((await put({ gateway_ip: '10.5.0.9' })).body.subnet.gateway_ip, '10.5.0.9');
+    assertNeutronError(await put({ allocation_pools: null }), 400, 'InvalidInput');
+  });
+
   it('refuses a network past the quota with OverQuota', async () => {
     const q = await networkClient({ noise: { quotas: { network: 1, subnet: 0 } } });
     try {

@@ -1,5 +1,9 @@
 import { type DocPath, TemplateError } from '../../template/errors.js';
-import type { Value } from '../../template/functions/types.js';
+import { childEnvironment, emptyEnvironment } from '../../template/environment/index.js';
+import { formatPath, isTemplateError } from '../../template/errors.js';
+import { containsUnknown, type Value } from '../../template/functions/types.js';
+import { defineStackFromText } from '../../template/stack-definition.js';
+import type { BindingScope, TypeCatalog } from '../../template/types.js';
 import { attr, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
@@ -57,7 +61,12 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
   // Each output of the child is also an attribute by name (the template is known only at run time).
   dynamicAttribute: () => true,
 
-  validate(properties: Record<string, Value>, path: DocPath): void {
+  validate(
+    properties: Record<string, Value>,
+    path: DocPath,
+    types?: TypeCatalog,
+    scope?: BindingScope,
+  ): void {
     const context = properties.context;
     if (isPlainObject(context) && context.credential_secret_id != null) {
       throw new TemplateError(
@@ -66,6 +75,7 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
         [...path, 'context', 'credential_secret_id'],
       );
     }
+    if (types && scope) validateChildTemplate(properties, path, types, scope);
   },
 
   nested: {
@@ -84,3 +94,50 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
     },
   },
 };
+
+/**
+ * Heat's RemoteStack.validate: the child's template is validated (leniently, as the validate API
+ * does) when the parent is created or updated, so an error in it refuses the request (400) instead
+ * of failing the child later. The child is bound as the engine will bind it: the parent's files and
+ * environment, the resource's parameters.
+ */
+function validateChildTemplate(
+  properties: Record<string, Value>,
+  path: DocPath,
+  types: TypeCatalog,
+  scope: BindingScope,
+): void {
+  const text = properties.template;
+  if (typeof text !== 'string') return;
+  const name = String(path[path.length - 2] ?? '');
+  const parameters: Record<string, Json> = {};
+  if (isPlainObject(properties.parameters)) {
+    for (const [k, v] of Object.entries(properties.parameters)) {
+      // A value known only at run time is missing here, which lenient validation allows.
+      if (v !== null && v !== undefined && !containsUnknown(v as Value)) setOwn(parameters, k, v as Json);
+    }
+  }
+  const environment = childEnvironment(scope.environment ?? emptyEnvironment(), name, parameters);
+  try {
+    defineStackFromText(scope.url, text, {
+      files: scope.files,
+      environment,
+      types,
+      limits: scope.limits,
+      strict: false,
+    });
+  } catch (error) {
+    if (!isTemplateError(error)) throw error;
+    const context = properties.context;
+    const region = isPlainObject(context) && context.region_name ? String(context.region_name) : 'None';
+    // The place inside the inline text, not the parent's file the text would be annotated with.
+    const inner = error.heat
+      ? error.heat(error.path)
+      : [formatPath(error.path), error.detail].filter(Boolean).join(': ');
+    throw new TemplateError(
+      'property',
+      `Failed validating stack template using Heat endpoint at region "${region}" due to "ERROR: ${inner}"`,
+      [...path, 'template'],
+    );
+  }
+}

@@ -169,9 +169,11 @@ export function registerSubnets(app: FastifyInstance, ctx: SandboxContext): void
       const gateway = gatewayOf(body, cidr);
       changed.gateway_ip = gateway === undefined ? null : formatIp(gateway);
     }
-    if (body.allocation_pools !== undefined) {
+    // As Neutron: the gateway stays out of the pools, the new ones or (a new gateway) the kept ones.
+    if (body.allocation_pools !== undefined || body.gateway_ip !== undefined) {
       const gateway = changed.gateway_ip === null ? undefined : parseIp(changed.gateway_ip);
-      changed.allocation_pools = checkPools(cidr, body.allocation_pools, gateway);
+      const pools = body.allocation_pools === undefined ? subnet.allocation_pools : body.allocation_pools;
+      changed.allocation_pools = checkPools(cidr, pools, gateway);
     }
     const dns = stringList(body, 'dns_nameservers');
     if (dns) changed.dns_nameservers = dns;

@@ -3,7 +3,7 @@ import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
-import type { PluginContext, RealityState } from '../../contract.js';
+import { type PluginContext, type RealityState, ResourceFailure } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {
   createNeutronObject,
@@ -44,11 +44,37 @@ async function show(ctx: PluginContext): Promise<Subnet> {
 }
 
 function updatable(ctx: PluginContext, properties: Record<string, Value>): JsonObject {
-  return {
+  const body: JsonObject = {
     ...((properties.value_specs ?? {}) as JsonObject),
     ...present(properties, UPDATABLE),
     name: (properties.name as string | null) ?? physicalResourceName(ctx),
   };
+  // Heat's _normalize_gateway_ip: "" means no gateway (null to Neutron), "auto" lets Neutron choose.
+  if (body.gateway_ip === '') body.gateway_ip = null;
+  if (body.gateway_ip === 'auto') delete body.gateway_ip;
+  return body;
+}
+
+/**
+ * The update's body. As Heat's handle_update: a gateway_ip removed from the template is detached
+ * (null), removed allocation_pools are none ([]), and "auto" cannot change an existing gateway.
+ */
+function updateBody(
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+  changed: readonly string[],
+): JsonObject {
+  const body = updatable(ctx, properties);
+  if (changed.includes('gateway_ip')) {
+    if (properties.gateway_ip === 'auto') {
+      throw new ResourceFailure(
+        'ResourceActionNotSupported: The value "auto" for gateway_ip cannot be used to update an existing subnet. It is only supported during subnet creation. is not supported for resource.',
+      );
+    }
+    if (!('gateway_ip' in body)) body.gateway_ip = null;
+  }
+  if (changed.includes('allocation_pools') && !('allocation_pools' in body)) body.allocation_pools = [];
+  return body;
 }
 
 const IP_POOL = P.map({
@@ -219,7 +245,7 @@ export const neutronSubnetPlugin: CatalogPlugin = {
     try {
       if (changed.some((name) => name !== 'tags')) {
         await cloud.request('network', 'PUT', `/subnets/${ctx.physicalId}`, {
-          subnet: updatable(ctx, properties),
+          subnet: updateBody(ctx, properties, changed),
         });
       }
       if (changed.includes('tags')) {
