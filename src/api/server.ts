@@ -26,6 +26,7 @@ import { registerResourceRoutes } from './routes/resources.js';
 import { registerStackDocumentRoutes } from './routes/stack-documents.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
+import { registerServiceRoutes } from './routes/services.js';
 import { registerValidateRoutes } from './routes/validate.js';
 import type { Base } from './views/common.js';
 
@@ -191,6 +192,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerPreviewRoutes(scoped as unknown as Api, deps);
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);
+      registerServiceRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );

@@ -65,6 +65,9 @@ const ROUTES: RouteRow[] = [
   { route: 'PATCH /stacks/{stack_name}/{stack_id}', own: 202, body: { parameters: { v: 'patched-by-row' } } },
   { route: 'DELETE /stacks/{stack_name}/{stack_id}', own: 204 },
   { route: 'DELETE /stacks/{stack_name}/{stack_id}/abandon', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/export', own: 200 },
+  // Admin only (Heat's service:index): a member's own project is refused too; no stack in it.
+  { route: 'GET /services', own: 403 },
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { check: null } },
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { suspend: null } },
   // Nothing to cancel on a complete stack: the 409 still shows the stack was found.

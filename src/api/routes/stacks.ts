@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { isAdmin } from '../../auth/identity.js';
-import { abandonStack } from '../../engine/abandon.js';
+import { abandonStack, exportStack } from '../../engine/abandon.js';
 import { adoptStack } from '../../engine/adopt.js';
 import { adoptRequest } from '../request/adopt-body.js';
 import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
@@ -243,6 +243,17 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const { stack_name: name, stack_id: id } = request.params;
       const stack = await stackByIdentity(engine, request, name, id);
       return abandonStack(engine.deps, stack.id);
+    },
+  );
+
+  // Heat's export: abandon's document, the stack left as it is (read only, so any state will do).
+  app.get(
+    '/stacks/:stack_name/:stack_id/export',
+    { schema: { params: StackParams, tags: ['stacks'] } },
+    async (request) => {
+      const { stack_name: name, stack_id: id } = request.params;
+      const stack = await stackByIdentity(engine, request, name, id);
+      return exportStack(engine.deps, stack.id);
     },
   );
 }
