@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type HeatError, startApi, tenant, type TestApi } from './harness.js';
 
-// GET /services (Heat's service list, admin only) and GET /stacks/{name}/{id}/export (Heat's
-// export: abandon's document, nothing removed) through the whole HTTP stack (issue 21, item 25).
+// GET /services (Heat's service list, admin only), GET / (Heat's versions) and
+// GET /stacks/{name}/{id}/export (Heat's export: abandon's document, nothing removed) through the
+// whole HTTP stack (issue 21, item 25).
 
 const MEMBER = `heat_template_version: 2018-08-31
 resources:
@@ -77,6 +78,17 @@ describe('API: services and stack export', () => {
     assert.equal(refused.statusCode, 403, refused.body);
     assert.equal((refused.json() as HeatError).error.type, 'Forbidden');
     assert.doesNotMatch(refused.body, /far-host/);
+  });
+
+  it('answers GET / with Heat’s version list (300 Multiple Choices), without a token', async () => {
+    const res = await api.call('GET', '/', { headers: { host: 'heat.example:8004' } });
+    assert.equal(res.statusCode, 300, res.body);
+    assert.equal(res.headers['content-type'], 'application/json');
+    assert.deepEqual(res.json(), {
+      versions: [
+        { id: 'v1.0', status: 'CURRENT', links: [{ rel: 'self', href: 'http://heat.example:8004/v1/' }] },
+      ],
+    });
   });
 
   it('exports a stack as abandon would describe it, and leaves it as it was', async () => {
