@@ -41,9 +41,9 @@ export function childLevel(
  * The child a nested-stack type (ResourceGroup, OS::Heat::Stack) would get from `properties`,
  * generated and bound as nested.ts does at run time; undefined when the type is not one, or a
  * property as a whole or the update policy is not known before the operation (it uses a value only
- * the operation produces), so the child cannot be told yet. A value not known deeper down (a
- * member's property referring to another resource) stays unknown in the child: Heat lists a
- * group's members whatever their properties refer to.
+ * the operation produces), so the child cannot be told yet. For a child not made yet, a value
+ * not known deeper down (a member's property referring to another resource) stays unknown in the
+ * child: Heat lists a group's members whatever their properties refer to.
  */
 export function generatedChild(
   deps: EngineDeps,
@@ -58,6 +58,9 @@ export function generatedChild(
   if (!isNestedPlugin(plugin) || !isPlainObject(properties)) return undefined;
   const given = properties as Record<string, Value>;
   if (Object.values(given).some((v) => v === UNKNOWN)) return undefined;
+  // A child that exists has its members classified against their rows (update-node's decide),
+  // where an unknown value would count as a change: there every value must be known.
+  if (existing.childId !== undefined && containsUnknown(properties)) return undefined;
   const updatePolicy = resolveSnippet(resource.definition.updatePolicy, known);
   if (containsUnknown(updatePolicy)) return undefined;
   const name = resource.definition.name;

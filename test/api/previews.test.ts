@@ -321,6 +321,44 @@ describe('API: previews', () => {
     assert.equal(bad.statusCode, 400);
   });
 
+  it('lists a new group’s members with show_nested, their values not known yet null', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: { word: { type: 'OS::Heat::RandomString', properties: { length: 4 } } },
+    };
+    const id = await create('grow', { template });
+    const group = (count: number) => ({
+      type: 'OS::Heat::ResourceGroup',
+      properties: {
+        count,
+        resource_def: {
+          type: 'OS::Heat::TestResource',
+          properties: { value: { get_attr: ['word', 'value'] } },
+        },
+      },
+    });
+    // `word` is replaced (a new length), so what its members get is not known before the update.
+    const next = {
+      ...template,
+      resources: { word: { type: 'OS::Heat::RandomString', properties: { length: 6 } }, group: group(2) },
+    };
+    const res = await preview('PUT', `/stacks/grow/${id}/preview?show_nested=True`, { template: next });
+    assert.equal(res.statusCode, 200, res.body);
+    const changes = (res.json() as { resource_changes: Changes }).resource_changes;
+    assert.deepEqual(
+      changes.replaced.map((r) => r.resource_name),
+      ['word'],
+    );
+    assert.deepEqual(
+      changes.added.map((r) => [r.resource_name, r.parent_resource ?? null, r.stack_name]),
+      [
+        ['group', null, 'grow'],
+        ['0', 'group', 'grow-group'],
+        ['1', 'group', 'grow-group'],
+      ],
+    );
+  });
+
   it('answers an unknown stack with 404', async () => {
     const res = await preview('PUT', '/stacks/ghost/00000000-0000-0000-0000-000000000000/preview', {
       template: SAMPLE_TEMPLATE,
