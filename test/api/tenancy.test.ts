@@ -49,6 +49,12 @@ const ROUTES: RouteRow[] = [
   { route: 'GET /stacks/{stack_name}/environment', own: 302 },
   { route: 'GET /stacks/{stack_name}/files', own: 302 },
   { route: 'GET /stacks/{stack_name}/outputs', own: 302 },
+  // Heat's route table has these lookups too (no client sends them): redirected all the same.
+  { route: 'POST /stacks/{stack_name}', own: 302 },
+  { route: 'POST /stacks/{stack_name}/resources', own: 302 },
+  { route: 'POST /stacks/{stack_name}/events', own: 302 },
+  { route: 'POST /stacks/{stack_name}/template', own: 302 },
+  { route: 'GET /stacks/{stack_name}/actions', own: 302 },
   { route: 'DELETE /stacks/{stack_name}/abandon', own: 302 },
   { route: 'PUT /stacks/{stack_name}', own: 302, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}', own: 302, body: { parameters: { v: 'x' } } },

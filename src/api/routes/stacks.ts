@@ -65,16 +65,19 @@ const SORT_KEYS: Record<string, StackSortKey> = {
   updated_at: 'updatedAt',
 };
 
-/** The paths Heat's lookup redirects (a stack named without its id), with their methods. */
+/**
+ * The paths Heat's lookup redirects (a stack named without its id), with their methods: Heat's
+ * route table (its POST and GET subpaths included), and Hearth's outputs, preview and abandon.
+ */
 const LOOKUPS: readonly (readonly [string, readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]])[] = [
-  ['', ['GET', 'PUT', 'PATCH', 'DELETE']],
-  ['resources', ['GET']],
-  ['events', ['GET']],
-  ['template', ['GET']],
+  ['', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']],
+  ['resources', ['GET', 'POST']],
+  ['events', ['GET', 'POST']],
+  ['template', ['GET', 'POST']],
   ['environment', ['GET']],
   ['files', ['GET']],
   ['outputs', ['GET']],
-  ['actions', ['POST']],
+  ['actions', ['GET', 'POST']],
   ['preview', ['PUT', 'PATCH']],
   ['abandon', ['DELETE']],
 ];
