@@ -108,22 +108,24 @@ describe('the real openstack CLI: previews of groups, validate, services, export
   });
 
   it('template validate lists the template types in the environment’s resource_registry', () => {
-    const valid = json<{ Environment: string | { resource_registry: Record<string, unknown> } }>(
-      'member',
-      'orchestration',
-      'template',
-      'validate',
-      '-t',
-      join(dir, 'group.yaml'),
-    );
-    const env = (
-      typeof valid.Environment === 'string' ? JSON.parse(valid.Environment) : valid.Environment
-    ) as {
-      resource_registry: Record<string, unknown>;
-    };
     // The client sends the nested template's type as the absolute URL it read it from.
     const url = `file://${join(dir, 'member.yaml')}`;
-    assert.deepEqual(env.resource_registry, { resources: {}, [url]: url });
+    for (const extra of [[], ['--show-nested']]) {
+      const valid = json<{ Environment: unknown; NestedParameters?: unknown }>(
+        'member',
+        'orchestration',
+        'template',
+        'validate',
+        ...extra,
+        '-t',
+        join(dir, 'group.yaml'),
+      );
+      const env = (
+        typeof valid.Environment === 'string' ? JSON.parse(valid.Environment) : valid.Environment
+      ) as { resource_registry: Record<string, unknown> };
+      assert.deepEqual(env.resource_registry, { resources: {}, [url]: url }, extra.join(' '));
+      assert.equal(valid.NestedParameters !== undefined, extra.length > 0, JSON.stringify(valid));
+    }
   });
 
   it('orchestration service list: the server’s engine for an admin, refused to a member', async () => {
