@@ -26,6 +26,8 @@ import { registerResourceRoutes } from './routes/resources.js';
 import { registerStackDocumentRoutes } from './routes/stack-documents.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
+import { registerServiceRoutes } from './routes/services.js';
+import { registerVersionRoutes } from './routes/versions.js';
 import { registerValidateRoutes } from './routes/validate.js';
 import type { Base } from './views/common.js';
 
@@ -160,6 +162,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   // Operations' routes: outside /v1/{project_id}, without authentication.
   registerHealthRoutes(app, deps);
   registerMetrics(app, deps);
+  registerVersionRoutes(app);
 
   await app.register(
     async (scoped) => {
@@ -191,6 +194,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerPreviewRoutes(scoped as unknown as Api, deps);
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);
+      registerServiceRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );

@@ -49,6 +49,18 @@ export async function abandonStack(deps: EngineDeps, stackId: string): Promise<J
   });
 }
 
+/**
+ * `stack export` (Heat's export_stack): the document abandon would print, with nothing removed, from
+ * one read-only transaction (a consistent view of the tree). Heat exports a stack whatever its state.
+ */
+export async function exportStack(deps: EngineDeps, stackId: string): Promise<JsonObject> {
+  return deps.store.read(async (tx) => {
+    const stack = await tx.stacks.get(stackId);
+    if (!stack || stack.deletedAt) throw new OperationError(`stack "${stackId}" not found`, 'not_found');
+    return describe(tx, deps, stack, []);
+  });
+}
+
 async function describe(
   tx: Tx,
   deps: EngineDeps,

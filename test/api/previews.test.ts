@@ -132,6 +132,73 @@ describe('API: previews', () => {
     assert.equal(inner.properties.value, 'given');
   });
 
+  it('lists a ResourceGroup’s members nested under it, their unknown values null (issue 21, item 5)', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      parameters: { n: { type: 'number', default: 2 } },
+      resources: {
+        word: { type: 'OS::Heat::RandomString' },
+        group: {
+          type: 'OS::Heat::ResourceGroup',
+          properties: {
+            count: { get_param: 'n' },
+            resource_def: {
+              type: 'OS::Heat::TestResource',
+              properties: {
+                value: 'm%index%',
+                update_replace_value: { get_attr: ['word', 'value'] },
+              },
+            },
+          },
+        },
+        // Members that are template resources: a list in the group's list.
+        nested: {
+          type: 'OS::Heat::ResourceGroup',
+          properties: {
+            count: 1,
+            resource_def: { type: 'member.yaml', properties: { v: { get_resource: 'word' } } },
+          },
+        },
+        // How many members is not known before the create: the group shows as itself.
+        later: {
+          type: 'OS::Heat::ResourceGroup',
+          properties: { count: { get_attr: ['word', 'value'] }, resource_def: { type: 'OS::Heat::None' } },
+        },
+      },
+    };
+    const res = await preview('POST', '/stacks/preview', {
+      stack_name: 'grp',
+      template,
+      files: { 'member.yaml': MEMBER },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const [word, group, nested, later] = (res.json() as { stack: PreviewStack }).stack.resources as [
+      Resource,
+      Resource[],
+      Resource[][],
+      Resource,
+    ];
+    assert.equal(word.resource_name, 'word');
+    assert.deepEqual(word.required_by.sort(), ['group', 'later', 'nested']);
+    assert.ok(Array.isArray(group), JSON.stringify(group));
+    assert.deepEqual(
+      group.map((m) => [m.resource_name, m.stack_name, m.parent_resource, m.properties.value]),
+      [
+        ['0', 'grp-group', 'group', 'm0'],
+        ['1', 'grp-group', 'group', 'm1'],
+      ],
+    );
+    for (const m of group) assert.equal(m.properties.update_replace_value, null);
+    assert.ok(Array.isArray(nested) && Array.isArray(nested[0]), JSON.stringify(nested));
+    const [inner] = nested[0] as [Resource];
+    assert.deepEqual(
+      [inner.resource_name, inner.stack_name, inner.parent_resource, inner.properties.value],
+      ['inner', 'grp-nested-0', '0', null],
+    );
+    assert.equal(later.resource_name, 'later');
+    assert.equal(later.resource_type, 'OS::Heat::ResourceGroup');
+  });
+
   it('refuses a create preview as the create would be refused', async () => {
     await create('taken', { template: SAMPLE_TEMPLATE });
     const cases: [Record<string, unknown>, number, string, RegExp][] = [
@@ -252,6 +319,44 @@ describe('API: previews', () => {
 
     const bad = await preview('PUT', `${url}?show_nested=often`, { template: next, files });
     assert.equal(bad.statusCode, 400);
+  });
+
+  it('lists a new group’s members with show_nested, their values not known yet null', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: { word: { type: 'OS::Heat::RandomString', properties: { length: 4 } } },
+    };
+    const id = await create('grow', { template });
+    const group = (count: number) => ({
+      type: 'OS::Heat::ResourceGroup',
+      properties: {
+        count,
+        resource_def: {
+          type: 'OS::Heat::TestResource',
+          properties: { value: { get_attr: ['word', 'value'] } },
+        },
+      },
+    });
+    // `word` is replaced (a new length), so what its members get is not known before the update.
+    const next = {
+      ...template,
+      resources: { word: { type: 'OS::Heat::RandomString', properties: { length: 6 } }, group: group(2) },
+    };
+    const res = await preview('PUT', `/stacks/grow/${id}/preview?show_nested=True`, { template: next });
+    assert.equal(res.statusCode, 200, res.body);
+    const changes = (res.json() as { resource_changes: Changes }).resource_changes;
+    assert.deepEqual(
+      changes.replaced.map((r) => r.resource_name),
+      ['word'],
+    );
+    assert.deepEqual(
+      changes.added.map((r) => [r.resource_name, r.parent_resource ?? null, r.stack_name]),
+      [
+        ['group', null, 'grow'],
+        ['0', 'group', 'grow-group'],
+        ['1', 'group', 'grow-group'],
+      ],
+    );
   });
 
   it('answers an unknown stack with 404', async () => {

@@ -49,6 +49,12 @@ const ROUTES: RouteRow[] = [
   { route: 'GET /stacks/{stack_name}/environment', own: 302 },
   { route: 'GET /stacks/{stack_name}/files', own: 302 },
   { route: 'GET /stacks/{stack_name}/outputs', own: 302 },
+  // Heat's route table has these lookups too (no client sends them): redirected all the same.
+  { route: 'POST /stacks/{stack_name}', own: 302 },
+  { route: 'POST /stacks/{stack_name}/resources', own: 302 },
+  { route: 'POST /stacks/{stack_name}/events', own: 302 },
+  { route: 'POST /stacks/{stack_name}/template', own: 302 },
+  { route: 'GET /stacks/{stack_name}/actions', own: 302 },
   { route: 'DELETE /stacks/{stack_name}/abandon', own: 302 },
   { route: 'PUT /stacks/{stack_name}', own: 302, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}', own: 302, body: { parameters: { v: 'x' } } },
@@ -65,6 +71,9 @@ const ROUTES: RouteRow[] = [
   { route: 'PATCH /stacks/{stack_name}/{stack_id}', own: 202, body: { parameters: { v: 'patched-by-row' } } },
   { route: 'DELETE /stacks/{stack_name}/{stack_id}', own: 204 },
   { route: 'DELETE /stacks/{stack_name}/{stack_id}/abandon', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/export', own: 200 },
+  // Admin only (Heat's service:index): a member's own project is refused too; no stack in it.
+  { route: 'GET /services', own: 403 },
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { check: null } },
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 200, body: { suspend: null } },
   // Nothing to cancel on a complete stack: the 409 still shows the stack was found.

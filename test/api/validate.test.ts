@@ -184,6 +184,33 @@ resources:
     assert.equal(settled?.status, 'COMPLETE', settled?.reason);
   });
 
+  it('lists the template types it resolved in the environment’s resource_registry, as Heat (issue 21, item 6)', async () => {
+    const files = { 'file:///t/member.yaml': MEMBER, 'file:///t/other.yaml': MEMBER };
+    const template = {
+      heat_template_version: '2018-08-31',
+      parameters: { on: { type: 'boolean', default: false } },
+      conditions: { on: { get_param: 'on' } },
+      resources: {
+        a: { type: 'file:///t/member.yaml' },
+        b: { type: 'file:///t/member.yaml' },
+        // Mapped by the environment: shown as the environment gives it, not registered again.
+        c: { type: 'My::Member' },
+        // Not in the stack: Heat never looks its type up.
+        off: { type: 'file:///t/other.yaml', condition: 'on' },
+        plain: { type: 'OS::Heat::None' },
+      },
+    };
+    const environment = { resource_registry: { 'My::Member': 'file:///t/member.yaml' } };
+    const res = await validate({ template, files, environment });
+    assert.equal(res.statusCode, 200, res.body);
+    const env = (res.json() as ValidateBody).Environment as { resource_registry: unknown };
+    assert.deepEqual(env.resource_registry, {
+      resources: {},
+      'My::Member': 'file:///t/member.yaml',
+      'file:///t/member.yaml': 'file:///t/member.yaml',
+    });
+  });
+
   it('drops a depends_on naming a resource whose condition is false (issue 21, item 12)', async () => {
     const template = `heat_template_version: 2016-10-14
 resources:

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { isAdmin } from '../../auth/identity.js';
-import { abandonStack } from '../../engine/abandon.js';
+import { abandonStack, exportStack } from '../../engine/abandon.js';
 import { adoptStack } from '../../engine/adopt.js';
 import { adoptRequest } from '../request/adopt-body.js';
 import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
@@ -65,16 +65,19 @@ const SORT_KEYS: Record<string, StackSortKey> = {
   updated_at: 'updatedAt',
 };
 
-/** The paths Heat's lookup redirects (a stack named without its id), with their methods. */
+/**
+ * The paths Heat's lookup redirects (a stack named without its id), with their methods: Heat's
+ * route table (its POST and GET subpaths included), and Hearth's outputs, preview and abandon.
+ */
 const LOOKUPS: readonly (readonly [string, readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]])[] = [
-  ['', ['GET', 'PUT', 'PATCH', 'DELETE']],
-  ['resources', ['GET']],
-  ['events', ['GET']],
-  ['template', ['GET']],
+  ['', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']],
+  ['resources', ['GET', 'POST']],
+  ['events', ['GET', 'POST']],
+  ['template', ['GET', 'POST']],
   ['environment', ['GET']],
   ['files', ['GET']],
   ['outputs', ['GET']],
-  ['actions', ['POST']],
+  ['actions', ['GET', 'POST']],
   ['preview', ['PUT', 'PATCH']],
   ['abandon', ['DELETE']],
 ];
@@ -243,6 +246,17 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const { stack_name: name, stack_id: id } = request.params;
       const stack = await stackByIdentity(engine, request, name, id);
       return abandonStack(engine.deps, stack.id);
+    },
+  );
+
+  // Heat's export: abandon's document, the stack left as it is (read only, so any state will do).
+  app.get(
+    '/stacks/:stack_name/:stack_id/export',
+    { schema: { params: StackParams, tags: ['stacks'] } },
+    async (request) => {
+      const { stack_name: name, stack_id: id } = request.params;
+      const stack = await stackByIdentity(engine, request, name, id);
+      return exportStack(engine.deps, stack.id);
     },
   );
 }
