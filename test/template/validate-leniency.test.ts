@@ -201,6 +201,9 @@ resources:
         'heat_template_version: 2016-10-14\nresources:\n  g: {type: OS::Neutron::SecurityGroup, properties: {nmae: x}}\n',
       ),
     );
-    assert.match(err.message, /resources\.g\.properties\.nmae: Unknown Property nmae/);
+    assert.match(
+      err.message,
+      /^Property error: : resources\.g\.properties: : Unknown Property nmae \(.*resources\.g\.properties\.nmae; did you mean "name"\?\)$/,
+    );
   });
 });
