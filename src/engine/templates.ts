@@ -1,7 +1,7 @@
 import type { TemplateRecord } from '../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../template/environment/index.js';
 import type { TemplateLimits } from '../template/limits.js';
-import { parseSourceSteps, SLICED_JSON_BYTES } from '../template/source.js';
+import { parseSourceSteps, SLICED_JSON_BYTES, sourceFormat } from '../template/source.js';
 import { yamlToJsonOffLoop } from '../template/yaml-off-loop.js';
 import {
   type DeferredConstraints,
@@ -140,7 +140,7 @@ export async function bindTemplateSliced(
 ): Promise<StackDefinition> {
   // A big YAML document is parsed by a worker thread; JSON parses in slices here.
   const text = record.template;
-  const bigYaml = text.length >= SLICED_JSON_BYTES && !text.trimStart().startsWith('{');
+  const bigYaml = text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
   const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
   return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml));
 }

@@ -1,15 +1,9 @@
 import type { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
-import { type DocPath, TemplateError } from './errors.js';
+import { TemplateError } from './errors.js';
 import { UNKNOWN } from './functions/types.js';
 import type { ResourceDefinition, Template } from './template.js';
-import type { ValidationContext } from './validation-context.js';
-
-/** The resources of one template: those whose condition is not false, and every name. */
-export interface ResourceScope {
-  readonly enabled: ReadonlyMap<string, ResourceDefinition>;
-  readonly all: ReadonlySet<string>;
-}
+import { checkReference, type ResourceScope, type ValidationContext } from './validation-context.js';
 
 /**
  * The names of the resources `def` depends on: those its properties and metadata refer to, and
@@ -95,20 +89,4 @@ export function checkExternal(
     ]);
   }
   return [];
-}
-
-export function checkReference(name: string, path: DocPath, scope: ResourceScope): void {
-  if (scope.enabled.has(name)) return;
-  if (scope.all.has(name)) {
-    throw new TemplateError(
-      'reference',
-      `resource "${name}" is referenced here but its condition is false`,
-      path,
-    );
-  }
-  throw new TemplateError(
-    'reference',
-    `the specified reference "${name}" is not a resource of this template`,
-    path,
-  );
 }

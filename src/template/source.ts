@@ -87,6 +87,11 @@ type SourceLimits = Pick<
   'maxDocumentBytes' | 'maxDocumentDepth' | 'maxDocumentNodes' | 'maxAliasCount'
 >;
 
+/** Heat's rule exactly: JSON only when the very first character (after a byte order mark) is `{`. */
+export function sourceFormat(text: string): 'json' | 'yaml' {
+  return text.charCodeAt(text.charCodeAt(0) === 0xfeff ? 1 : 0) === 0x7b ? 'json' : 'yaml';
+}
+
 /** JSON texts from this size on are parsed in slices (a native JSON.parse of 7 MB takes ~0.2 s). */
 export const SLICED_JSON_BYTES = 256 * 1024;
 
@@ -112,8 +117,7 @@ export function* parseSourceSteps(
     );
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // Heat's rule exactly: JSON only when the very first character is `{`.
-  const format = text.startsWith('{') ? 'json' : 'yaml';
+  const format = sourceFormat(text);
   let data: Json;
   try {
     if (format === 'yaml' && parsedYaml !== undefined) {

@@ -3,7 +3,7 @@ import { type Json, setOwn } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
-import { checkExternal, checkReference, dependenciesOf } from './resource-references.js';
+import { checkExternal, dependenciesOf } from './resource-references.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
 import { type DocPath, isTemplateError, TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
@@ -16,7 +16,7 @@ import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
-import { ValidationContext } from './validation-context.js';
+import { checkReference, ValidationContext } from './validation-context.js';
 
 export interface DefineOptions {
   /** The files map: every file a template, environment or get_file refers to, by URL. */

@@ -22,8 +22,7 @@ import { evaluateYaqlAt } from './functions/yaql.js';
  */
 export class ValidationContext implements ResolveContext {
   private conditions: ConditionEvaluator | undefined;
-  private enabled: ReadonlyMap<string, ResourceDefinition> = new Map();
-  private all: ReadonlySet<string> = new Set();
+  private scope: ResourceScope = { enabled: new Map(), all: new Set() };
   /** get_attr reads per resource, checked once that resource's type is known. */
   private readonly attributeReads = new Map<string, FnCall[]>();
 
@@ -39,8 +38,7 @@ export class ValidationContext implements ResolveContext {
   }
 
   bindResources(enabled: ReadonlyMap<string, ResourceDefinition>, all: ReadonlySet<string>): void {
-    this.enabled = enabled;
-    this.all = all;
+    this.scope = { enabled, all };
   }
 
   resolve(node: Node): Value {
@@ -60,12 +58,12 @@ export class ValidationContext implements ResolveContext {
   }
 
   resourceRef(name: string, path: DocPath): Value {
-    this.checkResource(name, path);
+    checkReference(name, path, this.scope);
     return UNKNOWN;
   }
 
   resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
-    this.checkResource(name, path);
+    checkReference(name, path, this.scope);
     void attr;
     return UNKNOWN;
   }
@@ -112,20 +110,27 @@ export class ValidationContext implements ResolveContext {
     if (list) list.push(call);
     else this.attributeReads.set(resource, [call]);
   }
+}
 
-  private checkResource(name: string, path: DocPath): void {
-    if (this.enabled.has(name)) return;
-    if (this.all.has(name)) {
-      throw new TemplateError(
-        'reference',
-        `resource "${name}" is referenced here but its condition is false`,
-        path,
-      );
-    }
+/** The resources of one template: those whose condition is not false, and every name. */
+export interface ResourceScope {
+  readonly enabled: ReadonlyMap<string, ResourceDefinition>;
+  readonly all: ReadonlySet<string>;
+}
+
+/** A reference to a resource must name an enabled resource of the template. */
+export function checkReference(name: string, path: DocPath, scope: ResourceScope): void {
+  if (scope.enabled.has(name)) return;
+  if (scope.all.has(name)) {
     throw new TemplateError(
       'reference',
-      `the specified reference "${name}" is not a resource of this template`,
+      `resource "${name}" is referenced here but its condition is false`,
       path,
     );
   }
+  throw new TemplateError(
+    'reference',
+    `the specified reference "${name}" is not a resource of this template`,
+    path,
+  );
 }

@@ -2,9 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { JsonDepthError, parseJsonSteps, stringifyJsonSteps } from '../../src/util/json-sliced.js';
-import { runToEnd } from '../../src/util/loop-slice.js';
+import { runToEnd, type Sliceable } from '../../src/util/loop-slice.js';
 
 const parse = (text: string, maxDepth?: number) => runToEnd(parseJsonSteps(text, maxDepth));
+
+/** Runs sliceable work to its end, counting the points where it paused. */
+function runCounting<T>(steps: Sliceable<T>): { pauses: number; value: T } {
+  let pauses = 0;
+  let step = steps.next();
+  while (!step.done) {
+    pauses++;
+    step = steps.next();
+  }
+  return { pauses, value: step.value };
+}
 
 /** JSON.parse's outcome: the value, or that it threw a SyntaxError. */
 function outcome(fn: () => unknown): { value: unknown } | { error: true } {
@@ -94,15 +105,9 @@ describe('parseJsonSteps: JSON.parse in slices', () => {
     const text = JSON.stringify({
       resources: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`r${i}`, { type: 'T' }])),
     });
-    const steps = parseJsonSteps(text);
-    let pauses = 0;
-    let step = steps.next();
-    while (!step.done) {
-      pauses++;
-      step = steps.next();
-    }
+    const { pauses, value } = runCounting(parseJsonSteps(text));
     assert.ok(pauses >= 5, `${pauses} pauses`);
-    assert.deepStrictEqual(step.value, JSON.parse(text));
+    assert.deepStrictEqual(value, JSON.parse(text));
   });
 });
 
@@ -118,14 +123,8 @@ describe('stringifyJsonSteps: JSON.stringify in slices', () => {
 
   it('writes what JSON.parse read, __proto__ keys and all, pausing on big values', () => {
     const text = `{"__proto__":{"a":[1,2,{}]},"b":[],"r":${JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ i })))}}`;
-    const steps = stringifyJsonSteps(JSON.parse(text));
-    let pauses = 0;
-    let step = steps.next();
-    while (!step.done) {
-      pauses++;
-      step = steps.next();
-    }
+    const { pauses, value } = runCounting(stringifyJsonSteps(JSON.parse(text)));
     assert.ok(pauses >= 5, `${pauses} pauses`);
-    assert.equal(step.value, text);
+    assert.equal(value, text);
   });
 });
