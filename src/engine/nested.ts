@@ -94,6 +94,7 @@ export async function runNestedUpdate(
       const child = nestedPlugin.nested.child(properties, row.data, {
         updatePolicy,
         creating: childStackOf(row) === undefined,
+        settled: row.status === 'COMPLETE' && nestedProgress(row) === undefined,
       });
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }

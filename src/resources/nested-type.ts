@@ -22,6 +22,12 @@ export interface NestedStackType {
 export interface ChildOptions {
   updatePolicy?: Value;
   creating?: boolean;
+  /**
+   * The row's last operation ended COMPLETE and nothing is in flight: the data it recorded then
+   * holds for every member. False on a retry of an update already begun (or after a failed one),
+   * so a plugin can tell "what the members were before this update" across a crash. Absent: true.
+   */
+  settled?: boolean;
 }
 
 export interface NestedChild {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { findStack } from '../../src/engine/operations.js';
 import { signalError, signalResource } from '../../src/engine/signal.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
+import { autoScalingGroupPlugin } from '../../src/resources/heat/autoscaling-group.js';
 import { newCapacity } from '../../src/resources/heat/scaling.js';
 import type { ResourceRecord } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
@@ -100,6 +101,97 @@ describe('OS::Heat::AutoScalingGroup', () => {
       /min_size can not be greater than max_size/,
     );
     await assert.rejects(h.create('b', template({ desired: 9 })), /desired_capacity must be between 1 and 5/);
+  });
+});
+
+/** The member names each member of the child's current template depends on. */
+async function memberDependencies(h: Harness): Promise<Record<string, unknown>> {
+  const top = await h.stack('s');
+  const [child] = await h.deps.store.tx((tx) => tx.stacks.list({ parentId: top.id }));
+  const record = await h.deps.store.tx((tx) => tx.templates.get(child!.templateId!));
+  const resources = (JSON.parse(record!.template) as { resources: Record<string, { depends_on?: unknown }> })
+    .resources;
+  return Object.fromEntries(Object.entries(resources).map(([name, r]) => [name, r.depends_on ?? null]));
+}
+
+describe('OS::Heat::AutoScalingGroup rolling_updates', () => {
+  function rolling(value: string, desired: number, policy = ''): string {
+    return template({ desired }).replace(
+      'resource: {type: OS::Heat::TestResource, properties: {value: member}}',
+      `resource: {type: ${T}, properties: {value: ${value}}}${policy}`,
+    );
+  }
+
+  it('replaces members one at a time by default when the definition changes; a resize adds them at once', async () => {
+    const h = await Harness.create();
+    await h.create('s', rolling('a', 3));
+    await h.settle();
+    assert.deepEqual(Object.values(await memberDependencies(h)), [null, null, null], 'created at once');
+
+    await h.update('s', rolling('b', 3));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    const chained = await memberDependencies(h);
+    const order = (await members(h)).sort((x, y) => x.id - y.id).map((r) => r.name);
+    assert.deepEqual(
+      order.map((name) => chained[name]),
+      [null, [order[0]], [order[1]]],
+      "Heat's default rolling_updates: max_batch_size 1",
+    );
+    const top = await h.stack('s');
+    const [child] = await h.deps.store.tx((tx) => tx.stacks.list({ parentId: top.id }));
+    const events = await h.deps.store.tx((tx) => tx.events.list(child!.id));
+    const seq = events
+      .filter((e) => e.action === 'UPDATE' && order.includes(e.resourceName))
+      .map((e) => `${e.resourceName}:${e.status}`);
+    assert.deepEqual(
+      seq,
+      order.flatMap((name) => [`${name}:IN_PROGRESS`, `${name}:COMPLETE`]),
+      'each member after the one before it',
+    );
+    assert.deepEqual((await h.outputs('s')).values, ['b', 'b', 'b']);
+
+    await h.update('s', rolling('b', 5));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    const grown = await memberDependencies(h);
+    assert.equal(Object.keys(grown).length, 5);
+    assert.deepEqual(Object.values(grown), [null, null, null, null, null], 'a resize alone is not batched');
+  });
+
+  it('takes max_batch_size and min_in_service from rolling_updates', async () => {
+    const h = await Harness.create();
+    const policy = '\n      rolling_updates: {max_batch_size: 2, min_in_service: 1}';
+    await h.create('s', rolling('a', 4, policy));
+    await h.settle();
+    await h.update('s', rolling('b', 4, policy));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    const deps = await memberDependencies(h);
+    const order = (await members(h)).sort((x, y) => x.id - y.id).map((r) => r.name);
+    assert.deepEqual(
+      order.map((name) => deps[name]),
+      [null, null, order.slice(0, 2), order.slice(0, 2)],
+    );
+  });
+
+  it('a retried update (data already recorded, the child in flight) keeps its batches', () => {
+    const properties = {
+      min_size: 1,
+      max_size: 5,
+      desired_capacity: 2,
+      resource: { type: T, properties: { value: 'a' } },
+      rolling_updates: { min_in_service: 0, max_batch_size: 1, pause_time: 0 },
+    };
+    const nested = autoScalingGroupPlugin.nested;
+    const created = nested.child(properties, {}, { creating: true });
+    const changed = { ...properties, resource: { type: T, properties: { value: 'b' } } };
+    const first = nested.child(changed, created.data!, { settled: true });
+    assert.match(first.template, /depends_on/);
+    const retried = nested.child(changed, { ...created.data!, ...first.data! }, { settled: false });
+    assert.equal(retried.template, first.template, 'the same child as the first attempt');
+    const later = nested.child(changed, { ...created.data!, ...first.data! }, { settled: true });
+    assert.doesNotMatch(later.template, /depends_on/, "once settled, the definition is the members' own");
   });
 });
 

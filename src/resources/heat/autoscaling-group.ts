@@ -5,8 +5,8 @@ import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
-import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
-import { addBatches, batching, isPause } from './batches.js';
+import { type ChildOptions, NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { addBatches, type Batching, batching, isPause } from './batches.js';
 import { memberAttributes } from './member-attributes.js';
 import { bounds, CAPACITY_KEY, DESIRED_SEEN_KEY, groupCapacity } from './scaling.js';
 
@@ -15,6 +15,42 @@ const TYPE = 'OS::Heat::AutoScalingGroup';
 /** Row data keys: the members' names in creation order, and the counter new names come from. */
 const MEMBERS_KEY = 'members';
 const NEXT_KEY = 'next_member';
+/**
+ * Row data keys: a digest of the member definition the last child was made from, and of the one
+ * every member had when the update under way began (so a retried or superseded update still
+ * knows the definition changed and keeps its batches).
+ */
+const DEFINITION_KEY = 'member_definition';
+const BASE_KEY = 'member_definition_base';
+
+function digest(definition: Json): string {
+  return createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 16);
+}
+
+/**
+ * Heat replaces members in rolling_updates batches only when `resource` changed; a resize alone
+ * adds or removes members all at once. Returns the batching, if any, and the keys to record.
+ */
+function rollingBatches(
+  properties: Record<string, Value>,
+  data: Readonly<JsonObject>,
+  definition: Json,
+  options: ChildOptions,
+  count: number,
+): { batches: Batching | undefined; recorded: JsonObject } {
+  const now = digest(definition);
+  const last = typeof data[DEFINITION_KEY] === 'string' ? data[DEFINITION_KEY] : undefined;
+  const kept = typeof data[BASE_KEY] === 'string' ? data[BASE_KEY] : undefined;
+  const base = options.creating ? now : (options.settled ?? true) ? last : kept;
+  const changed = base !== undefined && base !== now;
+  const batches = changed
+    ? batching({ rolling_update: properties.rolling_updates ?? null }, false, count)
+    : undefined;
+  return {
+    batches,
+    recorded: { [DEFINITION_KEY]: now, ...(base === undefined ? {} : { [BASE_KEY]: base }) },
+  };
+}
 
 const OWN: readonly string[] = ['outputs', 'outputs_list', 'current_size', 'refs', 'refs_map'];
 const members = memberAttributes(['current_size']);
@@ -93,6 +129,7 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
     rolling_updates: P.map({
       description: 'Policy for rolling updates for this scaling group.',
       updateAllowed: true,
+      default: { min_in_service: 0, max_batch_size: 1, pause_time: 0 },
       schema: {
         min_in_service: P.integer({
           description: 'The minimum number of resources in service.',
@@ -143,12 +180,8 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
         }
         setOwn(resources, name, member);
       }
-      // rolling_updates: members are updated in batches (created all at once, as in Heat).
-      const batches = batching(
-        { rolling_update: properties.rolling_updates ?? null },
-        options.creating ?? false,
-        kept.length,
-      );
+      // rolling_updates: a changed definition reaches the members in batches (created all at once, as in Heat).
+      const { batches, recorded } = rollingBatches(properties, data, def as Json, options, kept.length);
       if (batches) addBatches(resources, kept, batches, def as Json);
       const template = { heat_template_version: '2015-04-30', resources };
       const desired = typeof properties.desired_capacity === 'number' ? properties.desired_capacity : null;
@@ -160,6 +193,7 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
           [NEXT_KEY]: next,
           [CAPACITY_KEY]: capacity,
           [DESIRED_SEEN_KEY]: desired,
+          ...recorded,
         },
       };
     },
