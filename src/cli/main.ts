@@ -54,8 +54,25 @@ export function buildProgram(
   return program;
 }
 
+/** Exit status of a process a closed pipe stopped (SIGPIPE's 128 + 13), as for any Unix tool. */
+const EXIT_PIPE = 141;
+
+/**
+ * `hearth ... | head`: once the reader is gone, stop quietly as a Unix tool does, rather than
+ * print an unhandled EPIPE. The store needs nothing: whatever was under way is in the database.
+ */
+function stopOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(EXIT_PIPE);
+    });
+  }
+}
+
 /** Runs the CLI and returns the process exit code; never throws for user errors. */
 export async function main(argv: string[], io: CliIO = STDIO): Promise<number> {
+  if (io === STDIO) stopOnClosedPipe();
   const program = buildProgram(io);
   try {
     await program.parseAsync(argv);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 import { hearth } from './helpers.js';
 
 function workdir(files: Record<string, string>): string {
@@ -172,6 +174,23 @@ resources:
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^digraph/);
     assert.match(r.stdout, /"server" -> "subnet"/);
+    // One backslash: DOT's line break between the name and the type (a doubled one draws "\n").
+    assert.ok(r.stdout.includes('"server" [label="server\\nOS::Nova::Server"]'), r.stdout);
+  });
+
+  it('stops quietly when its reader closes the pipe, as a Unix tool does', () => {
+    const resources = Array.from({ length: 20_000 }, (_, i) => `  r${i}: {type: OS::Heat::None}`).join('\n');
+    const dir = workdir({ 'big.yaml': `heat_template_version: 2018-08-31\nresources:\n${resources}\n` });
+    const command = [process.execPath, ...hearthNodeArgs(), 'template', 'graph', '-t', 'big.yaml']
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const r = spawnSync('bash', ['-c', `${command} 2>err.txt | head -1; echo "status=\${PIPESTATUS[0]}"`], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.match(r.stdout, /^digraph "stack" \{\nstatus=141\n$/, r.stdout);
+    assert.equal(readFileSync(join(dir, 'err.txt'), 'utf8'), '', 'no EPIPE trace');
   });
 });
 

@@ -129,7 +129,8 @@ export function registerTemplateCommands(
         print(
           toDot(stack.graph, {
             name: 'stack',
-            label: (name) => `${name}\\n${stack.resources.get(name)?.definition.type ?? ''}`,
+            // A real newline: quote() writes it as DOT's \n escape, which Graphviz draws as a line break.
+            label: (name) => `${name}\n${stack.resources.get(name)?.definition.type ?? ''}`,
           }),
         );
       }
