@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadDeploymentKey } from '../auth/deployment-key.js';
 import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
-import { type Config, expandHome, loadConfig, templateLimitsFrom } from '../config/index.js';
+import { type Config, expandHome, loadConfig, OPTIONS, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
 import { Engine } from '../engine/engine.js';
 import { RateLimits } from '../openstack/index.js';
@@ -70,8 +70,27 @@ export async function openConfiguredStore(
 ): Promise<Store> {
   const database = configuredDatabase(config, opts);
   const file = sqliteFileOf(database);
-  if (file !== undefined) mkdirSync(dirname(file), { recursive: true });
-  return openStore(database, { poolSize: config.database_pool_size, ...options });
+  if (file !== undefined) prepareDirectory(file, database === expandHome(OPTIONS.database.default));
+  try {
+    return await openStore(database, { poolSize: config.database_pool_size, ...options });
+  } catch (err) {
+    if (file === undefined || (err as { code?: unknown }).code !== 'SQLITE_CANTOPEN') throw err;
+    throw new Error(`cannot open the store ${file}: ${(err as Error).message} (is it a file you may write?)`);
+  }
+}
+
+/**
+ * The default store's directory (~/.hearth) is made on first use; a directory named by --db,
+ * HEARTH_DB or the configuration must exist, so a mistyped path is an error, not a new store.
+ */
+function prepareDirectory(file: string, isDefault: boolean): void {
+  const dir = dirname(file);
+  if (isDefault) mkdirSync(dir, { recursive: true });
+  else if (!existsSync(dir)) {
+    throw new Error(
+      `the store's directory ${dir} does not exist (the store is ${file}): create it, or correct --db`,
+    );
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceRecord, Store } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/index.js';
@@ -303,3 +305,22 @@ async function undo(driver: SqliteDriver, statements: string[]): Promise<void> {
     else throw new Error(`cannot undo: ${sql}`);
   }
 }
+
+describe('a store path that cannot be used', () => {
+  it('a mistyped --db directory is an error naming it, and nothing is created', () => {
+    const { dir } = workdir({});
+    const db = join(dir, 'no-such-dir', 'x.db');
+    const r = hearth(['--db', db, 'stack', 'list'], dir);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /the store's directory .*no-such-dir does not exist/);
+    assert.ok(!existsSync(join(dir, 'no-such-dir')), 'no directory made');
+  });
+
+  it('a path SQLite cannot open is named in the error', () => {
+    const { dir } = workdir({});
+    mkdirSync(join(dir, 'a-directory'));
+    const r = hearth(['--db', join(dir, 'a-directory'), 'stack', 'list'], dir);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /cannot open the store .*a-directory/);
+  });
+});
