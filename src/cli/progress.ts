@@ -16,11 +16,21 @@ export interface WaitDisplay {
   tty: boolean;
   /** Throw StackFailed when the operation ends FAILED (a cancel ends FAILED by design). */
   failOnFailure: boolean;
+  /**
+   * Events and progress lines go to stderr: stdout carries only a machine-readable document
+   * (`-f json|yaml|value`). Otherwise they go where the command prints, as `openstack` does.
+   */
+  logToStderr?: boolean;
 }
 
 /** The display of a `--wait`: a status line when stderr is a terminal. */
-export function waitDisplay(failOnFailure = true): WaitDisplay {
-  return { tty: process.stderr.isTTY === true, failOnFailure };
+export function waitDisplay(failOnFailure = true, format = 'table'): WaitDisplay {
+  return { tty: process.stderr.isTTY === true, failOnFailure, logToStderr: format !== 'table' };
+}
+
+/** Where a plain (not terminal) display writes its lines. */
+export function waitLog(print: Print, display: WaitDisplay): Print {
+  return display.logToStderr ? (s) => process.stderr.write(s) : print;
 }
 
 /**
@@ -54,6 +64,7 @@ export async function waitAndReport(
   display: WaitDisplay = waitDisplay(),
 ): Promise<StackRecord | undefined> {
   const store = engine.deps.store;
+  const log = waitLog(print, display);
   let lastEvent = await store.tx((tx) => tx.events.latestId(stackId));
   let lastLine = -Infinity;
   let lastCounts = '';
@@ -62,7 +73,7 @@ export async function waitAndReport(
   const plain = async (progress: StackProgress) => {
     const events = await store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
     lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events) print(eventLine(eventInfo(e)));
+    for (const e of events) log(eventLine(eventInfo(e)));
     const counts = countsText(progress.counts);
     const running = progress.counts.total > 0 && !progress.final;
     // A line when an operation starts (a rollback is another), then only now and then.
@@ -72,7 +83,7 @@ export async function waitAndReport(
       lastLine = progress.elapsedMs;
       lastCounts = counts;
       lastAction = progress.stack.action;
-      print(`Progress: ${counts} (${seconds(progress.elapsedMs)})\n`);
+      log(`Progress: ${counts} (${seconds(progress.elapsedMs)})\n`);
     }
   };
   const terminal = (progress: StackProgress) => {

@@ -253,7 +253,7 @@ ${bad}outputs:
     const stack = parseJson<{ stack_status: string; disable_rollback: boolean }>(r.stdout);
     assert.equal(stack.stack_status, 'ROLLBACK_COMPLETE');
     assert.equal(stack.disable_rollback, false);
-    assert.match(r.stdout, /\[bad\]: CREATE_FAILED/);
+    assert.match(r.stderr, /\[bad\]: CREATE_FAILED/);
 
     assert.deepEqual(await w.ids('s'), before, 'test_stack_update_rollback: only the original resources');
     assert.deepEqual(await w.outputs('s'), { second: 'one' });

@@ -82,9 +82,12 @@ describe('hearth stack --url: resources, events, outputs, template, previews, si
   });
 
   it('lists events as the embedded engine does, and --wait prints them', {}, () => {
-    const waited = ok(remote(['stack', 'create', 'ev', '-t', 't.yaml', '--wait', '-f', 'value']), 'create');
-    assert.match(waited, /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/m);
-    assert.match(waited, /^\S+ \[ev\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/m);
+    const created = remote(['stack', 'create', 'ev', '-t', 't.yaml', '--wait', '-f', 'value']);
+    ok(created, 'create');
+    // -f value: the events on stderr, stdout the values alone.
+    assert.match(created.stderr, /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/m);
+    assert.match(created.stderr, /^\S+ \[ev\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/m);
+    assert.doesNotMatch(created.stdout, /\[first\]/);
     ok(embedded(['stack', 'create', 'ev', '-t', 't.yaml', '--wait']), 'embedded create');
     const events = both(['stack', 'event', 'list', 'ev', '-f', 'json']);
     // Independent resources may interleave differently: the same events, each resource's in order.

@@ -25,8 +25,10 @@ describe('hearth stack (embedded engine)', () => {
     const w = workdir({ 't.yaml': V1 });
     const created = w.run(['stack', 'create', 'demo', '-t', 't.yaml', '--wait', '-f', 'json']);
     assert.equal(created.code, 0, created.stderr);
-    const stack = JSON.parse(created.stdout.slice(created.stdout.indexOf('{')));
+    // -f json: the document alone on stdout, the events on stderr.
+    const stack = JSON.parse(created.stdout);
     assert.equal(stack.stack_status, 'CREATE_COMPLETE');
+    assert.match(created.stderr, /\[first\]: CREATE_COMPLETE/);
 
     const out = w.run(['stack', 'output', 'show', 'demo', 'echoed', '-f', 'json']);
     assert.equal(JSON.parse(out.stdout).output_value, 'one');
@@ -77,19 +79,22 @@ describe('hearth stack (embedded engine)', () => {
     const w = workdir({ 't.yaml': V1 });
     const created = w.run(['stack', 'create', 'p', '-t', 't.yaml', '--wait', '-f', 'value']);
     assert.equal(created.code, 0, created.stderr);
-    assert.equal(created.stderr, '', 'no status line: stderr is not a terminal');
-    assert.ok(!created.stdout.includes('\r') && !created.stdout.includes('\u001b'), 'nothing redrawn');
-    const lines = created.stdout.split('\n');
+    // -f value: the values alone on stdout; the lines on stderr, plain: it is not a terminal.
+    assert.ok(!created.stderr.includes('\r') && !created.stderr.includes('\u001b'), 'nothing redrawn');
+    assert.doesNotMatch(created.stdout, /Progress|\[first\]/);
+    assert.match(created.stdout, /^p$/m);
+    const lines = created.stderr.split('\n');
     assert.equal(lines[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
     assert.ok(lines.some((l) => /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/.test(l)));
     assert.ok(
       lines.some((l) => /^\S+ \[p\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/.test(l)),
     );
 
-    // An update counts only what it touches: `extra` is unchanged.
-    const args = ['stack', 'update', 'p', '--existing', '--parameter', 'word=two', '--wait', '-f', 'value'];
+    // An update counts only what it touches: `extra` is unchanged. A table goes with its lines.
+    const args = ['stack', 'update', 'p', '--existing', '--parameter', 'word=two', '--wait'];
     const updated = w.run(args);
     assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(updated.stderr, '', 'no status line: stderr is not a terminal');
     assert.equal(updated.stdout.split('\n')[0], 'Progress: 0/2 done, 0 in progress, 0 failed (0.0s)');
     assert.doesNotMatch(updated.stdout, /\[extra\]/);
 
@@ -143,7 +148,7 @@ describe('hearth stack (embedded engine)', () => {
     assert.equal(w.run(['stack', 'create', 'ok', '-t', 't.yaml', '--wait']).code, 0);
     const checked = w.run(['stack', 'check', 'ok', '--wait', '-f', 'json']);
     assert.equal(checked.code, 0, checked.stderr);
-    const stack = JSON.parse(checked.stdout.slice(checked.stdout.indexOf('{')));
+    const stack = JSON.parse(checked.stdout);
     assert.equal(stack.stack_status, 'CHECK_COMPLETE');
     const rows = JSON.parse(w.run(['stack', 'resource', 'list', 'ok', '-f', 'json']).stdout);
     assert.deepEqual(

@@ -47,11 +47,13 @@ export interface Background {
   done: Promise<CliResult>;
 }
 
-/** Parses what a `-f json` command printed (after any progress lines `--wait` printed first). */
+/** Parses what a `-f json` command printed: the document alone (`--wait` logs to stderr then). */
 export function parseJson<T = unknown>(stdout: string): T {
-  const start = stdout.search(/^[[{]/m);
-  assert.ok(start >= 0, `no JSON in:\n${stdout}`);
-  return JSON.parse(stdout.slice(start)) as T;
+  try {
+    return JSON.parse(stdout) as T;
+  } catch (err) {
+    assert.fail(`not one JSON document (${(err as Error).message}):\n${stdout}`);
+  }
 }
 
 /** Directories made by this test process, removed when it exits (every command has ended by then). */

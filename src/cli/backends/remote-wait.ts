@@ -3,7 +3,7 @@ import { HeatApiError } from '../../client/errors.js';
 import type { HeatClient } from '../../client/heat-client.js';
 import type { HeatStack, StackId } from '../../client/types.js';
 import { StackFailed } from '../errors.js';
-import type { WaitDisplay } from '../progress.js';
+import { type WaitDisplay, waitLog } from '../progress.js';
 import { eventLine } from '../views.js';
 import { eventInfo } from './remote-views.js';
 
@@ -76,6 +76,7 @@ export async function pollStack(
   options: PollOptions = {},
 ): Promise<HeatStack | undefined> {
   const start = Date.now();
+  const log = waitLog(print, display);
   let marker = mark.marker;
   let events = mark.available;
   let lastStatus = '';
@@ -86,7 +87,7 @@ export async function pollStack(
       try {
         const fresh = await client.listEvents(stackId, { sort_dir: 'asc', ...(marker ? { marker } : {}) });
         marker = fresh.at(-1)?.id ?? marker;
-        if (!display.tty) for (const e of fresh) print(eventLine(eventInfo(e)));
+        if (!display.tty) for (const e of fresh) log(eventLine(eventInfo(e)));
       } catch (err) {
         if (!(err instanceof HeatApiError && (err.noRoute || err.status === 404))) throw err;
         events = !err.noRoute;
@@ -102,7 +103,7 @@ export async function pollStack(
     if (display.tty) {
       process.stderr.write(`\r${status}  ${seconds(elapsed)}\x1b[K${final ? '\n' : ''}`);
     } else if (status !== lastStatus) {
-      print(`Status: ${status} (${seconds(elapsed)})\n`);
+      log(`Status: ${status} (${seconds(elapsed)})\n`);
     }
     lastStatus = status;
     if (final) {

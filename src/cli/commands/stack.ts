@@ -73,7 +73,8 @@ function operationOptions(cmd: Command): Command {
 }
 
 /** The `--wait` display an operation runs with, or none. */
-const waitFor = (opts: { wait?: boolean }) => (opts.wait ? waitDisplay() : undefined);
+const waitFor = (opts: { wait?: boolean; format?: string }) =>
+  opts.wait ? waitDisplay(true, opts.format) : undefined;
 
 /** Prints the stack an operation started on (or ended with, after --wait). */
 function printStack(print: Print, format: string, stack: StackInfo | undefined): void {
