@@ -99,9 +99,11 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       const given = req.headers['x-openstack-request-id'];
       return typeof given === 'string' && /^req-[0-9a-f-]{36}$/.test(given) ? given : `req-${randomUUID()}`;
     },
-    ignoreTrailingSlash: true,
-    // Signal tokens travel in a path segment (alarm URLs); resource names may be long too.
-    maxParamLength: 2048,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // Signal tokens travel in a path segment (alarm URLs); resource names may be long too.
+      maxParamLength: 2048,
+    },
     // Errors the framework finds before routing (a malformed URL) answer in Heat's body too.
     frameworkErrors: (err, _request, reply) => {
       const { status, type, message } = classify(err);

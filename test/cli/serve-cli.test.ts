@@ -141,6 +141,24 @@ describe('hearth serve --auth noauth', () => {
     });
   }
 
+  it('says a taken port is taken, with what to do; no framework warning on the way', async () => {
+    const w = workdir({});
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const r = w.run(['serve', '--auth', 'noauth', '--host', '127.0.0.1', '--port', String(port)]);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(`127\\.0\\.0\\.1:${port} is already in use by another process: .*--port`),
+      );
+      assert.doesNotMatch(r.stderr, /FSTDEP|Warning/);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
   it('serves a loopback address (the project is the URL’s)', async () => {
     const w = workdir({});
     const server = await startServe([

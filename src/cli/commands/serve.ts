@@ -113,7 +113,7 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
         // Loaded here: every other command would pay for Fastify and prom-client at start-up.
         const { buildServer } = await import('../../api/server.js');
         const app = await buildServer({ engine, ...auth, limits: config, signer }, { logger });
-        const address = await app.listen({ host: config.bind_host, port: config.bind_port });
+        const address = await listenOn(app, config.bind_host, config.bind_port);
         if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);
         // Requests stop first (a load balancer moves on), then the units running finish.
@@ -129,6 +129,34 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       }
       print('Hearth API stopped\n');
     });
+}
+
+/** Listens, a taken or forbidden port said in words with what to do. */
+async function listenOn(
+  app: { listen: (o: { host: string; port: number }) => Promise<string> },
+  host: string,
+  port: number,
+): Promise<string> {
+  try {
+    return await app.listen({ host, port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (code === 'EADDRINUSE') {
+      throw new Error(
+        `${where} is already in use by another process: stop it, or choose another port (--port, bind_port)`,
+      );
+    }
+    if (code === 'EACCES') {
+      throw new Error(
+        `not allowed to listen on ${where} (ports below 1024 need privileges): choose another port (--port, bind_port)`,
+      );
+    }
+    if (code === 'EADDRNOTAVAIL') {
+      throw new Error(`${host} is not an address of this machine: choose another (--host, bind_host)`);
+    }
+    throw err;
+  }
 }
 
 function withServeOptions(config: Config, opts: ServeOptions): Config {
