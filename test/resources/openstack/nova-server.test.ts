@@ -117,14 +117,14 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     await web.delete(); // already gone: done
   });
 
-  it('replaces for a new flavor, image, networks or user_data (unless IGNORE), not for metadata', () => {
+  it('replaces for a new flavor, image or user_data (unless IGNORE), not for metadata or networks', () => {
     const r = resource('key-replace');
     const previous = r.props(base);
     const replace = (changes: Record<string, Value>, changed: string[]) =>
       novaServerPlugin.needsReplace!(r.props({ ...base, ...changes }), previous, changed);
     assert.equal(replace({ flavor: 'm1.small' }, ['flavor']), true);
     assert.equal(replace({ image: 'fedora-39' }, ['image']), true);
-    assert.equal(replace({ networks: [] }, ['networks']), true);
+    assert.equal(replace({ networks: [] }, ['networks']), false, 'interfaces are detached and attached');
     assert.equal(replace({ user_data: 'x' }, ['user_data']), true);
     assert.equal(replace({ user_data: 'x', user_data_update_policy: 'IGNORE' }, ['user_data']), false);
     assert.equal(replace({ metadata: { a: 'b' } }, ['metadata']), false);
