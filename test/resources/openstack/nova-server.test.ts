@@ -301,4 +301,18 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     refused({ ...base, networks: [{ fixed_ip: '10.0.0.1' }] }, /One of the properties "network", "port"/);
     refused({ ...base, networks: [{ allocate_network: 'auto', network: 'x' }] }, /allocate_network/);
   });
+
+  it('passes reservation_id on as Heat does (Nova’s return_reservation_id): the server is found by its key', async () => {
+    const r = resource('key-reserved', 'reserved');
+    await r.create({ ...base, reservation_id: 'true' });
+    assert.match(String((await server(r.physicalId!)).name), /^st-reserved-/);
+    const bad = resource('key-uuid', 'uuid');
+    const error = await rejection(() =>
+      bad.create({ ...base, reservation_id: '5e3a8f46-0a53-4ec1-9bb8-1fd1e0a1d1a0' }),
+    );
+    assert.match(
+      error.message,
+      /creating the server: Invalid input for field\/attribute return_reservation_id/,
+    );
+  });
 });
