@@ -37,7 +37,7 @@ async function consoleUrl(ctx: PluginContext, serverId: string, type: string): P
  * action, so a URL (whose token the cloud may expire) is the one got then.
  */
 export async function consoleUrls(ctx: PluginContext, serverId: string): Promise<JsonObject> {
-  const out: JsonObject = {};
-  for (const type of Object.keys(PROTOCOLS)) out[type] = await consoleUrl(ctx, serverId, type);
-  return out;
+  const types = Object.keys(PROTOCOLS);
+  const urls = await Promise.all(types.map((type) => consoleUrl(ctx, serverId, type)));
+  return Object.fromEntries(types.map((type, i) => [type, urls[i]!]));
 }

@@ -4,6 +4,7 @@ import { type PluginContext, type PollResult, ResourceFailure } from '../../cont
 import { failure } from '../common.js';
 import { again } from '../polling.js';
 import { compute, getServer, POLL_MS } from './compute.js';
+import type { Nic } from './server-request.js';
 import { serverPorts } from './server-attributes.js';
 import {
   type AttachStep,
@@ -21,7 +22,8 @@ import {
  * detached port is not detached again, an attached one not attached twice.
  */
 
-export type StepsProgress = JsonObject & { steps: Step[] };
+/** The steps left, and where the entries land (the resource's `nics` once all are done). */
+export type StepsProgress = JsonObject & { steps: Step[]; nics: Nic[] };
 
 /** How many polls an interface gets to come or go (Heat: max_interface_check_attempts, backed off). */
 const MAX_POLLS = 30;
@@ -189,7 +191,8 @@ async function attachStep(
 export async function runSteps(ctx: PluginContext, progress: StepsProgress): Promise<PollResult> {
   const serverId = ctx.physicalId!;
   const [step, ...rest] = progress.steps;
-  if (!step) return { done: true };
+  const finished: PollResult = { done: true, data: { nics: progress.nics } };
+  if (!step) return finished;
   let next: Step | null;
   try {
     next =
@@ -198,7 +201,7 @@ export async function runSteps(ctx: PluginContext, progress: StepsProgress): Pro
     throw failure(step.op === 'detach' ? 'detaching an interface' : 'attaching an interface', error);
   }
   const steps = next === null ? rest : [next, ...rest];
-  if (steps.length === 0) return { done: true };
+  if (steps.length === 0) return finished;
   // The next step starts at once; a step that waits is looked at again shortly.
   return again({ ...progress, steps }, next === null ? 0 : POLL_MS);
 }

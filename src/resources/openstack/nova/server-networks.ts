@@ -96,6 +96,8 @@ export async function resolveEntry(
     want.port = known?.port ?? (await lookup(cloud, '/ports', 'ports', port, lenient)).id;
     return want;
   }
+  // A port's nic is no network entry's (the data of another list of entries): looked up instead.
+  if (known?.port) known = undefined;
   const network = text(entry.network ?? entry.uuid);
   if (network !== null) {
     want.network = known?.network ?? (await lookup(cloud, '/networks', 'networks', network, lenient)).id;

@@ -130,8 +130,8 @@ async function networksUpdate(
   const cloud = ctx.openstack();
   const oldEntries = entriesOf(previous.networks);
   const newEntries = entriesOf(properties.networks);
-  const nics = (ctx.data as Partial<Resolved>).nics;
-  const oldWants = await Promise.all(oldEntries.map((e, i) => resolveEntry(cloud, e, nics?.[i], true)));
+  // Looked up again (not taken from the data): the previous properties may be a failed update's.
+  const oldWants = await Promise.all(oldEntries.map((e) => resolveEntry(cloud, e, undefined, true)));
   const newWants = await Promise.all(newEntries.map((e) => resolveEntry(cloud, e, undefined, false)));
   const groups = await Promise.all(
     ((properties.security_groups ?? []) as string[]).map(
@@ -146,9 +146,10 @@ async function networksUpdate(
     ifaces: await liveIfaces(ctx, ctx.physicalId!),
     securityGroups: groups,
   });
-  const data = { nics: nicsOf(newWants, newEntries) };
-  if (steps.length === 0) return { data };
-  return { data, progress: { steps } satisfies StepsProgress, pollAfterMs: 0 };
+  // The resource's nics change once the interfaces have (getReality maps ports with them).
+  const nicsNow = nicsOf(newWants, newEntries);
+  if (steps.length === 0) return { data: { nics: nicsNow } };
+  return { progress: { steps, nics: nicsNow } satisfies StepsProgress, pollAfterMs: 0 };
 }
 
 export const novaServerPlugin: CatalogPlugin = {
