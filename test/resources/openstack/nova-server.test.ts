@@ -315,4 +315,34 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
       /creating the server: Invalid input for field\/attribute return_reservation_id/,
     );
   });
+
+  it('tags the server at create, replaces its tags on update, sees them as a set, and their drift', async () => {
+    const r = resource('key-tags', 'tagged');
+    await r.create({ ...base, tags: ['a', 'b'] });
+    const id = r.physicalId!;
+    const tags = async () =>
+      (
+        await cloud.request<{ tags: string[] }>('compute', 'GET', `/servers/${id}/tags`, undefined, {
+          microversion: '2.26',
+        })
+      ).body.tags;
+    assert.deepEqual(await tags(), ['a', 'b']);
+    assert.deepEqual(await r.attribute('tags'), ['a', 'b']);
+    await r.update({ ...base, tags: ['c'] });
+    assert.equal(r.physicalId, id);
+    assert.deepEqual(await tags(), ['c']);
+    await cloud.request('compute', 'PUT', `/servers/${id}/tags`, { tags: ['c'] }, { microversion: '2.26' });
+    const same = await novaServerPlugin.getReality(r.ctx());
+    assert.deepEqual(same.state === 'present' && same.properties.tags, ['c']);
+    await cloud.request(
+      'compute',
+      'PUT',
+      `/servers/${id}/tags`,
+      { tags: ['x', 'c'] },
+      { microversion: '2.26' },
+    );
+    const drifted = await novaServerPlugin.getReality(r.ctx());
+    assert.deepEqual(drifted.state === 'present' && drifted.properties.tags, ['x', 'c']);
+    await r.delete();
+  });
 });

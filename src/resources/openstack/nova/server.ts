@@ -104,6 +104,9 @@ function sameItems(a: Record<string, string>, b: Record<string, string>): boolea
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+
 /** The template's value when the live object is still the one it resolved to, else the live one. */
 const asGiven = (stored: Value | undefined, same: boolean, live: Value): Value =>
   same ? (stored ?? null) : live;
@@ -309,6 +312,12 @@ export const novaServerPlugin: CatalogPlugin = {
             ? (stored.networks ?? null)
             : liveNetworks(storedNetworks, data.nics ?? [], await serverPorts(ctx, server.id)),
         key_name: server.key_name ?? null,
+        // Nova keeps tags as a set: the template's order is no drift.
+        tags: asGiven(
+          stored.tags,
+          sameSet((stored.tags ?? []) as string[], server.tags ?? []),
+          server.tags ?? [],
+        ),
       },
       ...(statusOf(server) === 'ERROR'
         ? { failure: `server status ERROR: ${server.fault?.message ?? 'no fault reported'}` }
