@@ -102,4 +102,49 @@ describe('the real openstack client against the sandbox compute API', { skip: OP
     await openstack('server', 'delete', '--wait', 'vm1');
     assert.deepEqual(await openstack('server', 'list', '-f', 'json'), []);
   });
+
+  it('tags a server (2.52, 2.26) and shows its noVNC console (remote consoles, 2.6)', async () => {
+    const created = await openstack<{ id: string; tags: string[] }>(
+      '--os-compute-api-version',
+      '2.52',
+      'server',
+      'create',
+      '--image',
+      'cirros-0.6.2-x86_64-disk',
+      '--flavor',
+      'm1.tiny',
+      '--nic',
+      'none',
+      '--tag',
+      'web',
+      '-f',
+      'json',
+      'vm2',
+    );
+    assert.deepEqual(created.tags, ['web']);
+    await openstack('--os-compute-api-version', '2.26', 'server', 'set', '--tag', 'blue', 'vm2');
+    const shown = await openstack<{ tags: string[] }>(
+      '--os-compute-api-version',
+      '2.26',
+      'server',
+      'show',
+      'vm2',
+      '-f',
+      'json',
+    );
+    assert.deepEqual([...shown.tags].sort(), ['blue', 'web']);
+    const console = await openstack<{ type: string; url: string }>(
+      '--os-compute-api-version',
+      '2.6',
+      'console',
+      'url',
+      'show',
+      'vm2',
+      '-f',
+      'json',
+    );
+    assert.equal(console.type, 'novnc');
+    assert.match(console.url, /vnc_lite\.html\?path=%3Ftoken%3D/);
+    await openstack('server', 'delete', '--wait', 'vm2');
+  });
 });

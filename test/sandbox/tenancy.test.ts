@@ -355,7 +355,11 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
       interfaceAttachment: { net_id: a.network },
     });
     assert.ok([400, 404].includes(byNet.statusCode), byNet.body);
-    await refused(400, 'POST', nova(`/servers/${b.server}/os-interface`), { interfaceAttachment: {} });
+    // Naming neither, Nova picks the network: one of bob's own.
+    const chosen = await ok(bob, 'POST', nova(`/servers/${b.server}/os-interface`), {
+      interfaceAttachment: {},
+    });
+    assert.equal(chosen.interfaceAttachment.net_id, b.network);
     assert.equal((await ok(alice, 'GET', net(`/ports/${a.spare}`))).port.device_id, '');
 
     const attached = await ok(alice, 'POST', nova(`/servers/${a.server}/os-interface`), {

@@ -9,13 +9,15 @@ import { registerLimits } from './limits.js';
 import { registerMetadata } from './metadata.js';
 import { MAX_VERSION, MIN_VERSION, negotiateMicroversions } from './microversion.js';
 import { registerServerActions } from './server-actions.js';
+import { registerRemoteConsoles } from './remote-consoles.js';
 import { registerInterfaces } from './server-interfaces.js';
+import { registerTags } from './server-tags.js';
 import { registerServers } from './servers.js';
 import { registerVolumeAttachments } from './volume-attachments.js';
 
 /**
  * Nova v2.1 in the sandbox: flavors (and who may use private ones), key pairs, servers (with a lifecycle computed from
- * timestamps), their actions, metadata, interfaces and volume attachments. Ports and volumes are
+ * timestamps), their actions, metadata, tags, remote consoles, interfaces and volume attachments. Ports and volumes are
  * Neutron's and Cinder's: this module reaches them only through the binders it is given.
  */
 
@@ -53,6 +55,8 @@ export function computeService(bindings: { ports: PortBinder; volumes: VolumeBin
       registerServerActions(app, compute);
       registerInterfaces(app, compute);
       registerMetadata(app, compute);
+      registerTags(app, compute);
+      registerRemoteConsoles(app, compute);
       registerVolumeAttachments(app, compute);
       registerLimits(app, compute);
     },

@@ -8,6 +8,7 @@ import { bodyObject, type Compute, invalidInput, member } from './common.js';
 import { findFlavor } from './flavors.js';
 import { findKeypair } from './keypairs.js';
 import { validMetadata } from './metadata.js';
+import { validTags } from './server-tags.js';
 import { initialTimeline, type ServerRecord, servers } from './server-state.js';
 
 /** POST /servers: Nova's checks, the quota, then the ports and volumes the server is given. */
@@ -158,16 +159,37 @@ function checkQuota(compute: Compute, projectId: string, vcpus: number, ram: num
   }
 }
 
+/** Tags given at create: from 2.52 (before it, an unexpected property). */
+function tagsOf(request: FastifyRequest, body: Record<string, unknown>): string[] {
+  if (body.tags === undefined) return [];
+  if (!atLeast(request, 52)) {
+    throw invalidInput('server', body, "Additional properties are not allowed ('tags' was unexpected)");
+  }
+  return validTags(body.tags);
+}
+
+const TRUE = [true, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes', 'yes'];
+const FALSE = [false, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off', 'NO', 'No', 'no'];
+
+/** Nova's `return_reservation_id`: a boolean (or one of its strings); true answers the reservation. */
+function returnsReservation(server: Record<string, unknown>): boolean {
+  const value = server.return_reservation_id;
+  if (value === undefined || FALSE.includes(value as string)) return false;
+  if (TRUE.includes(value as string)) return true;
+  throw invalidInput('return_reservation_id', value, `is not one of ${JSON.stringify([...TRUE, ...FALSE])}`);
+}
+
 /** Creates the server; answers what Nova's 202 carries. */
 export function createServer(
   compute: Compute,
   request: FastifyRequest,
-): { record: ServerRecord; adminPass: string } {
+): { record: ServerRecord; adminPass: string; reservationId?: string } {
   const { ctx } = compute;
   const caller = request.caller;
   const body = member(bodyObject(request), 'server');
   const name = requiredString(body, 'name');
   if (name.length < 1 || name.length > 255) throw invalidInput('name', name, 'is not a valid name');
+  const reservation = returnsReservation(body);
   const flavorRef = body.flavorRef;
   if (flavorRef === undefined) throw invalidInput('server', body, "'flavorRef' is a required property");
   const flavor = findFlavor(ctx.state, String(flavorRef));
@@ -228,6 +250,7 @@ export function createServer(
     imageId,
     keyName,
     metadata: body.metadata === undefined ? {} : validMetadata(body.metadata),
+    tags: tagsOf(request, body),
     securityGroups: securityGroups(body.security_groups),
     availabilityZone: AVAILABILITY_ZONE,
     userData: userData(body.user_data),
@@ -266,5 +289,7 @@ export function createServer(
     }
     ctx.state.put('server', caller.projectId, record);
   });
-  return { record, adminPass };
+  // Asked for, the answer is the reservation's id only (Nova's multiple-create form).
+  const reservationId = reservation ? `r-${randomBytes(6).toString('hex').slice(0, 8)}` : undefined;
+  return { record, adminPass, ...(reservationId ? { reservationId } : {}) };
 }

@@ -45,17 +45,26 @@ function interfaces(compute: Compute, server: ServerRecord) {
   });
 }
 
-/** The attach request as a NIC: `port_id`, or `net_id` with an optional first `fixed_ips` address. */
-function nicOf(request: FastifyRequest): NicRequest {
+/**
+ * The attach request as a NIC: `port_id`, or `net_id` with an optional first `fixed_ips` address,
+ * or neither (the project's one network).
+ */
+function nicOf(compute: Compute, request: FastifyRequest, projectId: string): NicRequest {
   const body = member(bodyObject(request), 'interfaceAttachment');
   const { port_id: portId, net_id: networkId, fixed_ips: fixedIps } = body;
   if (portId !== undefined && portId !== null) {
     if (typeof portId !== 'string') throw invalidInput('port_id', portId, "is not of type 'string'");
     return { portId };
   }
-  if (typeof networkId !== 'string') {
-    throw invalidInput('interfaceAttachment', body, "needs 'port_id' or 'net_id'");
+  if (networkId === undefined || networkId === null) {
+    // Neither: Nova finds the network, as for a server created with networks "auto".
+    const network = compute.ports.defaultNetwork(projectId);
+    if (!network) {
+      throw conflict('Multiple possible networks found, use a Network ID to be more specific.');
+    }
+    return { networkId: network };
   }
+  if (typeof networkId !== 'string') throw invalidInput('net_id', networkId, "is not of type 'string'");
   if (fixedIps === undefined || fixedIps === null) return { networkId };
   const first = Array.isArray(fixedIps) ? (fixedIps[0] as { ip_address?: unknown } | undefined) : undefined;
   if (typeof first?.ip_address !== 'string') {
@@ -88,7 +97,7 @@ export function registerInterfaces(app: FastifyInstance, compute: Compute): void
   });
   app.post<ById>('/servers/:id/os-interface', async (request) => {
     const server = guard(request, request.params.id, 'attach_interface');
-    const nic = nicOf(request);
+    const nic = nicOf(compute, request, server.projectId);
     // The server's project's port or network: another project's is Neutron's "not found".
     const { portId } = compute.ports.bind(server.projectId, server.id, nic);
     const ports = [...server.ports, { portId, networkId: nic.networkId ?? null }];

@@ -47,6 +47,8 @@ export interface ServerRecord extends SandboxObject {
   imageId: string;
   keyName: string | null;
   metadata: Record<string, string>;
+  /** Nova's server tags (2.26). A server stored before the sandbox had them has none (read `?? []`). */
+  tags: string[];
   securityGroups: string[];
   availabilityZone: string;
   userData: string | null;

@@ -107,7 +107,7 @@ export function detailView(compute: Compute, request: FastifyRequest, server: Se
   if (atLeast(request, 9)) view.locked = false;
   if (atLeast(request, 16) && admin) view.host_status = scheduled ? 'UP' : '';
   if (atLeast(request, 19)) view.description = server.description;
-  if (atLeast(request, 26)) view.tags = [];
+  if (atLeast(request, 26)) view.tags = server.tags ?? [];
   if (atLeast(request, 63)) view.trusted_image_certificates = null;
   if (atLeast(request, 71)) view.server_groups = [];
   if (atLeast(request, 73)) view.locked_reason = null;

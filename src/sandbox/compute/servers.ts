@@ -158,7 +158,8 @@ function updateServer(compute: Compute, request: FastifyRequest, id: string) {
 export function registerServers(app: FastifyInstance, compute: Compute): void {
   type ById = { Params: { id: string } };
   app.post('/servers', async (request, reply) => {
-    const { record, adminPass } = createServer(compute, request);
+    const { record, adminPass, reservationId } = createServer(compute, request);
+    if (reservationId !== undefined) return reply.code(202).send({ reservation_id: reservationId });
     const self = links(compute.ctx, request, 'servers', record.id);
     return reply
       .code(202)

@@ -117,14 +117,14 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     await web.delete(); // already gone: done
   });
 
-  it('replaces for a new flavor, image, networks or user_data (unless IGNORE), not for metadata', () => {
+  it('replaces for a new flavor, image or user_data (unless IGNORE), not for metadata or networks', () => {
     const r = resource('key-replace');
     const previous = r.props(base);
     const replace = (changes: Record<string, Value>, changed: string[]) =>
       novaServerPlugin.needsReplace!(r.props({ ...base, ...changes }), previous, changed);
     assert.equal(replace({ flavor: 'm1.small' }, ['flavor']), true);
     assert.equal(replace({ image: 'fedora-39' }, ['image']), true);
-    assert.equal(replace({ networks: [] }, ['networks']), true);
+    assert.equal(replace({ networks: [] }, ['networks']), false, 'interfaces are detached and attached');
     assert.equal(replace({ user_data: 'x' }, ['user_data']), true);
     assert.equal(replace({ user_data: 'x', user_data_update_policy: 'IGNORE' }, ['user_data']), false);
     assert.equal(replace({ metadata: { a: 'b' } }, ['metadata']), false);
@@ -300,5 +300,49 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     );
     refused({ ...base, networks: [{ fixed_ip: '10.0.0.1' }] }, /One of the properties "network", "port"/);
     refused({ ...base, networks: [{ allocate_network: 'auto', network: 'x' }] }, /allocate_network/);
+  });
+
+  it('passes reservation_id on as Heat does (Nova’s return_reservation_id): the server is found by its key', async () => {
+    const r = resource('key-reserved', 'reserved');
+    await r.create({ ...base, reservation_id: 'true' });
+    assert.match(String((await server(r.physicalId!)).name), /^st-reserved-/);
+    const bad = resource('key-uuid', 'uuid');
+    const error = await rejection(() =>
+      bad.create({ ...base, reservation_id: '5e3a8f46-0a53-4ec1-9bb8-1fd1e0a1d1a0' }),
+    );
+    assert.match(
+      error.message,
+      /creating the server: Invalid input for field\/attribute return_reservation_id/,
+    );
+  });
+
+  it('tags the server at create, replaces its tags on update, sees them as a set, and their drift', async () => {
+    const r = resource('key-tags', 'tagged');
+    await r.create({ ...base, tags: ['a', 'b'] });
+    const id = r.physicalId!;
+    const tags = async () =>
+      (
+        await cloud.request<{ tags: string[] }>('compute', 'GET', `/servers/${id}/tags`, undefined, {
+          microversion: '2.26',
+        })
+      ).body.tags;
+    assert.deepEqual(await tags(), ['a', 'b']);
+    assert.deepEqual(await r.attribute('tags'), ['a', 'b']);
+    await r.update({ ...base, tags: ['c'] });
+    assert.equal(r.physicalId, id);
+    assert.deepEqual(await tags(), ['c']);
+    await cloud.request('compute', 'PUT', `/servers/${id}/tags`, { tags: ['c'] }, { microversion: '2.26' });
+    const same = await novaServerPlugin.getReality(r.ctx());
+    assert.deepEqual(same.state === 'present' && same.properties.tags, ['c']);
+    await cloud.request(
+      'compute',
+      'PUT',
+      `/servers/${id}/tags`,
+      { tags: ['x', 'c'] },
+      { microversion: '2.26' },
+    );
+    const drifted = await novaServerPlugin.getReality(r.ctx());
+    assert.deepEqual(drifted.state === 'present' && drifted.properties.tags, ['x', 'c']);
+    await r.delete();
   });
 });

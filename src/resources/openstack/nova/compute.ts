@@ -30,6 +30,8 @@ export type Server = JsonObject & {
   image: { id: string } | '';
   addresses: Record<string, { addr: string; version: number }[]>;
   key_name: string | null;
+  /** From 2.26. */
+  tags?: string[];
 };
 
 /** The metadata item a create leaves on the server, so that a retried create finds it. */

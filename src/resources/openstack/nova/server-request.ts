@@ -205,6 +205,10 @@ export async function serverRequest(
     ...(devices.length > 0 ? { block_device_mapping_v2: devices } : {}),
     ...(data === undefined ? {} : { user_data: data }),
   };
+  const tags = (properties.tags ?? []) as string[];
+  if (tags.length > 0) server.tags = tags;
+  // As Heat hands it to novaclient: Nova's return_reservation_id, which it validates as a boolean.
+  if (given(properties.reservation_id)) server.return_reservation_id = properties.reservation_id as string;
   if (given(properties.key_name)) server.key_name = properties.key_name as string;
   if (given(properties.availability_zone)) server.availability_zone = properties.availability_zone as string;
   if (given(properties.config_drive)) server.config_drive = properties.config_drive as boolean;

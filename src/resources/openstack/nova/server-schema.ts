@@ -112,6 +112,7 @@ const NETWORK = P.map({
         'Subnet in which to allocate the IP address for port. Used for creating port, based on derived properties. If subnet is specified, network property becomes optional.',
       supportStatus: { version: '5.0.0' },
     }),
+    floating_ip: P.string({ description: 'ID of the floating IP to associate.' }),
     tag: P.string({
       description: 'Port tag. Heat ignores any update on this property as nova does not support it.',
       supportStatus: { version: '9.0.0' },
@@ -213,6 +214,13 @@ export const SERVER_PROPERTIES: PropertiesSchema = {
     constraints: [C.allowedValues(['AUTO', 'MANUAL'])],
   }),
   admin_pass: P.string({ description: 'The administrator password for the server.', updateAllowed: true }),
+  reservation_id: P.string({ description: 'A UUID for the set of servers being requested.' }),
+  tags: P.list({
+    description: 'Server tags. Supported since client version 2.26.',
+    items: P.string({}),
+    updateAllowed: true,
+    supportStatus: { version: '8.0.0' },
+  }),
 };
 
 export const SERVER_ATTRIBUTES: AttributesSchema = {
@@ -244,6 +252,17 @@ export const SERVER_ATTRIBUTES: AttributesSchema = {
   accessIPv6: {
     ...attr('The manually assigned alternative public IPv6 address of the server.', 'string'),
     supportStatus: { status: 'DEPRECATED', version: '14.0.0', previousStatus: { version: '2015.1' } },
+  },
+  console_urls: {
+    ...attr(
+      "URLs of server's consoles. To get a specific console type, the requested type can be specified as parameter to the get_attr function, e.g. get_attr: [ <server>, console_urls, novnc ]. Currently supported types are novnc, xvpvnc, spice-html5, rdp-html5, serial and webmks.",
+      'map',
+    ),
+    supportStatus: { version: '2015.1' },
+  },
+  tags: {
+    ...attr('Tags from the server. Supported since client version 2.26.', 'list'),
+    supportStatus: { version: '8.0.0' },
   },
   show: attr('Detailed information about resource.', 'map'),
 };

@@ -3,6 +3,7 @@ import type { Value } from '../../../template/functions/types.js';
 import type { Json } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../catalog.js';
 import {
+  type ActionResult,
   type PluginContext,
   type PollResult,
   type RealityState,
@@ -31,7 +32,10 @@ import {
   serverPorts,
 } from './server-attributes.js';
 import { checkDeleted, type DeleteProgress, sendDelete } from './server-delete.js';
-import { type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
+import { consoleUrls } from './server-consoles.js';
+import { associateFloatingIps, liveIfaces, runSteps, type StepsProgress } from './server-interface-steps.js';
+import { nicsOf, planNetworks, resolveEntry, type Want } from './server-networks.js';
+import { type Nic, type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
 import { validateServer } from './server-validate.js';
 import { serverSubnets } from '../neutron/implicit.js';
@@ -100,9 +104,56 @@ function sameItems(a: Record<string, string>, b: Record<string, string>): boolea
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+
 /** The template's value when the live object is still the one it resolved to, else the live one. */
 const asGiven = (stored: Value | undefined, same: boolean, live: Value): Value =>
   same ? (stored ?? null) : live;
+
+type Entry = Record<string, Value>;
+const entriesOf = (value: Value | undefined) => (value ?? []) as Entry[];
+
+/** What a create polls with: the resolved entries, when one has a floating IP to associate. */
+type CreateProgress = { wait: 'ACTIVE'; floating?: Want[] };
+
+/** The entries resolved (where they landed: the port and network lookups are done) when one has a floating IP. */
+async function floatingWants(ctx: PluginContext, entries: Entry[], nics: readonly Nic[]): Promise<Want[]> {
+  if (!entries.some((e) => e.floating_ip !== null && e.floating_ip !== undefined)) return [];
+  const cloud = ctx.openstack();
+  return Promise.all(entries.map((e, i) => resolveEntry(cloud, e, nics[i], false)));
+}
+
+/** A change of `networks`: the interface steps it takes (see server-networks.ts), to poll through. */
+async function networksUpdate(
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+  previous: Record<string, Value>,
+): Promise<ActionResult> {
+  const cloud = ctx.openstack();
+  const oldEntries = entriesOf(previous.networks);
+  const newEntries = entriesOf(properties.networks);
+  // Looked up again (not taken from the data): the previous properties may be a failed update's.
+  const oldWants = await Promise.all(oldEntries.map((e) => resolveEntry(cloud, e, undefined, true)));
+  const newWants = await Promise.all(newEntries.map((e) => resolveEntry(cloud, e, undefined, false)));
+  const groups = await Promise.all(
+    ((properties.security_groups ?? []) as string[]).map(
+      async (ref) => (await cloud.findByNameOrId('network', '/security-groups', 'security_groups', ref)).id,
+    ),
+  );
+  const steps = planNetworks({
+    oldEntries,
+    newEntries,
+    oldWants,
+    newWants,
+    ifaces: await liveIfaces(ctx, ctx.physicalId!),
+    securityGroups: groups,
+  });
+  // The resource's nics change once the interfaces have (getReality maps ports with them).
+  const nicsNow = nicsOf(newWants, newEntries);
+  if (steps.length === 0) return { data: { nics: nicsNow } };
+  return { progress: { steps, nics: nicsNow } satisfies StepsProgress, pollAfterMs: 0 };
+}
 
 export const novaServerPlugin: CatalogPlugin = {
   type: 'OS::Nova::Server',
@@ -122,22 +173,21 @@ export const novaServerPlugin: CatalogPlugin = {
       if (id === undefined) {
         const made = await ctx
           .openstack()
-          .request<{ server: { id: string } }>('compute', 'POST', '/servers', body, compute());
-        id = made.body.server.id;
+          .request<{ server?: { id: string } }>('compute', 'POST', '/servers', body, compute());
+        // Asked for a reservation id, Nova answers only that: the server is found by its key.
+        id = made.body.server?.id ?? (await findOwn(ctx, key, name))?.id;
+        if (id === undefined) throw new ResourceFailure(`Nova made no server ${name} for the request`);
       }
-      return {
-        physicalId: id,
-        data: { ...resolved, key },
-        progress: { wait: 'ACTIVE' },
-        pollAfterMs: POLL_MS,
-      };
+      const floating = await floatingWants(ctx, entriesOf(properties.networks), resolved.nics);
+      const progress: CreateProgress = { wait: 'ACTIVE', ...(floating.length > 0 ? { floating } : {}) };
+      return { physicalId: id, data: { ...resolved, key }, progress, pollAfterMs: POLL_MS };
     } catch (error) {
       if (error instanceof LookupError) throw new ResourceFailure(`creating the server: ${error.message}`);
       throw failure('creating the server', error);
     }
   },
 
-  async checkCreateComplete(ctx) {
+  async checkCreateComplete(ctx, progress) {
     let server: Server;
     try {
       server = await getServer(ctx, ctx.physicalId!);
@@ -148,22 +198,32 @@ export const novaServerPlugin: CatalogPlugin = {
       throw failure('waiting for the server', error);
     }
     const status = statusOf(server);
-    if (status === 'ACTIVE') return { done: true };
+    if (status === 'ACTIVE') {
+      const { floating = [] } = (progress ?? {}) as CreateProgress;
+      await associateFloatingIps(ctx, server.id, floating).catch((error) => {
+        throw failure('associating the floating IP', error);
+      });
+      return { done: true };
+    }
     if (status === 'ERROR') throw new ResourceInError(`Went to status ERROR due to "${faultText(server)}"`);
-    if (DEFERRED.includes(status)) return { done: false, progress: { wait: 'ACTIVE' }, pollAfterMs: POLL_MS };
+    if (DEFERRED.includes(status)) return { done: false, progress, pollAfterMs: POLL_MS };
     throw new ResourceFailure(`Server is not active - Unknown status ${status}`);
   },
 
   needsReplace(properties, _previous, changed) {
-    // Resize, rebuild and interface attach/detach are not implemented: such changes replace.
-    if (changed.some((name) => ['flavor', 'image', 'networks'].includes(name))) return true;
+    // Resize and rebuild are not implemented: such changes replace. Networks change in place.
+    if (changed.some((name) => ['flavor', 'image'].includes(name))) return true;
     return changed.includes('user_data') && properties.user_data_update_policy !== 'IGNORE';
   },
 
-  async update(ctx, properties, _previous, changed) {
+  async update(ctx, properties, previous, changed) {
     const id = ctx.physicalId!;
     const cloud = ctx.openstack();
     try {
+      if (changed.includes('tags')) {
+        const tags = (properties.tags ?? []) as string[];
+        await cloud.request('compute', 'PUT', `/servers/${id}/tags`, { tags }, compute());
+      }
       if (changed.includes('name')) {
         const name = serverName(ctx, properties, createdKey(ctx));
         await cloud.request('compute', 'PUT', `/servers/${id}`, { server: { name } }, compute());
@@ -175,10 +235,16 @@ export const novaServerPlugin: CatalogPlugin = {
       if (changed.includes('admin_pass') && properties.admin_pass) {
         await action(ctx, id, { changePassword: { adminPass: properties.admin_pass as string } });
       }
-      return {};
+      if (!changed.includes('networks')) return {};
+      return await networksUpdate(ctx, properties, previous);
     } catch (error) {
+      if (error instanceof LookupError) throw new ResourceFailure(`updating the server: ${error.message}`);
       throw failure('updating the server', error);
     }
+  },
+
+  async checkUpdateComplete(ctx, progress) {
+    return runSteps(ctx, progress as StepsProgress);
   },
 
   async delete(ctx) {
@@ -246,6 +312,12 @@ export const novaServerPlugin: CatalogPlugin = {
             ? (stored.networks ?? null)
             : liveNetworks(storedNetworks, data.nics ?? [], await serverPorts(ctx, server.id)),
         key_name: server.key_name ?? null,
+        // Nova keeps tags as a set: the template's order is no drift.
+        tags: asGiven(
+          stored.tags,
+          sameSet((stored.tags ?? []) as string[], server.tags ?? []),
+          server.tags ?? [],
+        ),
       },
       ...(statusOf(server) === 'ERROR'
         ? { failure: `server status ERROR: ${server.fault?.message ?? 'no fault reported'}` }
@@ -269,6 +341,10 @@ export const novaServerPlugin: CatalogPlugin = {
         return (server['OS-EXT-SRV-ATTR:instance_name'] ?? null) as Value;
       case 'show':
         return server as Value;
+      case 'console_urls':
+        return (await consoleUrls(ctx, id)) as Value;
+      case 'tags':
+        return (server.tags ?? []) as Value;
       default:
         return (server[name] ?? null) as Value;
     }
