@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Command } from 'commander';
 import { readUsers, registerSandboxCommands } from '../../src/cli/commands/sandbox.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { hearthNodeArgs } from '../support/hearth-command.js';
 import { caller, passwordAuth, userId } from './keystone-helpers.js';
 import { login } from './support.js';
 
@@ -218,6 +220,28 @@ describe('sandbox identities: seeded users, the service user, and the Keystone a
   });
 });
 
+describe('hearth sandbox serve --print-env', () => {
+  it('prints export lines a shell evals, and exits', () => {
+    const command = [
+      process.execPath,
+      ...hearthNodeArgs(),
+      'sandbox',
+      'serve',
+      '--port',
+      '8799',
+      '--print-env',
+    ]
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const r = spawnSync('bash', ['-c', `eval "$(${command})" && echo "$OS_AUTH_URL $OS_PROJECT_NAME"`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'http://127.0.0.1:8799/identity/v3 demo\n');
+  });
+});
+
 describe('hearth sandbox serve --users', () => {
   it('reads a comma-separated list and refuses a blank or odd name', () => {
     assert.deepEqual(readUsers('alice, bob,alice'), ['alice', 'bob']);
@@ -260,6 +284,12 @@ describe('hearth sandbox serve --users', () => {
       });
       assert.equal(r.status, 201, await r.text());
       assert.match(printed, /alice\/alice, hearth\/hearth/);
+      // The banner's export lines, pasted into a shell, set the client's variables.
+      const pasted = printed.split('\n').filter((line) => line.startsWith('export '));
+      const shell = spawnSync('bash', ['-c', `${pasted.join('\n')}\necho "$OS_AUTH_URL $OS_USERNAME"`], {
+        encoding: 'utf8',
+      });
+      assert.equal(shell.stdout, `${url}/identity/v3 demo\n`);
     } finally {
       // Only the command's own handler: the test runner's (if any) must not run.
       const stop = process.listeners('SIGTERM').find((l) => !before.includes(l));

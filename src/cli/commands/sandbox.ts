@@ -8,6 +8,7 @@ interface SandboxServeOptions {
   noise?: string;
   publicUrl?: string;
   users?: string;
+  printEnv?: boolean;
 }
 
 /** `--noise` as JSON text, or `@file` holding it. */
@@ -33,6 +34,17 @@ export function readUsers(value: string | undefined): string[] {
   return [...new Set(names)];
 }
 
+/** `export NAME='value'` lines a shell can paste or eval (values single-quoted). */
+function exportLines(vars: Record<string, string>): string {
+  return Object.entries(vars)
+    .map(([name, value]) => `export ${name}='${value.replace(/'/g, `'\\''`)}'\n`)
+    .join('');
+}
+
+function hostPart(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /**
  * `hearth sandbox serve`: a local OpenStack-compatible cloud (Keystone, Nova, Neutron, Cinder,
  * Glance on one port, path-routed) with noise knobs, for tests and demos.
@@ -53,10 +65,21 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       'extra users to seed, comma-separated: each in its own project, password = name',
     )
     .option('--public-url <url>', 'the URL to advertise in the service catalog (default: the request’s host)')
+    .option(
+      '--print-env',
+      'print the export lines for the openstack client of the sandbox these options serve, and exit: eval "$(hearth sandbox serve --print-env)"',
+    )
     .action(async (options: SandboxServeOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port: not a port: ${options.port}`);
+      if (options.printEnv) {
+        if (port === 0 && !options.publicUrl)
+          throw new Error('--print-env needs a fixed --port (or --public-url)');
+        const { sandboxClientEnv } = await import('../../sandbox/client-env.js');
+        print(exportLines(sandboxClientEnv(options.publicUrl ?? `http://${hostPart(options.host)}:${port}`)));
+        return;
+      }
       const noise = readNoise(options.noise);
       const users = readUsers(options.users);
       // Loaded only here: every other command would pay for Fastify.
@@ -69,12 +92,10 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       });
       const address = await app.listen({ host: options.host, port });
       const url = options.publicUrl ?? address;
-      const vars = Object.entries(sandboxClientEnv(url)).map(([name, value]) => `${name}=${value}`);
       print(
         `sandbox cloud listening on ${url}\n` +
-          `  ${vars.slice(0, 4).join(' ')}\n` +
-          `  ${vars.slice(4).join(' ')} (admin: admin/admin; ` +
-          `${[...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')})\n`,
+          `users (user/password): admin/admin (admin), ${['demo', ...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')}\n` +
+          `for the openstack client as demo, paste into a shell:\n${exportLines(sandboxClientEnv(url))}`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => {
