@@ -297,3 +297,14 @@ export function applyUpdates<T extends Stored>(
   if (Array.isArray(body.tags)) next.tags = body.tags.map(String);
   return next as T;
 }
+
+/** Zone hints of a router or network: the sandbox has one zone, `nova`. */
+export function zoneHints(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((z) => typeof z !== 'string'))
+    throw invalid(`'${JSON.stringify(value)}' is not a list of availability zones`);
+  for (const zone of value as string[])
+    if (zone !== 'nova')
+      throw new ApiError(404, `AvailabilityZone ${zone} could not be found.`, 'AvailabilityZoneNotFound');
+  return value as string[];
+}
