@@ -91,15 +91,24 @@ async function liveDhcpAgents(ctx: PluginContext): Promise<Record<string, Value>
   }
 }
 
-/** Heat's segments attribute: the network's segments, those without a name first. */
+/**
+ * Heat's segments attribute: the network's segments, those without a name first. Neutron shows
+ * segments to admins only: for anyone else it is null (every attribute is read after each
+ * operation, and a refusal must not fail the network).
+ */
 async function segments(ctx: PluginContext): Promise<Value> {
-  const r = await ctx
-    .openstack()
-    .request<{ segments: JsonObject[] }>('network', 'GET', '/segments', undefined, {
-      query: { network_id: ctx.physicalId! },
-    });
-  const unnamed = (s: JsonObject) => (s.name === null || s.name === undefined ? 0 : 1);
-  return [...r.body.segments].sort((a, b) => unnamed(a) - unnamed(b)) as Value;
+  try {
+    const r = await ctx
+      .openstack()
+      .request<{ segments: JsonObject[] }>('network', 'GET', '/segments', undefined, {
+        query: { network_id: ctx.physicalId! },
+      });
+    const unnamed = (s: JsonObject) => (s.name === null || s.name === undefined ? 0 : 1);
+    return [...r.body.segments].sort((a, b) => unnamed(a) - unnamed(b)) as Value;
+  } catch (error) {
+    if (error instanceof OpenStackError && error.status === 403) return null;
+    throw error;
+  }
 }
 
 export const neutronNetPlugin: CatalogPlugin = {
@@ -244,7 +253,7 @@ export const neutronNetPlugin: CatalogPlugin = {
   },
 
   async attribute(ctx, name) {
-    if (name === 'segments') return segments(ctx);
+    if (name === 'segments') return ctx.physicalId ? segments(ctx) : null;
     const n = await show(ctx);
     if (name === 'show') return n as Value;
     if (name === 'tenant_id') return (n.tenant_id ?? n.project_id ?? null) as Json as Value;

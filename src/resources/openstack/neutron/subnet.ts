@@ -258,7 +258,9 @@ export const neutronSubnetPlugin: CatalogPlugin = {
         ...updatable(ctx, properties),
         ...present(properties, CREATE_ONLY),
         network_id: (
-          await ctx.openstack().findByNameOrId('network', '/networks', 'network', networkRef(properties))
+          await ctx
+            .openstack()
+            .findByNameOrId('network', NETWORK_REFS.path, NETWORK_REFS.list, networkRef(properties))
         ).id,
         ...(properties.segment ? { segment_id: await segmentId(ctx, properties.segment as string) } : {}),
         ...(properties.tenant_id ? { tenant_id: properties.tenant_id as string } : {}),
