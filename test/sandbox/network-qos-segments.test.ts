@@ -35,6 +35,9 @@ describe('sandbox Neutron: QoS policies, zone hints, DHCP agent scheduling, segm
     assert.equal((await c.call('GET', `/qos/policies/${shared.id}`)).body.policy.name, 'bronze');
     assertNeutronError(await c.call('GET', `/qos/policies/${hidden.id}`), 404, 'QosPolicyNotFound');
     assert.equal((await c.call('GET', '/qos/policies?name=gold')).body.policies.length, 1);
+    const paged = (await c.call('GET', '/qos/policies?limit=1')).body;
+    assert.equal(paged.policies.length, 1);
+    assert.match(paged.policies_links[0].href, /\/network\/v2\.0\/qos\/policies\?limit=1&marker=/);
     const renamed = await admin('PUT', `/qos/policies/${own.id}`, { policy: { name: 'gold2' } });
     assert.equal(renamed.body.policy.name, 'gold2');
     assertNeutronError(

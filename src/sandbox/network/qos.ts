@@ -92,7 +92,7 @@ export function registerQosPolicies(app: FastifyInstance, ctx: SandboxContext): 
       .list<QosPolicy>(KIND.qosPolicy)
       .filter((p) => canSee(request, p) || p.shared)
       .map(wire);
-    return collection(request, ctx, 'policies', policies);
+    return collection(request, ctx, 'policies', policies, 'qos/policies');
   });
 
   app.get<{ Params: { id: string } }>('/v2.0/qos/policies/:id', async (request) =>
