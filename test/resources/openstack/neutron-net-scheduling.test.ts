@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Cloud } from '../../../src/openstack/index.js';
 import { CLOUD_CONSTRAINTS } from '../../../src/resources/openstack/constraints.js';
 import { neutronNetPlugin } from '../../../src/resources/openstack/neutron/net.js';
+import { neutronPortPlugin } from '../../../src/resources/openstack/neutron/port.js';
 import { neutronSubnetPlugin } from '../../../src/resources/openstack/neutron/subnet.js';
 import { type ListeningSandbox, listeningSandbox } from '../../sandbox/support.js';
 import { FakeResource } from '../helpers.js';
@@ -68,6 +69,16 @@ describe('OS::Neutron::Net and Subnet: QoS policies, DHCP agents, segments', () 
     await net.update({ name: 'sched', qos_policy: null, dhcp_agent_ids: [DHCP_B] });
     assert.deepEqual(await hosting(id), [DHCP_B]);
     assert.equal(((await get(admin, `/networks/${id}`)).network as Answer).qos_policy_id, null);
+    const port = resource(neutronPortPlugin, admin, 'key-qos-port');
+    await port.create({ network: id, qos_policy: 'gold' });
+    const portPolicy = async () =>
+      ((await get(admin, `/ports/${port.physicalId}`)).port as Answer).qos_policy_id;
+    assert.equal(await portPolicy(), gold.id);
+    const portLive = await neutronPortPlugin.getReality(port.ctx());
+    assert.equal(portLive.state === 'present' && portLive.properties.qos_policy, 'gold');
+    await port.update({ network: id, qos_policy: null });
+    assert.equal(await portPolicy(), null, "a port's policy removed is detached");
+    await port.delete();
     await net.update({ name: 'sched', qos_policy: gold.id as string, dhcp_agent_ids: [] });
     assert.deepEqual(await hosting(id), []);
     assert.equal(await net.attribute('qos_policy_id'), gold.id);
