@@ -14,7 +14,6 @@ import {
   policyRefused,
   save,
   single,
-  timestamp,
   wire,
 } from './common.js';
 import { KIND, type Network, type Segment, type Subnet, subnetsOf } from './model.js';
@@ -221,7 +220,7 @@ export function registerSegments(app: FastifyInstance, ctx: SandboxContext): voi
       if (body[fixed] !== undefined) throw invalid(`Cannot update read-only attribute ${fixed}`);
     }
     const segment = find(request.params.id);
-    const next: Segment = { ...segment, updated_at: timestamp(ctx) };
+    const next: Segment = { ...segment };
     if (body.name !== undefined) next.name = body.name === null ? null : String(body.name);
     const description = optString(body, 'description');
     if (description !== undefined) next.description = description;
