@@ -219,7 +219,7 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
       });
     }
     const matches = (items as FoundObject[]).filter((item) => item.name === ref);
-    const what = key.replace(/s$/, '');
+    const what = key.replace(/ies$/, 'y').replace(/s$/, '');
     if (matches.length === 0) {
       throw new LookupError('none', serviceType, ref, `No ${what} found with name or id '${ref}'`);
     }

@@ -46,12 +46,12 @@ export function sandboxEnv(address: string): Record<string, string> {
   return sandboxClientEnv(address);
 }
 
-/** The real openstack client as user demo of the sandbox at `address`, with a HOME of its own. */
-export function openstackClient(address: string): (...args: string[]) => Promise<string> {
+/** The real openstack client as a user (demo unless named) of the sandbox at `address`, with a HOME of its own. */
+export function openstackClient(address: string, user = 'demo'): (...args: string[]) => Promise<string> {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: mkdtempSync(join(tmpdir(), 'hearth-openstack-client-')),
-    ...sandboxEnv(address),
+    ...sandboxClientEnv(address, user),
     OS_IDENTITY_API_VERSION: '3',
   };
   return async (...args) => {

@@ -8,8 +8,17 @@ import { type Cloud, isNotFound, LookupError } from '../../openstack/index.js';
  */
 export type CloudConstraintCheck = (cloud: Cloud, value: string) => Promise<string | undefined>;
 
-/** Looks `value` up by id, then by name, in a collection; Heat's EntityNotFound wording. */
-function byNameOrId(service: string, path: string, listKey: string, entity: string): CloudConstraintCheck {
+/**
+ * Looks `value` up by id, then by name, in a collection; Heat's EntityNotFound wording unless the
+ * client Heat uses for the type words it otherwise (`notFound`).
+ */
+function byNameOrId(
+  service: string,
+  path: string,
+  listKey: string,
+  entity: string,
+  notFound = (value: string) => `The ${entity} (${value}) could not be found.`,
+): CloudConstraintCheck {
   return async (cloud, value) => {
     try {
       await cloud.findByNameOrId(service, path, listKey, value);
@@ -18,7 +27,7 @@ function byNameOrId(service: string, path: string, listKey: string, entity: stri
       if (error instanceof LookupError && error.kind === 'many') {
         return `Multiple physical resources were found with name (${value}).`;
       }
-      if (isNotFound(error)) return `The ${entity} (${value}) could not be found.`;
+      if (isNotFound(error)) return notFound(value);
       throw error;
     }
   };
@@ -46,6 +55,21 @@ export const CLOUD_CONSTRAINTS: Readonly<Record<string, CloudConstraintCheck>> =
   'neutron.router': byNameOrId('network', '/routers', 'routers', 'Router'),
   'neutron.security_group': byNameOrId('network', '/security-groups', 'security_groups', 'Security Group'),
   'neutron.subnetpool': byNameOrId('network', '/subnetpools', 'subnetpools', 'Subnet Pool'),
+  // Heat finds these through neutronclient and openstacksdk, whose words these are.
+  'neutron.qos_policy': byNameOrId(
+    'network',
+    '/qos/policies',
+    'policies',
+    'QoS Policy',
+    (value) => `Unable to find policy with name or id '${value}'`,
+  ),
+  'neutron.segment': byNameOrId(
+    'network',
+    '/segments',
+    'segments',
+    'Segment',
+    (value) => `No Segment found for ${value}`,
+  ),
   'cinder.volume': byNameOrId('block-storage', '/volumes', 'volumes', 'Volume'),
   'cinder.snapshot': byNameOrId('block-storage', '/snapshots', 'snapshots', 'VolumeSnapshot'),
   'cinder.vtype': byNameOrId('block-storage', '/types', 'volume_types', 'Volume Type'),

@@ -222,13 +222,14 @@ function matchesFixedIps(actual: unknown, wanted: string[]): boolean {
 /**
  * A collection answer: `{networks: [...], networks_links?: [...]}`, filtered by every query
  * parameter naming a field (a repeated key matches any of its values), then paged and trimmed to
- * `fields`.
+ * `fields`. `path` is the collection's URL when it is not its name (`qos/policies`).
  */
 export function collection(
   request: FastifyRequest,
   ctx: SandboxContext,
   name: string,
   objects: Body[],
+  path = name,
 ): Record<string, unknown> {
   const query = request.query as Record<string, unknown>;
   let items = objects;
@@ -258,7 +259,7 @@ export function collection(
       items = items.slice(0, limit);
       links.push({
         rel: 'next',
-        href: `${ctx.baseUrl(request)}/network/v2.0/${name}?limit=${limit}&marker=${String(items.at(-1)!.id)}`,
+        href: `${ctx.baseUrl(request)}/network/v2.0/${path}?limit=${limit}&marker=${String(items.at(-1)!.id)}`,
       });
     }
   }
@@ -296,4 +297,15 @@ export function applyUpdates<T extends Stored>(
   }
   if (Array.isArray(body.tags)) next.tags = body.tags.map(String);
   return next as T;
+}
+
+/** Zone hints of a router or network: the sandbox has one zone, `nova`. */
+export function zoneHints(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((z) => typeof z !== 'string'))
+    throw invalid(`'${JSON.stringify(value)}' is not a list of availability zones`);
+  for (const zone of value as string[])
+    if (zone !== 'nova')
+      throw new ApiError(404, `AvailabilityZone ${zone} could not be found.`, 'AvailabilityZoneNotFound');
+  return value as string[];
 }

@@ -8,6 +8,8 @@ import { KIND, type Network, type Subnet } from './model.js';
 import { newNetwork, registerNetworks } from './networks.js';
 import { registerFloatingIps } from './floating-ips.js';
 import { registerPorts } from './ports.js';
+import { registerQosPolicies } from './qos.js';
+import { addImplicitSegment, registerSegments } from './segments.js';
 import { registerRouters } from './routers.js';
 import { registerSecurityGroups } from './security-groups.js';
 import { registerSubnets } from './subnets.js';
@@ -15,7 +17,7 @@ import { registerTags } from './tags.js';
 
 /**
  * Neutron v2.0 in the sandbox: networks, subnets, ports (with IP allocation), routers, floating
- * IPs and security groups, at `/network/v2.0`. Every project sees the seeded external network
+ * IPs, security groups, QoS policies, segments and agents, at `/network/v2.0`. Every project sees the seeded external network
  * `public` (subnet `public-subnet`, 172.24.4.0/24) for router gateways and floating IPs.
  */
 
@@ -38,6 +40,7 @@ export function seedNetworks(ctx: SandboxContext): void {
       newNetwork(ctx, '', { name: PUBLIC_NETWORK, shared: false, 'router:external': true, mtu: 1500 }),
       false,
     );
+    addImplicitSegment(ctx, network);
     const cidr = parseCidr(PUBLIC_CIDR);
     const gateway = hostRange(cidr).first;
     const subnet: Subnet = {
@@ -70,6 +73,7 @@ const RESOURCES = [
   'floatingip',
   'security_group',
   'security_group_rule',
+  'segment',
 ];
 
 /** The extensions the sandbox implements (clients check some before using a feature). */
@@ -95,6 +99,13 @@ const EXTENSIONS: [alias: string, name: string][] = [
   ['l3_agent_scheduler', 'L3 Agent Scheduler'],
   ['router_availability_zone', 'Router Availability Zone'],
   ['uplink-status-propagation', 'Uplink status propagation extension'],
+  ['dhcp_agent_scheduler', 'DHCP Agent Scheduler'],
+  ['availability_zone', 'Availability Zone'],
+  ['network_availability_zone', 'Network Availability Zone'],
+  ['qos', 'Quality of Service'],
+  ['segment', 'Segment'],
+  ['subnet-segmentid-writable', 'Subnet SegmentID (writable)'],
+  ['l2_adjacency', 'L2 Adjacency'],
 ];
 
 function version(request: FastifyRequest, ctx: SandboxContext) {
@@ -141,6 +152,8 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   registerFloatingIps(app, ctx);
   registerTags(app, ctx);
   registerAgents(app, ctx);
+  registerQosPolicies(app, ctx);
+  registerSegments(app, ctx);
 }
 
 export const networkService: ServiceModule = {

@@ -17,6 +17,8 @@ export const KIND = {
   floatingip: 'floatingip',
   securityGroup: 'security_group',
   securityGroupRule: 'security_group_rule',
+  qosPolicy: 'qos_policy',
+  segment: 'segment',
 } as const;
 
 export type Network = Stored & {
@@ -26,6 +28,10 @@ export type Network = Stored & {
   'router:external': boolean;
   mtu: number;
   status: string;
+  qos_policy_id: string | null;
+  availability_zone_hints: string[];
+  /** The DHCP agents hosting it (agents.ts). */
+  _dhcp_agents?: string[];
 };
 
 export type Subnet = Stored & {
@@ -36,6 +42,7 @@ export type Subnet = Stored & {
   gateway_ip: string | null;
   allocation_pools: Pool[];
   enable_dhcp: boolean;
+  segment_id: string | null;
 };
 
 export type FixedIp = {
@@ -52,6 +59,7 @@ export type Port = Stored & {
   device_owner: string;
   security_groups: string[];
   status: string;
+  qos_policy_id: string | null;
   /** Nova made this port for a server (and deletes it with the server). */
   _novaCreated?: boolean;
   /** The order Nova bound the server's ports in. */
@@ -94,6 +102,26 @@ export type SecurityGroupRule = Stored & {
   port_range_max: number | null;
   remote_ip_prefix: string | null;
   remote_group_id: string | null;
+};
+
+/** A QoS policy (`qos` extension); its rules are kept in `rules`, as Neutron shows them. */
+export type QosPolicy = Stored & {
+  name: string;
+  shared: boolean;
+  is_default: boolean;
+  rules: Record<string, unknown>[];
+};
+
+/**
+ * A network segment (`segment` extension). Segments belong to no project in Neutron: stored
+ * shared (`project_id` ''), which the wire shape leaves out.
+ */
+export type Segment = Stored & {
+  network_id: string;
+  name: string | null;
+  network_type: string;
+  physical_network: string | null;
+  segmentation_id: number | null;
 };
 
 export const ROUTER_INTERFACE = 'network:router_interface';

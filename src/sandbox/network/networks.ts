@@ -19,17 +19,18 @@ import {
   single,
   storedFilters,
   wire,
+  zoneHints,
+  invalid,
 } from './common.js';
 import { KIND, type Network, type Port, ROUTER_INTERFACE, type Subnet, subnetsOf } from './model.js';
+import { defaultQosPolicy, requestedQosPolicy } from './qos.js';
+import { addImplicitSegment, deleteSegmentsOf, l2Adjacent } from './segments.js';
 
 /** Networks: the project's own, the shared ones, and the seeded external `public`. */
 
 export function renderNetwork(ctx: SandboxContext, network: Network, subnets?: Subnet[]) {
-  const all = subnets ?? subnetsOf(ctx.state, network.id);
-  return {
-    ...wire(network),
-    subnets: all.filter((s) => s.network_id === network.id).map((s) => s.id),
-  };
+  const own = (subnets ?? subnetsOf(ctx.state, network.id)).filter((s) => s.network_id === network.id);
+  return { ...wire(network), subnets: own.map((s) => s.id), l2_adjacency: l2Adjacent(own) };
 }
 
 /** A network the caller can see (its own, shared, or external), or a 404. */
@@ -75,6 +76,7 @@ export function deleteNetwork(ctx: Env, network: Network): void {
     }
     for (const port of ports) ctx.state.delete(KIND.port, port.id);
     for (const subnet of subnetsOf(ctx.state, network.id)) ctx.state.delete(KIND.subnet, subnet.id);
+    deleteSegmentsOf(ctx, network.id);
     ctx.state.delete(KIND.network, network.id);
   });
 }
@@ -117,9 +119,14 @@ export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): voi
       }
       fields.mtu = body.mtu as number;
     }
+    fields.availability_zone_hints = zoneHints(body.availability_zone_hints);
     const network = ctx.state.transaction(() => {
       checkQuota(ctx, 'network', KIND.network, projectId);
-      return save(ctx, KIND.network, newNetwork(ctx, projectId, fields), false);
+      // As Neutron: no policy asked for, the project's default policy (if any).
+      fields.qos_policy_id = requestedQosPolicy(ctx, request, body) ?? defaultQosPolicy(ctx, projectId);
+      const made = save(ctx, KIND.network, newNetwork(ctx, projectId, fields), false);
+      addImplicitSegment(ctx, made);
+      return made;
     });
     return reply.code(201).send({ network: renderNetwork(ctx, network, []) });
   });
@@ -128,6 +135,8 @@ export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): voi
     const network = findOwned<Network>(ctx, request, KIND.network, 'Network', request.params.id);
     const body = member(request, 'network');
     adminOnlyFlags(request, body, ['shared', 'router:external'], 'update_network');
+    if (body.availability_zone_hints !== undefined)
+      throw invalid('Cannot update read-only attribute availability_zone_hints');
     const changed = applyUpdates(
       network,
       body,
@@ -135,6 +144,8 @@ export function registerNetworks(app: FastifyInstance, ctx: SandboxContext): voi
       ['admin_state_up', 'shared', 'router:external', 'port_security_enabled'],
     );
     if (body.mtu !== undefined) changed.mtu = Number(body.mtu);
+    const policy = requestedQosPolicy(ctx, request, body);
+    if (policy !== undefined) changed.qos_policy_id = policy;
     return { network: renderNetwork(ctx, save(ctx, KIND.network, changed)) };
   });
 

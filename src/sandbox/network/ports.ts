@@ -32,6 +32,7 @@ import {
 } from './model.js';
 import { macValue } from './mac.js';
 import { findNetwork } from './networks.js';
+import { requestedQosPolicy } from './qos.js';
 
 /** Ports: a network's NICs, with addresses from its subnets' pools and security groups. */
 
@@ -150,6 +151,8 @@ export function updatePort(ctx: Env, port: Port, body: Body): Port {
     }
     if (body.allowed_address_pairs !== undefined)
       changed.allowed_address_pairs = addressPairs(body.allowed_address_pairs);
+    if (body.qos_policy_id !== undefined)
+      changed.qos_policy_id = (body.qos_policy_id as string | null) ?? null;
     if (body.status !== undefined) changed.status = String(body.status);
     else if (body.device_id !== undefined) changed.status = changed.device_id ? 'ACTIVE' : 'DOWN';
     if (
@@ -220,6 +223,8 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
       if (value !== undefined) extra[key] = value;
     }
     if (Array.isArray(body.tags)) extra.tags = body.tags.map(String);
+    const policy = requestedQosPolicy(ctx, request, body);
+    if (policy !== undefined) extra.qos_policy_id = policy;
     const port = createPort(ctx, projectId, network, {
       name: optString(body, 'name') ?? '',
       fixedIps: body.fixed_ips,
@@ -238,6 +243,7 @@ export function registerPorts(app: FastifyInstance, ctx: SandboxContext): void {
       if (body[fixed] !== undefined && body[fixed] !== port[fixed])
         throw invalid(`Cannot update read-only attribute ${fixed}`);
     }
+    requestedQosPolicy(ctx, request, body);
     return { port: renderPort(updatePort(ctx, port, body)) };
   });
 

@@ -17,6 +17,7 @@ import {
   single,
   visibleTo,
   wire,
+  zoneHints,
 } from './common.js';
 import {
   type ExternalGateway,
@@ -73,17 +74,6 @@ function interfaceInfo(router: Router, port: Port): Body {
     subnet_id: subnetIds[0] ?? null,
     subnet_ids: subnetIds,
   };
-}
-
-/** The zones a router may be scheduled in: the sandbox has one, `nova`. */
-export function zoneHints(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((z) => typeof z !== 'string'))
-    throw invalid(`'${JSON.stringify(value)}' is not a list of availability zones`);
-  for (const zone of value as string[])
-    if (zone !== 'nova')
-      throw new ApiError(404, `AvailabilityZone ${zone} could not be found.`, 'AvailabilityZoneNotFound');
-  return value as string[];
 }
 
 export function registerRouters(app: FastifyInstance, ctx: SandboxContext): void {

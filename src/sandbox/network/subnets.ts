@@ -30,6 +30,7 @@ import {
   parseCidr,
   parseIp,
 } from './ip-allocation.js';
+import { subnetSegment, updatedSubnetSegment } from './segments.js';
 import { KIND, type Port, type Subnet, subnetsOf } from './model.js';
 import { findNetwork } from './networks.js';
 
@@ -149,7 +150,7 @@ export function registerSubnets(app: FastifyInstance, ctx: SandboxContext): void
         ipv6_address_mode: null,
         subnetpool_id: null,
         service_types: [],
-        segment_id: null,
+        segment_id: subnetSegment(ctx, network.id, body.segment_id),
         dns_publish_fixed_ip: false,
       };
       return save(ctx, KIND.subnet, record, false);
@@ -179,6 +180,8 @@ export function registerSubnets(app: FastifyInstance, ctx: SandboxContext): void
     if (dns) changed.dns_nameservers = dns;
     const routes = hostRoutes(body);
     if (routes) changed.host_routes = routes;
+    if (body.segment_id !== undefined)
+      changed.segment_id = updatedSubnetSegment(ctx, subnet, body.segment_id);
     return { subnet: wire(save(ctx, KIND.subnet, changed)) };
   });
 

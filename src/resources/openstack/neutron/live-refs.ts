@@ -19,6 +19,8 @@ export const SUBNET_REFS: RefCollection = { path: '/subnets', list: 'subnets' };
 export const PORT_REFS: RefCollection = { path: '/ports', list: 'ports' };
 export const ROUTER_REFS: RefCollection = { path: '/routers', list: 'routers' };
 export const SECURITY_GROUP_REFS: RefCollection = { path: '/security-groups', list: 'security_groups' };
+export const QOS_POLICY_REFS: RefCollection = { path: '/qos/policies', list: 'policies' };
+export const SEGMENT_REFS: RefCollection = { path: '/segments', list: 'segments' };
 
 /** The id `ref` names now; undefined when it names nothing (or several). */
 async function idOf(ctx: PluginContext, ref: string, refs: RefCollection): Promise<string | undefined> {

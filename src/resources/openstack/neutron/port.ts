@@ -16,7 +16,15 @@ import {
 } from '../common.js';
 import { networkRef } from './network-ref.js';
 import { portSubnets } from './implicit.js';
-import { liveFixedIps, liveRef, liveRefs, NETWORK_REFS, SECURITY_GROUP_REFS } from './live-refs.js';
+import {
+  liveFixedIps,
+  liveRef,
+  liveRefs,
+  NETWORK_REFS,
+  QOS_POLICY_REFS,
+  SECURITY_GROUP_REFS,
+} from './live-refs.js';
+import { qosPolicyField } from './qos-ref.js';
 
 /** A Neutron port, as OS::Neutron::Port. Neutron makes a port at once: nothing to wait for. */
 
@@ -100,6 +108,7 @@ async function fields(
     if (refs !== null && refs !== undefined) out.security_groups = await securityGroupIds(ctx, refs);
     else if (previous !== null) out.security_groups = await securityGroupIds(ctx, ['default']);
   }
+  if (has('qos_policy')) Object.assign(out, await qosPolicyField(ctx, properties, previous !== null));
   if (has('allowed_address_pairs')) {
     const pairs = (properties.allowed_address_pairs ?? []) as AddressPair[];
     out.allowed_address_pairs = pairs.map((pair): JsonObject =>
@@ -259,6 +268,12 @@ const PROPERTIES: CatalogPlugin['properties'] = {
     updateAllowed: true,
     supportStatus: { version: '15.0.0' },
   }),
+  qos_policy: P.string({
+    description: 'The name or ID of the QoS policy to attach to the port.',
+    updateAllowed: true,
+    constraints: [C.custom('neutron.qos_policy')],
+    supportStatus: { version: '6.0.0' },
+  }),
   no_fixed_ips: P.boolean({
     description: 'Flag to disable all fixed ips on the port.',
     updateAllowed: true,
@@ -358,6 +373,7 @@ export const neutronPortPlugin: CatalogPlugin = {
           SECURITY_GROUP_REFS,
         ),
         tags: (p.tags ?? []) as Value,
+        qos_policy: await liveRef(ctx, stored.qos_policy, p.qos_policy_id as string | null, QOS_POLICY_REFS),
       };
       for (const key of [...PLAIN, 'allowed_address_pairs']) properties[key] = (p[key] ?? null) as Value;
       // Left empty, the device is whoever binds the port (Nova for a server, a router): no drift.

@@ -14,7 +14,7 @@ import {
   neutronDeletion,
   realityOf,
 } from '../common.js';
-import { liveRef, NETWORK_REFS } from './live-refs.js';
+import { liveRef, NETWORK_REFS, SEGMENT_REFS } from './live-refs.js';
 import { networkRef } from './network-ref.js';
 
 /** A Neutron subnet, as OS::Neutron::Subnet. */
@@ -75,6 +75,28 @@ function updateBody(
   }
   if (changed.includes('allocation_pools') && !('allocation_pools' in body)) body.allocation_pools = [];
   return body;
+}
+
+/** The id of the segment `ref` names (segments are read by admins only, in Neutron). */
+const segmentId = async (ctx: PluginContext, ref: string) =>
+  (await ctx.openstack().findByNameOrId('network', SEGMENT_REFS.path, SEGMENT_REFS.list, ref)).id;
+
+/**
+ * A changed `segment`, as Heat 19: a subnet on no segment may be put on one (a network migrating
+ * to a routed one); one already on a segment cannot change it.
+ */
+async function segmentUpdate(
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+  previous: Record<string, Value>,
+): Promise<JsonObject> {
+  if ((previous.segment ?? null) !== null) {
+    throw new ResourceFailure(
+      'ResourceActionNotSupported: Updating the subnet segment assciation only allowed when the current segment_id is None. The subnet is currently associated with segment. In this state update is not supported for resource.',
+    );
+  }
+  const ref = properties.segment as string | null | undefined;
+  return ref ? { segment_id: await segmentId(ctx, ref) } : {};
 }
 
 const IP_POOL = P.map({
@@ -185,6 +207,11 @@ export const neutronSubnetPlugin: CatalogPlugin = {
       items: P.string(),
       updateAllowed: true,
     }),
+    segment: P.string({
+      description: 'The name or ID of the network segment to put the subnet on (a routed network).',
+      updateAllowed: true,
+      constraints: [C.custom('neutron.segment')],
+    }),
   },
   attributes: {
     name: attr('Friendly name of the subnet.', 'string'),
@@ -231,8 +258,11 @@ export const neutronSubnetPlugin: CatalogPlugin = {
         ...updatable(ctx, properties),
         ...present(properties, CREATE_ONLY),
         network_id: (
-          await ctx.openstack().findByNameOrId('network', '/networks', 'network', networkRef(properties))
+          await ctx
+            .openstack()
+            .findByNameOrId('network', NETWORK_REFS.path, NETWORK_REFS.list, networkRef(properties))
         ).id,
+        ...(properties.segment ? { segment_id: await segmentId(ctx, properties.segment as string) } : {}),
         ...(properties.tenant_id ? { tenant_id: properties.tenant_id as string } : {}),
       }),
       (properties.tags as string[] | null) ?? [],
@@ -240,12 +270,15 @@ export const neutronSubnetPlugin: CatalogPlugin = {
     return { physicalId: id };
   },
 
-  async update(ctx, properties, _previous, changed) {
+  async update(ctx, properties, previous, changed) {
     const cloud = ctx.openstack();
     try {
       if (changed.some((name) => name !== 'tags')) {
         await cloud.request('network', 'PUT', `/subnets/${ctx.physicalId}`, {
-          subnet: updateBody(ctx, properties, changed),
+          subnet: {
+            ...updateBody(ctx, properties, changed),
+            ...(changed.includes('segment') ? await segmentUpdate(ctx, properties, previous) : {}),
+          },
         });
       }
       if (changed.includes('tags')) {
@@ -264,7 +297,13 @@ export const neutronSubnetPlugin: CatalogPlugin = {
       if (!ctx.physicalId) return undefined;
       const s = await show(ctx);
       const network = await liveRef(ctx, ctx.storedProperties?.network, s.network_id as string, NETWORK_REFS);
-      const properties: Record<string, Value> = { name: s.name, network };
+      const segment = await liveRef(
+        ctx,
+        ctx.storedProperties?.segment,
+        s.segment_id as string | null,
+        SEGMENT_REFS,
+      );
+      const properties: Record<string, Value> = { name: s.name, network, segment };
       for (const key of [...UPDATABLE, 'cidr', 'ip_version', 'tags'] as const)
         properties[key] = (s[key] ?? null) as Value;
       return properties;
