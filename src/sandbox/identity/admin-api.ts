@@ -242,7 +242,35 @@ function registerRoles(app: FastifyInstance, ctx: SandboxContext): void {
   });
 }
 
+/** The one domain, Default: clients look it up by id or name (`--project-domain Default`). */
+function registerDomains(app: FastifyInstance, ctx: SandboxContext): void {
+  const view = (request: FastifyRequest) => ({
+    ...DEFAULT_DOMAIN,
+    description: 'The default domain',
+    enabled: true,
+    tags: [],
+    options: {},
+    links: { self: `${base(ctx, request)}/domains/${DEFAULT_DOMAIN.id}` },
+  });
+  app.get('/v3/domains', async (request) => {
+    requireAdmin(ctx, request, 'list_domains');
+    const query = request.query as Record<string, string | undefined>;
+    const wanted = query.name === undefined || query.name === DEFAULT_DOMAIN.name;
+    return {
+      domains: wanted ? [view(request)] : [],
+      links: { self: `${base(ctx, request)}/domains`, previous: null, next: null },
+    };
+  });
+  // Every project is in it, so any caller may read it (Keystone: a token's own domain).
+  app.get<Id>('/v3/domains/:id', async (request) => {
+    requireCaller(ctx, request);
+    if (request.params.id !== DEFAULT_DOMAIN.id) throw notFound('domain', request.params.id);
+    return { domain: view(request) };
+  });
+}
+
 export function registerIdentityAdmin(app: FastifyInstance, ctx: SandboxContext): void {
+  registerDomains(app, ctx);
   registerProjects(app, ctx);
   registerUsers(app, ctx);
   registerRoles(app, ctx);
