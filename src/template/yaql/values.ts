@@ -1,6 +1,7 @@
 import { type Budget, fault } from './budget.js';
 import { MAX_VALUE_DEPTH } from './errors.js';
 import { Regex } from './regex/index.js';
+import { compareTimes, DateTime, TimeSpan } from './time.js';
 
 /**
  * Values during evaluation are JSON-shaped, except that dicts built by an expression are Maps: they
@@ -50,6 +51,8 @@ export function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'list';
   if (isDict(value)) return 'dict';
   if (value instanceof Regex) return 'regex';
+  if (value instanceof DateTime) return 'datetime';
+  if (value instanceof TimeSpan) return 'timespan';
   return 'context';
 }
 
@@ -58,6 +61,7 @@ export function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isDict(value)) return dictSize(value) > 0;
+  if (value instanceof TimeSpan) return value.micros !== 0n;
   return true;
 }
 
@@ -79,6 +83,8 @@ export function equal(a: unknown, b: unknown, budget: Budget, depth = 0): boolea
     if (!Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => equal(item, b[i], budget, depth + 1));
   }
+  const timeOrder = compareTimes(a, b);
+  if (timeOrder !== undefined) return timeOrder === 0;
   if (a instanceof Regex && b instanceof Regex) {
     return a.pattern === b.pattern && JSON.stringify(a.flags) === JSON.stringify(b.flags);
   }
@@ -101,6 +107,8 @@ export function hashKey(value: unknown, budget: Budget, depth = 0): string {
   if (value === null || value === undefined) return 'z';
   if (typeof value === 'boolean' || typeof value === 'number') return `n${Number(value)}`;
   if (typeof value === 'string') return `s${JSON.stringify(value)}`;
+  if (value instanceof DateTime) return `d${value.instant}`;
+  if (value instanceof TimeSpan) return `t${value.micros}`;
   checkDepth(depth);
   if (Array.isArray(value)) return `[${value.map((v) => hashKey(v, budget, depth + 1)).join(',')}]`;
   if (isDict(value)) {
@@ -120,6 +128,8 @@ export function compare(a: unknown, b: unknown): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  const timeOrder = compareTimes(a, b);
+  if (timeOrder !== undefined) return timeOrder;
   return fault(`cannot compare ${typeName(a)} with ${typeName(b)}`);
 }
 
@@ -161,6 +171,9 @@ function toJsonText(value: unknown, budget: Budget, depth: number): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return numberToString(value);
   if (typeof value === 'string') return depth === 0 ? value : JSON.stringify(value);
+  if (value instanceof DateTime || value instanceof TimeSpan) {
+    return depth === 0 ? String(value) : JSON.stringify(String(value));
+  }
   checkDepth(depth);
   if (Array.isArray(value)) return `[${value.map((v) => toJsonText(v, budget, depth + 1)).join(', ')}]`;
   if (isDict(value)) {

@@ -1,6 +1,8 @@
 import { CORE_FUNCTIONS } from './core.js';
+import { DATETIME_FUNCTIONS } from './datetime.js';
 import { DICT_FUNCTIONS } from './dicts.js';
 import { LIST_FUNCTIONS } from './lists.js';
+import { MATH_FUNCTIONS } from './math.js';
 import { QUERY_FUNCTIONS } from './queries.js';
 import { REGEX_FUNCTIONS } from './regex.js';
 import { STRING_FUNCTIONS } from './strings.js';
@@ -18,5 +20,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
     ...DICT_FUNCTIONS,
     ...STRING_FUNCTIONS,
     ...REGEX_FUNCTIONS,
+    ...MATH_FUNCTIONS,
+    ...DATETIME_FUNCTIONS,
   ].map((def) => [def.name, def]),
 );

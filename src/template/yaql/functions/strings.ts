@@ -1,7 +1,19 @@
+import { DateTime } from '../time.js';
 import { isPythonSpace } from '../unicode.js';
 import { dictEntries, equal, isDict, toStr, typeName } from '../values.js';
 import { isRegexCall, regexReplace, regexSplit } from './regex.js';
+import { formatDateTime, replaceDateTime } from './datetime.js';
 import { type Call, define, type FunctionDef } from './types.js';
+
+/**
+ * replace() also changes parts of a datetime (yaql has one replace() per type): every part has a
+ * named parameter, and dt.replace(2014, 2, 1) fills `old`, `new` and `count` positionally.
+ */
+const DATETIME_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond', 'offset'];
+
+function datetimeSlots(c: Call): number[] {
+  return DATETIME_PARTS.map((_, i) => (i < 3 && !c.has(4 + i) ? 1 + i : 4 + i));
+}
 
 /**
  * String functions with Python's semantics (yaql calls Python's str methods). Indexes count code
@@ -142,7 +154,10 @@ function replaceText(c: Call, text: string, old: string, replacement: string, co
  * replace(list, position, value, count => 1) which puts one value in place of `count` items.
  */
 function replace(c: Call): unknown {
-  if (Array.isArray(c.value(0))) return replaceItems(c);
+  const target = c.value(0);
+  if (target instanceof DateTime) return replaceDateTime(c, target, datetimeSlots(c));
+  if (c.has(4)) return c.fail('year, month... replace parts of a datetime only');
+  if (Array.isArray(target)) return replaceItems(c);
   if (isRegexCall(c)) return regexReplace(c);
   let text = c.string(0);
   if (isDict(c.value(1))) {
@@ -207,6 +222,8 @@ function pythonStr(value: unknown, c: Call): string {
  * that no attribute or index access reaches into values (the reason yaql dropped format()).
  */
 function format(c: Call): string {
+  const target = c.value(0);
+  if (target instanceof DateTime) return formatDateTime(c, target);
   const template = c.string(0);
   let out = '';
   let auto: number | null = null;
@@ -258,7 +275,11 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   define('trim', ['string', 'chars?'], trim(true, true)),
   define('trimLeft', ['string', 'chars?'], trim(true, false)),
   define('trimRight', ['string', 'chars?'], trim(false, true)),
-  define('replace', ['string', 'old', 'new?', 'count?'], replace),
+  define(
+    'replace',
+    ['string', 'old?', 'new?', 'count?', ...DATETIME_PARTS.map((name) => `${name}?`)],
+    replace,
+  ),
   define('substring', ['string', 'start', 'length?'], substring),
   define('indexOf', ['string', 'sub', 'start?', 'length?'], indexOf(false)),
   define('lastIndexOf', ['string', 'sub', 'start?', 'length?'], indexOf(true)),
