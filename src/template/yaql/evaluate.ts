@@ -2,9 +2,10 @@ import type { Arg, Node } from './ast.js';
 import { type Budget, Fault } from './budget.js';
 import { YaqlError } from './errors.js';
 import { FUNCTIONS } from './functions/index.js';
-import { Call, type FunctionDef, type Lambda, type MappingArg } from './functions/types.js';
+import { Call, type FunctionDef, type Lambda, type MappingArg, type Param } from './functions/types.js';
 import { applyBinary, applyUnary, getAttribute, getIndex } from './operators.js';
 import { Scope } from './scope.js';
+import { materialize } from './sequence.js';
 import { truthy, typeName } from './values.js';
 
 /** Evaluates a parsed expression with `$` bound to `data`. */
@@ -37,11 +38,11 @@ class Evaluator {
       case 'var':
         return scope.get(node.name);
       case 'list':
-        return node.items.map((item) => this.eval(item, scope));
+        return node.items.map((item) => this.value(item, scope));
       case 'map':
-        return new Map(node.entries.map((e) => [this.scalarKey(e.key, scope), this.eval(e.value, scope)]));
+        return new Map(node.entries.map((e) => [this.scalarKey(e.key, scope), this.value(e.value, scope)]));
       case 'attr': {
-        const object = this.eval(node.object, scope);
+        const object = this.value(node.object, scope);
         if (object === null && node.nullSafe) return null;
         return getAttribute(object, node.name, this.budget);
       }
@@ -50,10 +51,15 @@ class Evaluator {
       case 'call':
         return this.call(node, scope);
       case 'unary':
-        return applyUnary(node.op, this.eval(node.operand, scope));
+        return applyUnary(node.op, this.value(node.operand, scope));
       case 'binary':
         return this.binary(node, scope);
     }
+  }
+
+  /** A node's value with a lazy Sequence read into a list: what everything but streaming functions needs. */
+  private value(node: Node, scope: Scope): unknown {
+    return materialize(this.eval(node, scope));
   }
 
   private binary(node: Node & { kind: 'binary' }, scope: Scope): unknown {
@@ -69,15 +75,15 @@ class Evaluator {
         }
         return this.eval(node.right, left);
       default: {
-        const right = this.eval(node.right, scope);
+        const right = this.value(node.right, scope);
         this.budget.at = node.pos;
-        return applyBinary(node.op, left, right, this.budget);
+        return applyBinary(node.op, materialize(left), right, this.budget);
       }
     }
   }
 
   private index(node: Node & { kind: 'index' }, scope: Scope): unknown {
-    const object = this.eval(node.object, scope);
+    const object = this.value(node.object, scope);
     const values: unknown[] = [];
     let hasDefault = false;
     for (const arg of node.args) {
@@ -91,7 +97,7 @@ class Evaluator {
       } else {
         hasDefault = values.length === 1;
       }
-      values.push(this.eval(arg.value, scope));
+      values.push(this.value(arg.value, scope));
     }
     return getIndex(object, values, hasDefault);
   }
@@ -144,26 +150,27 @@ class Evaluator {
         if (i >= def.params.length) return fail('only a declared parameter can be skipped', arg.pos);
         continue;
       }
-      const value = this.argument(param.lambda, arg, scope);
+      const value = this.argument(param, arg, scope);
       if (i < def.params.length) args[i] = value;
       else rest.push(value);
     }
     for (const arg of node.args.filter((a) => a.name !== null) as (Arg & { name: Node })[]) {
       if (def.named === 'mappings') {
         const { name, value } = arg;
-        mappings.push({ key: () => this.eval(name, scope), value: () => this.eval(value, scope) });
+        mappings.push({ key: () => this.value(name, scope), value: () => this.value(value, scope) });
         continue;
       }
       if (arg.name.kind !== 'keyword') fail('an argument name must be a plain name', arg.name.pos);
       const name = (arg.name as Node & { kind: 'keyword' }).name;
       if (def.named === 'bindings') {
-        bindings.set(name, this.eval(arg.value, scope));
+        // let() keeps a bound Sequence lazy, as yaql binds the iterator itself.
+        bindings.set(name, def.rest?.lazy ? this.eval(arg.value, scope) : this.value(arg.value, scope));
         continue;
       }
       const index = def.params.findIndex((p) => p.name === name);
       if (index < 0) fail(`has no parameter named "${name}"`, arg.name.pos);
       if (args[index] !== undefined) fail(`parameter "${name}" is given twice`, arg.name.pos);
-      args[index] = this.argument(def.params[index]!.lambda, { node: arg.value }, scope);
+      args[index] = this.argument(def.params[index]!, { node: arg.value }, scope);
     }
     for (const [i, param] of def.params.entries()) {
       if (args[i] === undefined && !param.optional) fail(`missing argument "${param.name}"`, node.pos);
@@ -171,11 +178,18 @@ class Evaluator {
     return new Call(def, this.budget, scope, args, rest, mappings, bindings);
   }
 
-  private argument(isLambda: boolean, arg: { value?: unknown; node?: Node }, scope: Scope): unknown {
+  /**
+   * An argument's value, or for a lambda parameter a function evaluating it. Only parameters
+   * declared lazy receive a Sequence as it is; lambda results are always read whole.
+   */
+  private argument(param: Param, arg: { value?: unknown; node?: Node }, scope: Scope): unknown {
     const { node } = arg;
-    if (node === undefined) return isLambda ? () => arg.value : arg.value;
-    if (!isLambda) return this.eval(node, scope);
-    const lambda: Lambda = (...args) => this.eval(node, scope.withArgs(args));
+    if (node === undefined) {
+      const value = param.lazy ? arg.value : materialize(arg.value);
+      return param.lambda ? () => value : value;
+    }
+    if (!param.lambda) return param.lazy ? this.eval(node, scope) : this.value(node, scope);
+    const lambda: Lambda = (...args) => this.value(node, scope.withArgs(args));
     return lambda;
   }
 }

@@ -12,6 +12,7 @@ import {
   truthy,
   typeName,
 } from './values.js';
+import { setOperator } from './set-values.js';
 import { DateTime, TimeSpan, timeOperator, timeProperty } from './time.js';
 
 /** Applies a binary operator other than `and`, `or` and `->` (which evaluate lazily). */
@@ -20,6 +21,8 @@ export function applyBinary(op: string, left: unknown, right: unknown, budget: B
     const timeResult = timeOperator(op, left, right);
     if (timeResult !== undefined) return timeResult;
   }
+  const setResult = setOperator(op, left, right, budget);
+  if (setResult !== undefined) return setResult;
   switch (op) {
     case '=':
       return equal(left, right, budget);

@@ -79,6 +79,11 @@ export function equal(a: unknown, b: unknown, budget: Budget, depth = 0): boolea
     return Number(a) === Number(b);
   }
   checkDepth(depth);
+  if (isSetList(a) && isSetList(b)) {
+    if (a.length !== b.length) return false;
+    const keys = new Set(b.map((item) => hashKey(item, budget, depth + 1)));
+    return a.every((item) => keys.has(hashKey(item, budget, depth + 1)));
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => equal(item, b[i], budget, depth + 1));
@@ -118,6 +123,17 @@ export function hashKey(value: unknown, budget: Budget, depth = 0): string {
     return `{${parts.sort().join(',')}}`;
   }
   return fault(`a ${typeName(value)} cannot be compared`);
+}
+
+/** The items without duplicates (as `equal` sees them), in first-seen order. */
+export function uniqueValues(items: readonly unknown[], budget: Budget): unknown[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = hashKey(item, budget);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -214,4 +230,19 @@ export function lazy<T>(list: T[]): T[] {
 
 export function isLazy(value: unknown): value is unknown[] {
   return Array.isArray(value) && LAZY_RESULTS.has(value);
+}
+
+/**
+ * Lists that are yaql sets (made by set(), toSet(), union()...). They are lists in output, as Heat
+ * would show them, but compare as sets (`set(1, 2) = set(2, 1)`), and isSet() knows them.
+ */
+const SET_RESULTS = new WeakSet<unknown[]>();
+
+export function asSet<T>(list: T[]): T[] {
+  SET_RESULTS.add(list);
+  return list;
+}
+
+export function isSetList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && SET_RESULTS.has(value);
 }

@@ -1,6 +1,7 @@
 import type { Budget } from '../budget.js';
 import { fault } from '../budget.js';
 import type { Scope } from '../scope.js';
+import { Sequence } from '../sequence.js';
 import { type Dict, isDict, isInteger, typeName } from '../values.js';
 
 /** A lambda argument: the argument expression, evaluated per call with `$1`, `$2`... bound to args. */
@@ -16,6 +17,8 @@ export interface Param {
   name: string;
   lambda: boolean;
   optional: boolean;
+  /** Receives a lazy Sequence as it is (the function streams it) instead of a list read from it. */
+  lazy: boolean;
 }
 
 export interface FunctionDef {
@@ -34,7 +37,8 @@ export interface FunctionDef {
 
 /**
  * Declares a function. A parameter is written "name", "name?" when optional, "name:lambda" for a
- * lambda, and "...name" (or "...name:lambda") for the rest of the positional arguments.
+ * lambda, "name:lazy" for a collection the function streams (see sequence.ts), and "...name" (or
+ * "...name:lambda") for the rest of the positional arguments.
  */
 export function define(
   name: string,
@@ -45,9 +49,14 @@ export function define(
   const params: Param[] = [];
   let rest: Param | null = null;
   for (const spec of signature) {
-    const match = /^(\.\.\.)?(\w+)(\?)?(:lambda)?$/.exec(spec);
+    const match = /^(\.\.\.)?(\w+)(\?)?(?::(lambda|lazy))?$/.exec(spec);
     if (!match) throw new Error(`bad parameter spec ${spec}`);
-    const param = { name: match[2]!, optional: match[3] !== undefined, lambda: match[4] !== undefined };
+    const param = {
+      name: match[2]!,
+      optional: match[3] !== undefined,
+      lambda: match[4] === 'lambda',
+      lazy: match[4] === 'lazy',
+    };
     if (match[1]) rest = param;
     else params.push(param);
   }
@@ -119,6 +128,20 @@ export class Call {
 
   intOr(i: number, fallback: number): number {
     return this.has(i) ? this.int(i) : fallback;
+  }
+
+  /**
+   * A collection parameter declared lazy: a Sequence as it is, or a list (charged a step per item
+   * like list()).
+   */
+  iterable(i: number): Iterable<unknown> {
+    const value = this.value(i);
+    if (value instanceof Sequence) return value;
+    return this.list(i);
+  }
+
+  isSequence(i: number): boolean {
+    return this.value(i) instanceof Sequence;
   }
 
   lambda(i: number): Lambda {
