@@ -1,3 +1,5 @@
+import { BRANCHING_FUNCTIONS } from './branching.js';
+import { COLLECTION_FUNCTIONS } from './collections.js';
 import { CORE_FUNCTIONS } from './core.js';
 import { DATETIME_FUNCTIONS } from './datetime.js';
 import { DICT_FUNCTIONS } from './dicts.js';
@@ -18,6 +20,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
   [
     ...CORE_FUNCTIONS,
     ...LIST_FUNCTIONS,
+    ...COLLECTION_FUNCTIONS,
+    ...BRANCHING_FUNCTIONS,
     ...QUERY_FUNCTIONS,
     ...GENERATOR_FUNCTIONS,
     ...DICT_FUNCTIONS,
