@@ -76,6 +76,9 @@ describe('yaql standard library through `hearth stack create`', () => {
     const at = Date.parse(String(outputs.evaluated_at));
     assert.match(String(outputs.evaluated_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
     assert.ok(at >= before - 1000 && at <= after + 1000, `${String(outputs.evaluated_at)} is not now`);
+    // Outputs are resolved when read, as in Heat: a later read sees a later time.
+    const again = Date.parse(String((await w.outputs('s')).evaluated_at));
+    assert.ok(again > at, 'now() is evaluated again at every read');
   });
 
   it('an endless generator in an output fails the output with the steps error, not the engine', async () => {
