@@ -30,6 +30,9 @@ describe('yaql datetime()', () => {
     assert.equal(y('datetime("2015-01-02 03:04:05+02:00")'), '2015-01-02T03:04:05+02:00');
     assert.equal(y('datetime("2015-01-02T03:04:05.5+0100")'), '2015-01-02T03:04:05.500000+01:00');
     assert.equal(y('datetime("Jan 5 2015 10:00")'), '2015-01-05T10:00:00+00:00');
+    assert.equal(y('datetime(timestamp => 1256953732)'), '2009-10-31T01:48:52+00:00');
+    assert.equal(y('datetime(string => "2015-01-02", format => "%Y-%m-%d")'), '2015-01-02T00:00:00+00:00');
+    assert.equal(y('datetime(year => 2015, month => 1, day => 2)'), '2015-01-02T00:00:00+00:00');
   });
 
   it('takes an offset', () => {
@@ -93,6 +96,8 @@ describe('yaql datetime properties', () => {
       y('datetime(2016, 7, 19, 8, 49).format("%A, %d. %B %Y %I:%M%p")'),
       'Tuesday, 19. July 2016 08:49AM',
     );
+    // glibc's unpadded fields, which Python on Linux takes.
+    assert.equal(y('datetime(2016, 7, 9).format("%-d/%-m/%Y %d%%")'), '9/7/2016 09%');
     assert.equal(y('format("{0}-{1}", a, b)'), 'a-b');
   });
 });

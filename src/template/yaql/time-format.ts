@@ -88,7 +88,12 @@ export function strftime(dt: DateTime, format: string): string {
         return fault(`format(): unsupported directive %${code}`);
     }
   };
-  return format.replace(/%(.?)/gsu, (_, code: string) => (code === '' ? '%' : directive(code)));
+  // glibc's "%-d" (no padding) is common in templates written on Linux, where Python takes it.
+  return format.replace(/%(-?)(.?)/gsu, (_, unpadded: string, code: string) => {
+    if (code === '') return `%${unpadded}`;
+    const text = directive(code);
+    return unpadded && /^\d+$/.test(text) ? String(Number(text)) : text;
+  });
 }
 
 interface Parsed {

@@ -22,15 +22,14 @@ function optionalOffset(c: Call, i: number): bigint {
  * or datetime(string, format?).
  */
 function datetime(c: Call): DateTime {
+  if (c.has(9)) return fromTimestamp(c, c.number(9), 7);
+  if (c.has(10)) return fromString(c.string(10), c.has(8) ? c.string(8) : null);
   const first = c.value(0);
   if (typeof first === 'string') {
-    const format = c.has(8) ? c.string(8) : c.has(1) ? c.string(1) : null;
-    return format ? strptime(first, format) : parseDateTime(first);
+    return fromString(first, c.has(8) ? c.string(8) : c.has(1) ? c.string(1) : null);
   }
   if (typeof first === 'number' && !c.has(2) && (!c.has(1) || c.value(1) instanceof TimeSpan)) {
-    // A timestamp: seconds since the epoch, to the microsecond (rounded as Python rounds it).
-    const micros = TimeSpan.fromMicros(first * 1e6).micros;
-    return new DateTime(micros, optionalOffset(c, c.has(1) ? 1 : 7));
+    return fromTimestamp(c, first, c.has(1) ? 1 : 7);
   }
   if (!c.has(1) || !c.has(2)) return c.fail('needs year, month and day, a timestamp or a string');
   const fields = Object.fromEntries(FIELDS.map((name, i) => [name, c.intOr(i, 0)]));
@@ -38,6 +37,15 @@ function datetime(c: Call): DateTime {
     fields as unknown as Parameters<typeof DateTime.fromFields>[0],
     optionalOffset(c, 7),
   );
+}
+
+/** A timestamp: seconds since the epoch, to the microsecond (rounded as Python rounds it). */
+function fromTimestamp(c: Call, timestamp: number, offsetSlot: number): DateTime {
+  return new DateTime(TimeSpan.fromMicros(timestamp * 1e6).micros, optionalOffset(c, offsetSlot));
+}
+
+function fromString(text: string, format: string | null): DateTime {
+  return format ? strptime(text, format) : parseDateTime(text);
 }
 
 /** timespan(days => 0, hours => 0, minutes => 0, seconds => 0, milliseconds => 0, microseconds => 0). */
@@ -81,7 +89,19 @@ export function formatDateTime(c: Call, dt: DateTime): string {
 export const DATETIME_FUNCTIONS: readonly FunctionDef[] = [
   define(
     'datetime',
-    ['year', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'microsecond?', 'offset?', 'format?'],
+    [
+      'year?',
+      'month?',
+      'day?',
+      'hour?',
+      'minute?',
+      'second?',
+      'microsecond?',
+      'offset?',
+      'format?',
+      'timestamp?',
+      'string?',
+    ],
     datetime,
   ),
   define('timespan', ['days?', 'hours?', 'minutes?', 'seconds?', 'milliseconds?', 'microseconds?'], timespan),
