@@ -108,6 +108,7 @@ describe('yaql generators', () => {
       [3, 100],
     ]);
     assert.equal(y('let(range(4).memorize()) -> $.sum() + $.len()'), 10);
+    assert.equal(y('isIterable(sequence())'), true);
     assert.deepEqual(y('[isIterable([]), isIterable(set(1, 2)), isIterable("foo"), isIterable({a => 1})]'), [
       true,
       true,

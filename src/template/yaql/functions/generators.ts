@@ -217,9 +217,9 @@ function zipLongest(c: Call): unknown[] {
   return lazy(Array.from({ length }, (_, i) => lists.map((l) => (i < l.length ? l[i] : fill))));
 }
 
+/** isIterable(x): lists, sets and sequences are; strings and dicts are not (as in yaql). */
 function isIterable(c: Call): boolean {
-  const value = c.value(0);
-  return Array.isArray(value);
+  return c.isSequence(0) || Array.isArray(c.value(0));
 }
 
 export const GENERATOR_FUNCTIONS: readonly FunctionDef[] = [
@@ -245,5 +245,5 @@ export const GENERATOR_FUNCTIONS: readonly FunctionDef[] = [
   define('zipLongest', ['collection', '...collections'], zipLongest, 'bindings'),
   // A Sequence can be iterated again already; memorize() only has to read a list whole.
   define('memorize', ['collection:lazy'], (c) => c.value(0)),
-  define('isIterable', ['value'], isIterable),
+  define('isIterable', ['value:lazy'], isIterable),
 ];
