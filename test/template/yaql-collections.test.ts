@@ -84,6 +84,25 @@ describe('yaql list editing', () => {
   });
 });
 
+describe('yaql groupBy aggregator', () => {
+  it('gets the values, or falls back to the pre-1.1.1 [key, values] pair as Heat allows', () => {
+    assert.deepEqual(y('[1, 2, 3, 4].groupBy($ mod 2, $, $.sum())'), [
+      [1, 4],
+      [0, 6],
+    ]);
+    assert.deepEqual(y('[1, 2, 3, 4].groupBy($ mod 2, aggregator => $.len())'), [
+      [1, 2],
+      [0, 2],
+    ]);
+    // The old style: the aggregator fails on a group's values, so it gets [key, values].
+    assert.deepEqual(y('[1, 2, 3, 4].groupBy($ mod 2, aggregator => [$[0], $[1].sum()])'), [
+      [1, 4],
+      [0, 6],
+    ]);
+    fails('[1, 2, 3].groupBy($ mod 2, aggregator => $[5])', /list index 5 out of range/);
+  });
+});
+
 describe('yaql branching, assert and unpack', () => {
   it('selectCase / selectAllCases / examine / switchCase', () => {
     assert.equal(y('selectCase(false, true, true)'), 1);

@@ -1,5 +1,6 @@
 import { fault } from '../budget.js';
-import { compare, hashKey, lazy, truthy } from '../values.js';
+import { YaqlError } from '../errors.js';
+import { compare, equal, hashKey, lazy, truthy } from '../values.js';
 import { streamed } from './generators.js';
 import { type Call, define, type FunctionDef, type Lambda } from './types.js';
 
@@ -202,7 +203,44 @@ function groupBy(c: Call): unknown[] {
     if (group) group[1].push(value);
     else groups.set(hash, [key, [value]]);
   }
-  return lazy([...groups.values()].map(([key, values]) => [key, aggregator ? aggregator(values) : values]));
+  const aggregate = aggregator ? groupAggregator(c, aggregator) : (pair: [unknown, unknown[]]) => pair;
+  return lazy([...groups.values()].map(aggregate));
+}
+
+/**
+ * yaql's aggregator gets a group's values; yaql before 1.1.1 gave it the pair [key, values] and
+ * expected a pair back. Heat's yaql context falls back to that when the aggregator fails on the
+ * values (and its first results did not look like old-style pairs), so old templates still work.
+ */
+function groupAggregator(c: Call, aggregator: Lambda) {
+  let failure: unknown = null;
+  let allowFallback = true;
+  return ([key, values]: [unknown, unknown[]]): unknown => {
+    if (failure === null) {
+      try {
+        const result = aggregator(values);
+        const looksOld =
+          values.length === 2 &&
+          Array.isArray(result) &&
+          result.length === 2 &&
+          equal(result[0], values[0], c.budget);
+        if (!looksOld) allowFallback = false;
+        return [key, result];
+      } catch (error) {
+        if (!(error instanceof YaqlError)) throw error;
+        failure = error;
+      }
+    }
+    if (allowFallback) {
+      try {
+        const result = aggregator([key, values]);
+        if (Array.isArray(result) && result.length === 2) return result;
+      } catch {
+        // Not the old style either: report the first failure, which speaks of the current style.
+      }
+    }
+    throw failure;
+  };
 }
 
 /** zip(collection, lists...): tuples up to the shortest; the first collection may be endless. */
