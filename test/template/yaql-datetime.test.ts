@@ -30,6 +30,11 @@ describe('yaql datetime()', () => {
     assert.equal(y('datetime("2015-01-02 03:04:05+02:00")'), '2015-01-02T03:04:05+02:00');
     assert.equal(y('datetime("2015-01-02T03:04:05.5+0100")'), '2015-01-02T03:04:05.500000+01:00');
     assert.equal(y('datetime("Jan 5 2015 10:00")'), '2015-01-05T10:00:00+00:00');
+    assert.equal(y('datetime("July 19, 2016")'), '2016-07-19T00:00:00+00:00');
+    assert.equal(y('datetime("Tue, 19 Jul 2016 08:49:00 GMT")'), '2016-07-19T08:49:00+00:00');
+    assert.equal(y('datetime("19 Jul 2016 08:49 +0200")'), '2016-07-19T08:49:00+02:00');
+    assert.equal(y('datetime("08/29/2015")'), '2015-08-29T00:00:00+00:00');
+    assert.equal(y('datetime("20150102")'), '2015-01-02T00:00:00+00:00');
     assert.equal(y('datetime(timestamp => 1256953732)'), '2009-10-31T01:48:52+00:00');
     assert.equal(y('datetime(string => "2015-01-02", format => "%Y-%m-%d")'), '2015-01-02T00:00:00+00:00');
     assert.equal(y('datetime(year => 2015, month => 1, day => 2)'), '2015-01-02T00:00:00+00:00');

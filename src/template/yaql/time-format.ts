@@ -199,6 +199,9 @@ const ISO =
   /^(\d{4})-?(\d\d)-?(\d\d)(?:[T ](\d\d)(?::?(\d\d)(?::?(\d\d)(?:[.,](\d{1,6})\d*)?)?)?)?\s*(Z|UTC|GMT|([+-])(\d\d):?(\d\d)?)?$/i;
 const WORDY =
   /^(?:[A-Za-z]{3,9},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(?:\s+(\d{1,2}):(\d\d)(?::(\d\d))?)?$/;
+/** RFC 2822 / HTTP dates: "Tue, 19 Jul 2016 08:49:00 GMT", "19 Jul 2016 08:49 +0200". */
+const RFC2822 =
+  /^(?:[A-Za-z]{3},?\s+)?(\d{1,2})\s+([A-Za-z]{3,9})\s+(\d{4})(?:\s+(\d{1,2}):(\d\d)(?::(\d\d))?)?(?:\s*(GMT|UTC|Z|([+-])(\d\d)(\d\d)))?$/i;
 const DOTTED = /^(\d{1,2})[./](\d{1,2})[./](\d{4})(?:\s+(\d{1,2}):(\d\d)(?::(\d\d))?)?$/;
 
 /**
@@ -228,10 +231,14 @@ export function parseDateTime(text: string): DateTime {
   }
   const wordy = WORDY.exec(trimmed);
   if (wordy) {
-    const month = MONTHS.findIndex(
-      (m) => m.slice(0, 3).toLowerCase() === wordy[1]!.slice(0, 3).toLowerCase(),
-    );
+    const month = monthIndex(wordy[1]!);
     if (month >= 0) return fromMatch(Number(wordy[3]), month + 1, Number(wordy[2]), wordy.slice(4));
+  }
+  const rfc = RFC2822.exec(trimmed);
+  const rfcMonth = rfc ? monthIndex(rfc[2]!) : -1;
+  if (rfc && rfcMonth >= 0) {
+    const offset = offsetFrom(rfc[8], rfc[9], rfc[10]);
+    return fromMatch(Number(rfc[3]), rfcMonth + 1, Number(rfc[1]), rfc.slice(4, 7), offset);
   }
   const dotted = DOTTED.exec(trimmed);
   if (dotted) {
@@ -242,7 +249,18 @@ export function parseDateTime(text: string): DateTime {
   return fault(`datetime(): cannot read a date and time from ${JSON.stringify(text)}; give a format`);
 }
 
-function fromMatch(year: number, month: number, day: number, clock: (string | undefined)[]): DateTime {
+function monthIndex(name: string): number {
+  const prefix = name.slice(0, 3).toLowerCase();
+  return MONTHS.findIndex((m) => m.slice(0, 3).toLowerCase() === prefix);
+}
+
+function fromMatch(
+  year: number,
+  month: number,
+  day: number,
+  clock: (string | undefined)[],
+  offset = 0n,
+): DateTime {
   const [hour, minute, second] = clock.map((part) => Number(part ?? 0)) as [number, number, number];
-  return DateTime.fromFields({ year, month, day, hour, minute, second, microsecond: 0 }, 0n);
+  return DateTime.fromFields({ year, month, day, hour, minute, second, microsecond: 0 }, offset);
 }
