@@ -2,9 +2,17 @@ import type { Arg, Node } from './ast.js';
 import { type Budget, Fault } from './budget.js';
 import { YaqlError } from './errors.js';
 import { FUNCTIONS } from './functions/index.js';
-import { Call, type FunctionDef, type Lambda, type MappingArg, type Param } from './functions/types.js';
+import { userFunction } from './functions/system.js';
+import {
+  Call,
+  type FunctionDef,
+  type Invoke,
+  type Lambda,
+  type MappingArg,
+  type Param,
+} from './functions/types.js';
 import { applyBinary, applyUnary, getAttribute, getIndex } from './operators.js';
-import { Scope } from './scope.js';
+import { NamedArgs, Scope } from './scope.js';
 import { materialize } from './sequence.js';
 import { truthy, typeName } from './values.js';
 
@@ -114,21 +122,74 @@ class Evaluator {
   }
 
   private call(node: Node & { kind: 'call' }, scope: Scope): unknown {
+    const user = userFunction(scope, node.name);
     const def = FUNCTIONS.get(node.name);
-    if (def === undefined) throw new YaqlError(`unknown function "${node.name}"`, node.pos);
+    if (user === undefined && def === undefined) {
+      throw new YaqlError(`unknown function "${node.name}"`, node.pos);
+    }
     let receiver: unknown[] = [];
     if (node.receiver !== null) {
       const value = this.eval(node.receiver, scope);
       if (value === null && node.nullSafe) return null;
       receiver = [value];
     }
-    const call = this.bind(def, node, receiver, scope);
+    if (user !== undefined) return this.callUser(user, node, receiver, scope);
+    const call = this.bind(def!, node, receiver, scope);
     this.budget.at = node.pos;
+    return def!.fn(call);
+  }
+
+  /** A function made by def(): positional arguments are $1, $2...; named ones are $name. */
+  private callUser(fn: Lambda, node: Node & { kind: 'call' }, receiver: unknown[], scope: Scope): unknown {
+    const args = [...receiver.map(materialize)];
+    const named = new Map<string, unknown>();
+    for (const arg of node.args) {
+      if (arg.omitted) throw new YaqlError(`${node.name}(): an argument cannot be skipped`, arg.pos);
+      if (arg.name === null) {
+        args.push(this.value(arg.value, scope));
+      } else if (arg.name.kind !== 'keyword') {
+        throw new YaqlError(`${node.name}(): an argument name must be a plain name`, arg.name.pos);
+      } else {
+        named.set(arg.name.name, this.value(arg.value, scope));
+      }
+    }
+    this.budget.at = node.pos;
+    return named.size > 0 ? fn(...args, new NamedArgs(named)) : fn(...args);
+  }
+
+  /** call(name, args, kwargs): calls a library or def() function with values instead of expressions. */
+  private invoke(
+    name: string,
+    args: readonly unknown[],
+    named: ReadonlyMap<string, unknown>,
+    scope: Scope,
+    pos: number,
+  ): unknown {
+    const user = userFunction(scope, name);
+    if (user !== undefined) return named.size > 0 ? user(...args, new NamedArgs(named)) : user(...args);
+    const def = FUNCTIONS.get(name);
+    if (def === undefined) throw new YaqlError(`unknown function "${name}"`, pos);
+    const node: Node & { kind: 'call' } = {
+      kind: 'call',
+      pos,
+      name,
+      receiver: null,
+      nullSafe: false,
+      args: [],
+    };
+    const call = this.bind(def, node, [...args], scope, named);
+    this.budget.at = pos;
     return def.fn(call);
   }
 
   /** Matches the receiver and arguments to the function's parameters. */
-  private bind(def: FunctionDef, node: Node & { kind: 'call' }, receiver: unknown[], scope: Scope): Call {
+  private bind(
+    def: FunctionDef,
+    node: Node & { kind: 'call' },
+    receiver: unknown[],
+    scope: Scope,
+    namedValues: ReadonlyMap<string, unknown> = new Map(),
+  ): Call {
     const fail = (message: string, pos: number): never => {
       throw new YaqlError(`${def.name}(): ${message}`, pos);
     };
@@ -172,10 +233,23 @@ class Evaluator {
       if (args[index] !== undefined) fail(`parameter "${name}" is given twice`, arg.name.pos);
       args[index] = this.argument(def.params[index]!, { node: arg.value }, scope);
     }
+    for (const [name, value] of namedValues) {
+      if (def.named === 'mappings') {
+        mappings.push({ key: () => name, value: () => materialize(value) });
+      } else if (def.named === 'bindings') {
+        bindings.set(name, def.rest?.lazy ? value : materialize(value));
+      } else {
+        const index = def.params.findIndex((p) => p.name === name);
+        if (index < 0) fail(`has no parameter named "${name}"`, node.pos);
+        if (args[index] !== undefined) fail(`parameter "${name}" is given twice`, node.pos);
+        args[index] = this.argument(def.params[index]!, { value }, scope);
+      }
+    }
     for (const [i, param] of def.params.entries()) {
       if (args[i] === undefined && !param.optional) fail(`missing argument "${param.name}"`, node.pos);
     }
-    return new Call(def, this.budget, scope, args, rest, mappings, bindings);
+    const invoke: Invoke = (name, values, named) => this.invoke(name, values, named, scope, node.pos);
+    return new Call(def, this.budget, scope, args, rest, mappings, bindings, invoke);
   }
 
   /**
@@ -190,6 +264,12 @@ class Evaluator {
     }
     if (!param.lambda) return param.lazy ? this.eval(node, scope) : this.value(node, scope);
     const lambda: Lambda = (...args) => this.value(node, scope.withArgs(args));
-    return lambda;
+    // def() evaluates its body in the scope it makes, so that the function can call itself.
+    return Object.assign(lambda, {
+      inScope:
+        (inner: Scope): Lambda =>
+        (...args) =>
+          this.value(node, inner.withArgs(args)),
+    });
   }
 }

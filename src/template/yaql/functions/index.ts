@@ -10,6 +10,7 @@ import { QUERY_FUNCTIONS } from './queries.js';
 import { REGEX_FUNCTIONS } from './regex.js';
 import { SET_FUNCTIONS } from './sets.js';
 import { STRING_FUNCTIONS } from './strings.js';
+import { SYSTEM_FUNCTIONS } from './system.js';
 import type { FunctionDef } from './types.js';
 
 /**
@@ -30,5 +31,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
     ...REGEX_FUNCTIONS,
     ...MATH_FUNCTIONS,
     ...DATETIME_FUNCTIONS,
+    ...SYSTEM_FUNCTIONS,
   ].map((def) => [def.name, def]),
 );

@@ -7,6 +7,9 @@ import { type Dict, isDict, isInteger, typeName } from '../values.js';
 /** A lambda argument: the argument expression, evaluated per call with `$1`, `$2`... bound to args. */
 export type Lambda = (...args: unknown[]) => unknown;
 
+/** Calls a function by name with values (for call()): positional arguments and named ones. */
+export type Invoke = (name: string, args: readonly unknown[], named: ReadonlyMap<string, unknown>) => unknown;
+
 /** A `key => value` argument passed unevaluated, for functions such as switch() that decide what to evaluate. */
 export interface MappingArg {
   key: () => unknown;
@@ -74,6 +77,7 @@ export class Call {
     readonly rest: readonly unknown[],
     readonly mappings: readonly MappingArg[],
     readonly bindings: ReadonlyMap<string, unknown>,
+    readonly invoke: Invoke,
   ) {}
 
   has(i: number): boolean {
