@@ -232,7 +232,10 @@ describe('yaql list functions', () => {
   it('repeat', () => {
     assert.deepEqual(y('1.repeat(3)'), [1, 1, 1]);
     assert.deepEqual(y('repeat(a, 0)'), []);
-    fails('1.repeat(-1)', /endless repetition is not supported/);
+    // A negative count (or none) repeats without end: usable through take(), else the steps limit.
+    assert.deepEqual(y('1.repeat(-1).take(2)'), [1, 1]);
+    assert.deepEqual(y('1.repeat().take(3)'), [1, 1, 1]);
+    fails('1.repeat()', /exceeded the limit of 1000000 steps/);
   });
 
   it('delete / replace on lists', () => {

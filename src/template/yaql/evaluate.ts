@@ -2,9 +2,18 @@ import type { Arg, Node } from './ast.js';
 import { type Budget, Fault } from './budget.js';
 import { YaqlError } from './errors.js';
 import { FUNCTIONS } from './functions/index.js';
-import { Call, type FunctionDef, type Lambda, type MappingArg } from './functions/types.js';
+import { userFunction } from './functions/system.js';
+import {
+  Call,
+  type FunctionDef,
+  type Invoke,
+  type Lambda,
+  type MappingArg,
+  type Param,
+} from './functions/types.js';
 import { applyBinary, applyUnary, getAttribute, getIndex } from './operators.js';
-import { Scope } from './scope.js';
+import { NamedArgs, Scope } from './scope.js';
+import { materialize } from './sequence.js';
 import { truthy, typeName } from './values.js';
 
 /** Evaluates a parsed expression with `$` bound to `data`. */
@@ -37,11 +46,11 @@ class Evaluator {
       case 'var':
         return scope.get(node.name);
       case 'list':
-        return node.items.map((item) => this.eval(item, scope));
+        return node.items.map((item) => this.value(item, scope));
       case 'map':
-        return new Map(node.entries.map((e) => [this.scalarKey(e.key, scope), this.eval(e.value, scope)]));
+        return new Map(node.entries.map((e) => [this.scalarKey(e.key, scope), this.value(e.value, scope)]));
       case 'attr': {
-        const object = this.eval(node.object, scope);
+        const object = this.value(node.object, scope);
         if (object === null && node.nullSafe) return null;
         return getAttribute(object, node.name, this.budget);
       }
@@ -50,10 +59,15 @@ class Evaluator {
       case 'call':
         return this.call(node, scope);
       case 'unary':
-        return applyUnary(node.op, this.eval(node.operand, scope));
+        return applyUnary(node.op, this.value(node.operand, scope));
       case 'binary':
         return this.binary(node, scope);
     }
+  }
+
+  /** A node's value with a lazy Sequence read into a list: what everything but streaming functions needs. */
+  private value(node: Node, scope: Scope): unknown {
+    return materialize(this.eval(node, scope));
   }
 
   private binary(node: Node & { kind: 'binary' }, scope: Scope): unknown {
@@ -69,15 +83,15 @@ class Evaluator {
         }
         return this.eval(node.right, left);
       default: {
-        const right = this.eval(node.right, scope);
+        const right = this.value(node.right, scope);
         this.budget.at = node.pos;
-        return applyBinary(node.op, left, right, this.budget);
+        return applyBinary(node.op, materialize(left), right, this.budget);
       }
     }
   }
 
   private index(node: Node & { kind: 'index' }, scope: Scope): unknown {
-    const object = this.eval(node.object, scope);
+    const object = this.value(node.object, scope);
     const values: unknown[] = [];
     let hasDefault = false;
     for (const arg of node.args) {
@@ -91,7 +105,7 @@ class Evaluator {
       } else {
         hasDefault = values.length === 1;
       }
-      values.push(this.eval(arg.value, scope));
+      values.push(this.value(arg.value, scope));
     }
     return getIndex(object, values, hasDefault);
   }
@@ -108,21 +122,74 @@ class Evaluator {
   }
 
   private call(node: Node & { kind: 'call' }, scope: Scope): unknown {
+    const user = userFunction(scope, node.name);
     const def = FUNCTIONS.get(node.name);
-    if (def === undefined) throw new YaqlError(`unknown function "${node.name}"`, node.pos);
+    if (user === undefined && def === undefined) {
+      throw new YaqlError(`unknown function "${node.name}"`, node.pos);
+    }
     let receiver: unknown[] = [];
     if (node.receiver !== null) {
       const value = this.eval(node.receiver, scope);
       if (value === null && node.nullSafe) return null;
       receiver = [value];
     }
-    const call = this.bind(def, node, receiver, scope);
+    if (user !== undefined) return this.callUser(user, node, receiver, scope);
+    const call = this.bind(def!, node, receiver, scope);
     this.budget.at = node.pos;
+    return def!.fn(call);
+  }
+
+  /** A function made by def(): positional arguments are $1, $2...; named ones are $name. */
+  private callUser(fn: Lambda, node: Node & { kind: 'call' }, receiver: unknown[], scope: Scope): unknown {
+    const args = [...receiver.map(materialize)];
+    const named = new Map<string, unknown>();
+    for (const arg of node.args) {
+      if (arg.omitted) throw new YaqlError(`${node.name}(): an argument cannot be skipped`, arg.pos);
+      if (arg.name === null) {
+        args.push(this.value(arg.value, scope));
+      } else if (arg.name.kind !== 'keyword') {
+        throw new YaqlError(`${node.name}(): an argument name must be a plain name`, arg.name.pos);
+      } else {
+        named.set(arg.name.name, this.value(arg.value, scope));
+      }
+    }
+    this.budget.at = node.pos;
+    return named.size > 0 ? fn(...args, new NamedArgs(named)) : fn(...args);
+  }
+
+  /** call(name, args, kwargs): calls a library or def() function with values instead of expressions. */
+  private invoke(
+    name: string,
+    args: readonly unknown[],
+    named: ReadonlyMap<string, unknown>,
+    scope: Scope,
+    pos: number,
+  ): unknown {
+    const user = userFunction(scope, name);
+    if (user !== undefined) return named.size > 0 ? user(...args, new NamedArgs(named)) : user(...args);
+    const def = FUNCTIONS.get(name);
+    if (def === undefined) throw new YaqlError(`unknown function "${name}"`, pos);
+    const node: Node & { kind: 'call' } = {
+      kind: 'call',
+      pos,
+      name,
+      receiver: null,
+      nullSafe: false,
+      args: [],
+    };
+    const call = this.bind(def, node, [...args], scope, named);
+    this.budget.at = pos;
     return def.fn(call);
   }
 
   /** Matches the receiver and arguments to the function's parameters. */
-  private bind(def: FunctionDef, node: Node & { kind: 'call' }, receiver: unknown[], scope: Scope): Call {
+  private bind(
+    def: FunctionDef,
+    node: Node & { kind: 'call' },
+    receiver: unknown[],
+    scope: Scope,
+    namedValues: ReadonlyMap<string, unknown> = new Map(),
+  ): Call {
     const fail = (message: string, pos: number): never => {
       throw new YaqlError(`${def.name}(): ${message}`, pos);
     };
@@ -144,38 +211,65 @@ class Evaluator {
         if (i >= def.params.length) return fail('only a declared parameter can be skipped', arg.pos);
         continue;
       }
-      const value = this.argument(param.lambda, arg, scope);
+      const value = this.argument(param, arg, scope);
       if (i < def.params.length) args[i] = value;
       else rest.push(value);
     }
     for (const arg of node.args.filter((a) => a.name !== null) as (Arg & { name: Node })[]) {
       if (def.named === 'mappings') {
         const { name, value } = arg;
-        mappings.push({ key: () => this.eval(name, scope), value: () => this.eval(value, scope) });
+        mappings.push({ key: () => this.value(name, scope), value: () => this.value(value, scope) });
         continue;
       }
       if (arg.name.kind !== 'keyword') fail('an argument name must be a plain name', arg.name.pos);
       const name = (arg.name as Node & { kind: 'keyword' }).name;
       if (def.named === 'bindings') {
-        bindings.set(name, this.eval(arg.value, scope));
+        // let() keeps a bound Sequence lazy, as yaql binds the iterator itself.
+        bindings.set(name, def.rest?.lazy ? this.eval(arg.value, scope) : this.value(arg.value, scope));
         continue;
       }
       const index = def.params.findIndex((p) => p.name === name);
       if (index < 0) fail(`has no parameter named "${name}"`, arg.name.pos);
       if (args[index] !== undefined) fail(`parameter "${name}" is given twice`, arg.name.pos);
-      args[index] = this.argument(def.params[index]!.lambda, { node: arg.value }, scope);
+      args[index] = this.argument(def.params[index]!, { node: arg.value }, scope);
+    }
+    for (const [name, value] of namedValues) {
+      if (def.named === 'mappings') {
+        mappings.push({ key: () => name, value: () => materialize(value) });
+      } else if (def.named === 'bindings') {
+        bindings.set(name, def.rest?.lazy ? value : materialize(value));
+      } else {
+        const index = def.params.findIndex((p) => p.name === name);
+        if (index < 0) fail(`has no parameter named "${name}"`, node.pos);
+        if (args[index] !== undefined) fail(`parameter "${name}" is given twice`, node.pos);
+        args[index] = this.argument(def.params[index]!, { value }, scope);
+      }
     }
     for (const [i, param] of def.params.entries()) {
       if (args[i] === undefined && !param.optional) fail(`missing argument "${param.name}"`, node.pos);
     }
-    return new Call(def, this.budget, scope, args, rest, mappings, bindings);
+    const invoke: Invoke = (name, values, named) => this.invoke(name, values, named, scope, node.pos);
+    return new Call(def, this.budget, scope, args, rest, mappings, bindings, invoke);
   }
 
-  private argument(isLambda: boolean, arg: { value?: unknown; node?: Node }, scope: Scope): unknown {
+  /**
+   * An argument's value, or for a lambda parameter a function evaluating it. Only parameters
+   * declared lazy receive a Sequence as it is; lambda results are always read whole.
+   */
+  private argument(param: Param, arg: { value?: unknown; node?: Node }, scope: Scope): unknown {
     const { node } = arg;
-    if (node === undefined) return isLambda ? () => arg.value : arg.value;
-    if (!isLambda) return this.eval(node, scope);
-    const lambda: Lambda = (...args) => this.eval(node, scope.withArgs(args));
-    return lambda;
+    if (node === undefined) {
+      const value = param.lazy ? arg.value : materialize(arg.value);
+      return param.lambda ? () => value : value;
+    }
+    if (!param.lambda) return param.lazy ? this.eval(node, scope) : this.value(node, scope);
+    const lambda: Lambda = (...args) => this.value(node, scope.withArgs(args));
+    // def() evaluates its body in the scope it makes, so that the function can call itself.
+    return Object.assign(lambda, {
+      inScope:
+        (inner: Scope): Lambda =>
+        (...args) =>
+          this.value(node, inner.withArgs(args)),
+    });
   }
 }

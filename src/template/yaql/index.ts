@@ -4,6 +4,7 @@ import { DEFAULT_YAQL_LIMITS, YaqlError, type YaqlLimits } from './errors.js';
 import { evaluateNode } from './evaluate.js';
 import { toOutput } from './output.js';
 import { parse } from './parser.js';
+import { materialize } from './sequence.js';
 
 export { DEFAULT_YAQL_LIMITS, YaqlError, type YaqlLimits } from './errors.js';
 
@@ -44,7 +45,7 @@ export function evaluateYaql(
   try {
     const node = parseCached(expression, bounds);
     const result = evaluateNode(node, context === undefined ? null : context, new Budget(bounds.maxSteps));
-    return toOutput(result, bounds.maxSteps);
+    return toOutput(materialize(result), bounds.maxSteps);
   } catch (error) {
     if (error instanceof YaqlError) throw error;
     // Backstops: a helper fault that escaped the evaluator, or the JavaScript stack running out.

@@ -12,9 +12,17 @@ import {
   truthy,
   typeName,
 } from './values.js';
+import { setOperator } from './set-values.js';
+import { DateTime, TimeSpan, timeOperator, timeProperty } from './time.js';
 
 /** Applies a binary operator other than `and`, `or` and `->` (which evaluate lazily). */
 export function applyBinary(op: string, left: unknown, right: unknown, budget: Budget): unknown {
+  if (op === '+' || op === '-' || op === '*' || op === '/') {
+    const timeResult = timeOperator(op, left, right);
+    if (timeResult !== undefined) return timeResult;
+  }
+  const setResult = setOperator(op, left, right, budget);
+  if (setResult !== undefined) return setResult;
   switch (op) {
     case '=':
       return equal(left, right, budget);
@@ -45,6 +53,7 @@ export function applyBinary(op: string, left: unknown, right: unknown, budget: B
 
 export function applyUnary(op: string, operand: unknown): unknown {
   if (op === 'not') return !truthy(operand);
+  if (operand instanceof TimeSpan) return op === '-' ? new TimeSpan(-operand.micros) : operand;
   if (typeof operand !== 'number') return fault(`unary "${op}" needs a number, not ${typeName(operand)}`);
   return op === '-' ? -operand : operand;
 }
@@ -120,6 +129,7 @@ export function getAttribute(object: unknown, name: string, budget: Budget): unk
     return value === undefined ? fault(`key "${name}" not found`) : value;
   }
   if (Array.isArray(object)) return lazy(object.map((item) => getAttribute(item, name, budget)));
+  if (object instanceof DateTime || object instanceof TimeSpan) return timeProperty(object, name);
   return fault(`cannot read key "${name}" of ${typeName(object)}`);
 }
 

@@ -1,5 +1,6 @@
 import { Budget } from './budget.js';
 import { CHARS_PER_STEP, MAX_VALUE_DEPTH, YaqlError } from './errors.js';
+import { DateTime, TimeSpan } from './time.js';
 import { dictEntries, isDict, keyToString, setOwn, typeName } from './values.js';
 
 /**
@@ -15,6 +16,9 @@ export function toOutput(value: unknown, maxSteps: number): unknown {
     if (++values > maxSteps) throw new YaqlError(`the result is too large (more than ${maxSteps} values)`);
     if (v === null || v === undefined) return null;
     if (typeof v === 'boolean' || typeof v === 'number') return v;
+    // As Heat's API writes them: a datetime in ISO 8601, a timedelta as Python's str().
+    if (v instanceof DateTime) v = v.isoFormat();
+    else if (v instanceof TimeSpan) v = String(v);
     if (typeof v === 'string') {
       chars += v.length;
       if (chars > maxSteps * CHARS_PER_STEP) {

@@ -1,6 +1,7 @@
 import { type Budget, fault } from './budget.js';
 import { MAX_VALUE_DEPTH } from './errors.js';
 import { Regex } from './regex/index.js';
+import { compareTimes, DateTime, TimeSpan } from './time.js';
 
 /**
  * Values during evaluation are JSON-shaped, except that dicts built by an expression are Maps: they
@@ -50,6 +51,8 @@ export function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'list';
   if (isDict(value)) return 'dict';
   if (value instanceof Regex) return 'regex';
+  if (value instanceof DateTime) return 'datetime';
+  if (value instanceof TimeSpan) return 'timespan';
   return 'context';
 }
 
@@ -58,6 +61,7 @@ export function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isDict(value)) return dictSize(value) > 0;
+  if (value instanceof TimeSpan) return value.micros !== 0n;
   return true;
 }
 
@@ -75,10 +79,17 @@ export function equal(a: unknown, b: unknown, budget: Budget, depth = 0): boolea
     return Number(a) === Number(b);
   }
   checkDepth(depth);
+  if (isSetList(a) && isSetList(b)) {
+    if (a.length !== b.length) return false;
+    const keys = new Set(b.map((item) => hashKey(item, budget, depth + 1)));
+    return a.every((item) => keys.has(hashKey(item, budget, depth + 1)));
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => equal(item, b[i], budget, depth + 1));
   }
+  const timeOrder = compareTimes(a, b);
+  if (timeOrder !== undefined) return timeOrder === 0;
   if (a instanceof Regex && b instanceof Regex) {
     return a.pattern === b.pattern && JSON.stringify(a.flags) === JSON.stringify(b.flags);
   }
@@ -101,6 +112,8 @@ export function hashKey(value: unknown, budget: Budget, depth = 0): string {
   if (value === null || value === undefined) return 'z';
   if (typeof value === 'boolean' || typeof value === 'number') return `n${Number(value)}`;
   if (typeof value === 'string') return `s${JSON.stringify(value)}`;
+  if (value instanceof DateTime) return `d${value.instant}`;
+  if (value instanceof TimeSpan) return `t${value.micros}`;
   checkDepth(depth);
   if (Array.isArray(value)) return `[${value.map((v) => hashKey(v, budget, depth + 1)).join(',')}]`;
   if (isDict(value)) {
@@ -112,6 +125,17 @@ export function hashKey(value: unknown, budget: Budget, depth = 0): string {
   return fault(`a ${typeName(value)} cannot be compared`);
 }
 
+/** The items without duplicates (as `equal` sees them), in first-seen order. */
+export function uniqueValues(items: readonly unknown[], budget: Budget): unknown[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = hashKey(item, budget);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * yaql's ordering: numbers with numbers, strings with strings (by code point), and null before
  * everything else. Anything else (lists, dicts, booleans, mixed types) is an error, as in yaql.
@@ -120,6 +144,8 @@ export function compare(a: unknown, b: unknown): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  const timeOrder = compareTimes(a, b);
+  if (timeOrder !== undefined) return timeOrder;
   return fault(`cannot compare ${typeName(a)} with ${typeName(b)}`);
 }
 
@@ -161,6 +187,9 @@ function toJsonText(value: unknown, budget: Budget, depth: number): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return numberToString(value);
   if (typeof value === 'string') return depth === 0 ? value : JSON.stringify(value);
+  if (value instanceof DateTime || value instanceof TimeSpan) {
+    return depth === 0 ? String(value) : JSON.stringify(String(value));
+  }
   checkDepth(depth);
   if (Array.isArray(value)) return `[${value.map((v) => toJsonText(v, budget, depth + 1)).join(', ')}]`;
   if (isDict(value)) {
@@ -201,4 +230,19 @@ export function lazy<T>(list: T[]): T[] {
 
 export function isLazy(value: unknown): value is unknown[] {
   return Array.isArray(value) && LAZY_RESULTS.has(value);
+}
+
+/**
+ * Lists that are yaql sets (made by set(), toSet(), union()...). They are lists in output, as Heat
+ * would show them, but compare as sets (`set(1, 2) = set(2, 1)`), and isSet() knows them.
+ */
+const SET_RESULTS = new WeakSet<unknown[]>();
+
+export function asSet<T>(list: T[]): T[] {
+  SET_RESULTS.add(list);
+  return list;
+}
+
+export function isSetList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && SET_RESULTS.has(value);
 }

@@ -82,6 +82,6 @@ export const CORE_FUNCTIONS: readonly FunctionDef[] = [
   define('abs', ['number'], abs),
   define('coalesce', ['...args:lambda'], coalesce),
   define('switch', ['...cases'], switchFn, 'mappings'),
-  define('let', ['...args'], letFn, 'bindings'),
-  define('with', ['...args'], letFn),
+  define('let', ['...args:lazy'], letFn, 'bindings'),
+  define('with', ['...args:lazy'], letFn),
 ];

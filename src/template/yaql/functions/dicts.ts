@@ -1,7 +1,7 @@
 import { fault } from '../budget.js';
 import { MAX_VALUE_DEPTH } from '../errors.js';
-import { type Dict, dictEntries, dictGet, equal, isDict, typeName } from '../values.js';
-import { unique, withoutKeys } from './lists.js';
+import { type Dict, dictEntries, dictGet, equal, isDict, typeName, uniqueValues } from '../values.js';
+import { withoutKeys } from './lists.js';
 import { type Call, define, type FunctionDef, type Lambda } from './types.js';
 
 /** Functions on dicts. Dicts built here are Maps (see values.ts). */
@@ -56,7 +56,7 @@ function get(c: Call): unknown {
 }
 
 /** set(dict, key, value), set(dict, otherDict) or set(dict, key => value, ...): a copy with new entries. */
-function set(c: Call): Map<unknown, unknown> {
+export function setInDict(c: Call): Map<unknown, unknown> {
   const out = new Map(entries(c));
   if (c.mappings.length > 0 && c.rest.length === 0) {
     for (const mapping of c.mappings) out.set(checkKey(c, mapping.key()), mapping.value());
@@ -79,7 +79,7 @@ function set(c: Call): Map<unknown, unknown> {
 function mergeWith(c: Call): Map<unknown, unknown> {
   const budget = c.budget;
   const listMerger: Lambda =
-    c.optLambda(2) ?? ((a, b) => unique([...(a as unknown[]), ...(b as unknown[])], c));
+    c.optLambda(2) ?? ((a, b) => uniqueValues([...(a as unknown[]), ...(b as unknown[])], c.budget));
   const itemMerger: Lambda = c.optLambda(3) ?? ((_a, b) => b);
   const maxLevels = c.intOr(4, 0);
   const merge = (left: Dict, right: Dict, levels: number, depth: number): Map<unknown, unknown> => {
@@ -116,7 +116,6 @@ export const DICT_FUNCTIONS: readonly FunctionDef[] = [
   define('values', ['dict'], (c) => entries(c).map(([, value]) => value)),
   define('items', ['dict'], (c) => entries(c).map(([key, value]) => [key, value])),
   define('get', ['dict', 'key', 'default?'], get),
-  define('set', ['dict', '...args'], set, 'mappings'),
   define('containsKey', ['dict', 'key'], (c) => dictGet(c.dict(0), c.value(1)) !== undefined),
   define('containsValue', ['dict', 'value'], (c) =>
     entries(c).some(([, v]) => equal(v, c.value(1), c.budget)),

@@ -63,16 +63,6 @@ function single(c: Call): unknown {
   return items[0];
 }
 
-/** range(stop) or range(start, stop, step => 1), as Python's range. */
-function range(c: Call): unknown[] {
-  const [start, stop] = c.has(1) ? [c.int(0), c.int(1)] : [0, c.int(0)];
-  const step = c.intOr(2, 1);
-  if (step === 0) return c.fail('step must not be zero');
-  const length = Math.max(0, Math.ceil((stop - start) / step));
-  c.budget.spend(length);
-  return lazy(Array.from({ length }, (_, i) => start + i * step));
-}
-
 function flatten(c: Call): unknown[] {
   const out: unknown[] = [];
   const walk = (items: readonly unknown[], depth: number): void => {
@@ -100,48 +90,6 @@ function list(c: Call): unknown[] {
   return out;
 }
 
-export function unique(items: readonly unknown[], c: Call): unknown[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = hashKey(item, c.budget);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** Set operations on lists; results keep first-seen order and hold no duplicates. */
-function setOperation(kind: 'union' | 'intersect' | 'difference' | 'symmetricDifference') {
-  return (c: Call): unknown[] => {
-    const left = c.list(0);
-    const right = c.list(1);
-    const inRight = new Set(right.map((item) => hashKey(item, c.budget)));
-    const inLeft = new Set(left.map((item) => hashKey(item, c.budget)));
-    switch (kind) {
-      case 'union':
-        return unique([...left, ...right], c);
-      case 'intersect':
-        return unique(
-          left.filter((item) => inRight.has(hashKey(item, c.budget))),
-          c,
-        );
-      case 'difference':
-        return unique(
-          left.filter((item) => !inRight.has(hashKey(item, c.budget))),
-          c,
-        );
-      default:
-        return unique(
-          [
-            ...left.filter((item) => !inRight.has(hashKey(item, c.budget))),
-            ...right.filter((item) => !inLeft.has(hashKey(item, c.budget))),
-          ],
-          c,
-        );
-    }
-  };
-}
-
 /** concat(strings...) joins strings; concat(lists...) chains lists. */
 function concat(c: Call): unknown {
   const args = c.rest;
@@ -153,13 +101,6 @@ function concat(c: Call): unknown {
   }
   if (args.every((a) => Array.isArray(a))) return lazy(args.flatMap((_, i) => restList(c, i)));
   return c.fail(`needs all strings or all lists, not ${args.map(typeName).join(', ')}`);
-}
-
-function repeat(c: Call): unknown[] {
-  const times = c.int(1);
-  if (times < 0) return c.fail('endless repetition is not supported; give a count');
-  c.budget.spend(times);
-  return lazy(new Array<unknown>(times).fill(c.value(0)));
 }
 
 /** delete(list, position, count => 1) drops items; delete(dict, keys...) drops keys. */
@@ -186,28 +127,17 @@ export const LIST_FUNCTIONS: readonly FunctionDef[] = [
   define('sum', ['collection', 'initial?'], sum),
   define('max', ['collection', 'initial?'], extreme(1)),
   define('min', ['collection', 'initial?'], extreme(-1)),
-  define('first', ['collection', 'default?'], firstOrLast(false)),
   define('last', ['collection', 'default?'], firstOrLast(true)),
   define('single', ['collection'], single),
-  define('range', ['start', 'stop?', 'step?'], range),
   define('flatten', ['collection'], flatten),
   define('toList', ['collection'], (c) => [...c.list(0)]),
   define('list', ['...args'], list),
-  define('toSet', ['collection'], (c) => unique(c.list(0), c)),
-  define('union', ['left', 'right'], setOperation('union')),
-  define('intersect', ['left', 'right'], setOperation('intersect')),
-  define('difference', ['left', 'right'], setOperation('difference')),
-  define('symmetricDifference', ['left', 'right'], setOperation('symmetricDifference')),
   define('contains', ['collection', 'value'], (c) =>
     c.list(0).some((item) => equal(item, c.value(1), c.budget)),
   ),
   define('append', ['collection', '...values'], (c) => lazy([...c.list(0), ...c.rest])),
-  define('enumerate', ['collection', 'start?'], (c) =>
-    lazy(c.list(0).map((item, i) => [i + c.intOr(1, 0), item])),
-  ),
   define('reverse', ['collection'], (c) => [...c.list(0)].reverse()),
   define('concat', ['...args'], concat),
-  define('repeat', ['value', 'times'], repeat),
   define('delete', ['collection', '...args'], deleteItems),
   define('defaultIfEmpty', ['collection', 'default'], (c) => (c.list(0).length > 0 ? c.list(0) : c.list(1))),
   define('isList', ['value'], (c) => Array.isArray(c.value(0))),

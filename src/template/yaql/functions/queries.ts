@@ -1,86 +1,141 @@
 import { fault } from '../budget.js';
-import { compare, hashKey, lazy, truthy } from '../values.js';
+import { YaqlError } from '../errors.js';
+import { compare, equal, hashKey, lazy, truthy } from '../values.js';
+import { streamed } from './generators.js';
 import { type Call, define, type FunctionDef, type Lambda } from './types.js';
 
 /** LINQ-style query functions over lists; each takes a lambda evaluated with `$` bound to the item. */
 
-function where(c: Call): unknown[] {
+function where(c: Call): unknown {
   const predicate = c.lambda(1);
-  return lazy(c.list(0).filter((item) => truthy(predicate(item))));
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    for (const item of source) if (truthy(predicate(item))) yield item;
+  });
 }
 
-function select(c: Call): unknown[] {
+function select(c: Call): unknown {
   const selector = c.lambda(1);
-  return lazy(c.list(0).map((item) => selector(item)));
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    for (const item of source) yield selector(item);
+  });
 }
 
 /** Like select, but a list returned by the selector contributes its items. */
-function selectMany(c: Call): unknown[] {
+function selectMany(c: Call): unknown {
   const selector = c.lambda(1);
-  const out: unknown[] = [];
-  for (const item of c.list(0)) {
-    const inner = selector(item);
-    if (Array.isArray(inner)) {
-      c.budget.spend(inner.length);
-      out.push(...inner);
-    } else {
-      out.push(inner);
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    for (const item of source) {
+      const inner = selector(item);
+      if (Array.isArray(inner)) yield* inner;
+      else yield inner;
     }
-  }
-  return lazy(out);
+  });
 }
 
-function skip(c: Call): unknown[] {
-  return lazy(c.list(0).slice(Math.max(0, c.int(1))));
+function skip(c: Call): unknown {
+  const count = c.int(1);
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    let i = 0;
+    for (const item of source) if (i++ >= count) yield item;
+  });
 }
 
-function take(c: Call): unknown[] {
-  return lazy(c.list(0).slice(0, Math.max(0, c.int(1))));
+function take(c: Call): unknown {
+  const count = c.int(1);
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    if (count <= 0) return;
+    let i = 0;
+    for (const item of source) {
+      yield item;
+      if (++i >= count) return;
+    }
+  });
 }
 
-function takeWhile(c: Call): unknown[] {
-  const items = c.list(0);
+function takeWhile(c: Call): unknown {
   const predicate = c.lambda(1);
-  const end = items.findIndex((item) => !truthy(predicate(item)));
-  return lazy(end < 0 ? [...items] : items.slice(0, end));
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    for (const item of source) {
+      if (!truthy(predicate(item))) return;
+      yield item;
+    }
+  });
 }
 
-function skipWhile(c: Call): unknown[] {
-  const items = c.list(0);
+function skipWhile(c: Call): unknown {
   const predicate = c.lambda(1);
-  const start = items.findIndex((item) => !truthy(predicate(item)));
-  return lazy(start < 0 ? [] : items.slice(start));
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    let skipping = true;
+    for (const item of source) {
+      if (skipping && truthy(predicate(item))) continue;
+      skipping = false;
+      yield item;
+    }
+  });
 }
 
-function distinct(c: Call): unknown[] {
+function distinct(c: Call): unknown {
   const keySelector = c.optLambda(1);
-  const seen = new Set<string>();
-  return lazy(
-    c.list(0).filter((item) => {
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    const seen = new Set<string>();
+    for (const item of source) {
       const key = hashKey(keySelector ? keySelector(item) : item, c.budget);
-      if (seen.has(key)) return false;
+      if (seen.has(key)) continue;
       seen.add(key);
-      return true;
-    }),
-  );
+      yield item;
+    }
+  });
+}
+
+function enumerate(c: Call): unknown {
+  const start = c.intOr(1, 0);
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    let i = start;
+    for (const item of source) yield [i++, item];
+  });
 }
 
 /** any() without a predicate asks whether the list is non-empty (all() asks whether items are true). */
 function any(c: Call): boolean {
   const predicate = c.optLambda(1);
-  return c.list(0).some((item) => (predicate ? truthy(predicate(item)) : true));
+  for (const item of c.iterable(0)) if (predicate ? truthy(predicate(item)) : true) return true;
+  return false;
 }
 
 function all(c: Call): boolean {
   const predicate = c.optLambda(1);
-  return c.list(0).every((item) => truthy(predicate ? predicate(item) : item));
+  for (const item of c.iterable(0)) if (!truthy(predicate ? predicate(item) : item)) return false;
+  return true;
 }
 
-function indexWhere(c: Call, fromEnd: boolean): number {
-  const items = c.list(0);
+function indexWhere(c: Call): number {
   const predicate = c.lambda(1);
-  const test = (item: unknown) => truthy(predicate(item));
-  return fromEnd ? items.findLastIndex(test) : items.findIndex(test);
+  let i = 0;
+  for (const item of c.iterable(0)) {
+    if (truthy(predicate(item))) return i;
+    i++;
+  }
+  return -1;
+}
+
+function lastIndexWhere(c: Call): number {
+  const predicate = c.lambda(1);
+  return c.list(0).findLastIndex((item) => truthy(predicate(item)));
+}
+
+/** first(collection, default?): stops reading at the first item, so it works on endless sequences. */
+function first(c: Call): unknown {
+  for (const item of c.iterable(0)) return item;
+  return c.has(1) ? c.value(1) : c.fail('the list is empty and no default is given');
 }
 
 /** Applies a two-argument lambda ($1 = accumulated, $2 = item) across the list. */
@@ -148,14 +203,58 @@ function groupBy(c: Call): unknown[] {
     if (group) group[1].push(value);
     else groups.set(hash, [key, [value]]);
   }
-  return lazy([...groups.values()].map(([key, values]) => [key, aggregator ? aggregator(values) : values]));
+  const aggregate = aggregator ? groupAggregator(c, aggregator) : (pair: [unknown, unknown[]]) => pair;
+  return lazy([...groups.values()].map(aggregate));
 }
 
-function zip(c: Call): unknown[] {
-  const lists = [c.list(0), ...c.rest.map((_, i) => restList(c, i))];
-  const length = Math.min(...lists.map((l) => l.length));
-  c.budget.spend(length * lists.length);
-  return lazy(Array.from({ length }, (_, i) => lists.map((l) => l[i])));
+/**
+ * yaql's aggregator gets a group's values; yaql before 1.1.1 gave it the pair [key, values] and
+ * expected a pair back. Heat's yaql context falls back to that when the aggregator fails on the
+ * values (and its first results did not look like old-style pairs), so old templates still work.
+ */
+function groupAggregator(c: Call, aggregator: Lambda) {
+  let failure: unknown = null;
+  let allowFallback = true;
+  return ([key, values]: [unknown, unknown[]]): unknown => {
+    if (failure === null) {
+      try {
+        const result = aggregator(values);
+        const looksOld =
+          values.length === 2 &&
+          Array.isArray(result) &&
+          result.length === 2 &&
+          equal(result[0], values[0], c.budget);
+        if (!looksOld) allowFallback = false;
+        return [key, result];
+      } catch (error) {
+        if (!(error instanceof YaqlError)) throw error;
+        failure = error;
+      }
+    }
+    if (allowFallback) {
+      try {
+        const result = aggregator([key, values]);
+        if (Array.isArray(result) && result.length === 2) return result;
+      } catch {
+        // Not the old style either: report the first failure, which speaks of the current style.
+      }
+    }
+    throw failure;
+  };
+}
+
+/** zip(collection, lists...): tuples up to the shortest; the first collection may be endless. */
+function zip(c: Call): unknown {
+  const others = c.rest.map((_, i) => restList(c, i));
+  const source = c.iterable(0);
+  return streamed(c, 0, function* () {
+    let i = 0;
+    for (const item of source) {
+      if (others.some((other) => i >= other.length)) return;
+      yield [item, ...others.map((other) => other[i])];
+      i++;
+    }
+  });
 }
 
 export function restList(c: Call, i: number): unknown[] {
@@ -166,21 +265,23 @@ export function restList(c: Call, i: number): unknown[] {
 }
 
 export const QUERY_FUNCTIONS: readonly FunctionDef[] = [
-  define('where', ['collection', 'predicate:lambda'], where),
-  define('filter', ['collection', 'predicate:lambda'], where),
-  define('select', ['collection', 'selector:lambda'], select),
-  define('map', ['collection', 'selector:lambda'], select),
-  define('selectMany', ['collection', 'selector:lambda'], selectMany),
-  define('skip', ['collection', 'count'], skip),
-  define('take', ['collection', 'count'], take),
-  define('limit', ['collection', 'count'], take),
-  define('takeWhile', ['collection', 'predicate:lambda'], takeWhile),
-  define('skipWhile', ['collection', 'predicate:lambda'], skipWhile),
-  define('distinct', ['collection', 'keySelector?:lambda'], distinct),
-  define('any', ['collection', 'predicate?:lambda'], any),
-  define('all', ['collection', 'predicate?:lambda'], all),
-  define('indexWhere', ['collection', 'predicate:lambda'], (c) => indexWhere(c, false)),
-  define('lastIndexWhere', ['collection', 'predicate:lambda'], (c) => indexWhere(c, true)),
+  define('where', ['collection:lazy', 'predicate:lambda'], where),
+  define('filter', ['collection:lazy', 'predicate:lambda'], where),
+  define('select', ['collection:lazy', 'selector:lambda'], select),
+  define('map', ['collection:lazy', 'selector:lambda'], select),
+  define('selectMany', ['collection:lazy', 'selector:lambda'], selectMany),
+  define('skip', ['collection:lazy', 'count'], skip),
+  define('take', ['collection:lazy', 'count'], take),
+  define('limit', ['collection:lazy', 'count'], take),
+  define('takeWhile', ['collection:lazy', 'predicate:lambda'], takeWhile),
+  define('skipWhile', ['collection:lazy', 'predicate:lambda'], skipWhile),
+  define('distinct', ['collection:lazy', 'keySelector?:lambda'], distinct),
+  define('enumerate', ['collection:lazy', 'start?'], enumerate),
+  define('first', ['collection:lazy', 'default?'], first),
+  define('any', ['collection:lazy', 'predicate?:lambda'], any),
+  define('all', ['collection:lazy', 'predicate?:lambda'], all),
+  define('indexWhere', ['collection:lazy', 'predicate:lambda'], indexWhere),
+  define('lastIndexWhere', ['collection', 'predicate:lambda'], lastIndexWhere),
   define('aggregate', ['collection', 'selector:lambda', 'seed?'], aggregate),
   define('reduce', ['collection', 'selector:lambda', 'seed?'], aggregate),
   define('orderBy', ['collection', 'selector:lambda'], orderBy(false)),
@@ -192,5 +293,5 @@ export const QUERY_FUNCTIONS: readonly FunctionDef[] = [
     ['collection', 'keySelector:lambda', 'valueSelector?:lambda', 'aggregator?:lambda'],
     groupBy,
   ),
-  define('zip', ['collection', '...collections'], zip),
+  define('zip', ['collection:lazy', '...collections'], zip),
 ];

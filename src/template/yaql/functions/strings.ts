@@ -1,7 +1,20 @@
+import { DateTime } from '../time.js';
 import { isPythonSpace } from '../unicode.js';
-import { dictEntries, equal, isDict, toStr, typeName } from '../values.js';
+import { dictEntries, equal, isDict, toStr, truthy, typeName } from '../values.js';
 import { isRegexCall, regexReplace, regexSplit } from './regex.js';
+import { joinCollections } from './collections.js';
+import { formatDateTime, replaceDateTime } from './datetime.js';
 import { type Call, define, type FunctionDef } from './types.js';
+
+/**
+ * replace() also changes parts of a datetime (yaql has one replace() per type): every part has a
+ * named parameter, and dt.replace(2014, 2, 1) fills `old`, `new` and `count` positionally.
+ */
+const DATETIME_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond', 'offset'];
+
+function datetimeSlots(c: Call): number[] {
+  return DATETIME_PARTS.map((_, i) => (i < 3 && !c.has(4 + i) ? 1 + i : 4 + i));
+}
 
 /**
  * String functions with Python's semantics (yaql calls Python's str methods). Indexes count code
@@ -142,7 +155,10 @@ function replaceText(c: Call, text: string, old: string, replacement: string, co
  * replace(list, position, value, count => 1) which puts one value in place of `count` items.
  */
 function replace(c: Call): unknown {
-  if (Array.isArray(c.value(0))) return replaceItems(c);
+  const target = c.value(0);
+  if (target instanceof DateTime) return replaceDateTime(c, target, datetimeSlots(c));
+  if (c.has(4)) return c.fail('year, month... replace parts of a datetime only');
+  if (Array.isArray(target)) return replaceItems(c);
   if (isRegexCall(c)) return regexReplace(c);
   let text = c.string(0);
   if (isDict(c.value(1))) {
@@ -167,7 +183,8 @@ function replaceItems(c: Call): unknown[] {
 }
 
 /** list.join(separator) or separator.join(list); items go through str(). */
-function join(c: Call): string {
+function join(c: Call): unknown {
+  if (c.has(2)) return joinCollections(c);
   const [first, second] = [c.value(0), c.value(1)];
   const [items, separator] =
     typeof first === 'string' && Array.isArray(second) ? [c.list(1), first] : [c.list(0), c.string(1)];
@@ -207,6 +224,8 @@ function pythonStr(value: unknown, c: Call): string {
  * that no attribute or index access reaches into values (the reason yaql dropped format()).
  */
 function format(c: Call): string {
+  const target = c.value(0);
+  if (target instanceof DateTime) return formatDateTime(c, target);
   const template = c.string(0);
   let out = '';
   let auto: number | null = null;
@@ -248,17 +267,61 @@ function format(c: Call): string {
   return out;
 }
 
+/** Python's string module constants, for characters(). */
+const CHARACTER_CLASSES: Record<string, string> = {
+  digits: '0123456789',
+  hexdigits: '0123456789abcdefABCDEF',
+  asciiLowercase: 'abcdefghijklmnopqrstuvwxyz',
+  asciiUppercase: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  asciiLetters: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  letters: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  octdigits: '01234567',
+  punctuation: '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~',
+  printable:
+    '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n\r\x0b\x0c',
+  lowercase: 'abcdefghijklmnopqrstuvwxyz',
+  uppercase: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  whitespace: ' \t\n\r\x0b\x0c',
+};
+
+/**
+ * characters(digits => true, ...): the distinct characters of the chosen classes. yaql returns a
+ * Python set (in hash order); Hearth keeps the classes' order.
+ */
+function characters(c: Call): string[] {
+  let text = '';
+  for (const [i, param] of c.def.params.entries())
+    if (truthy(c.value(i))) text += CHARACTER_CLASSES[param.name];
+  return [...new Set(text)];
+}
+
+/** hex(n): Python's hex(), "0xff" or "-0x1". */
+function hex(c: Call): string {
+  const n = c.int(0);
+  return n < 0 ? `-0x${(-n).toString(16)}` : `0x${n.toString(16)}`;
+}
+
+/** norm(s): s trimmed of whitespace, or null when nothing is left. */
+function norm(c: Call): string | null {
+  const text = strip(c.string(0), null, true, true);
+  return text === '' ? null : text;
+}
+
 export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   define('str', ['value'], (c) => toStr(c.value(0), c.budget)),
   define('toUpper', ['string'], (c) => c.string(0).toUpperCase()),
   define('toLower', ['string'], (c) => c.string(0).toLowerCase()),
   define('split', ['string', 'separator?', 'maxSplits?', 'maxSplit?'], split(false)),
   define('rightSplit', ['string', 'separator?', 'maxSplits?'], split(true)),
-  define('join', ['sequence', 'separator'], join),
+  define('join', ['sequence', 'separator', 'predicate?:lambda', 'selector?:lambda'], join),
   define('trim', ['string', 'chars?'], trim(true, true)),
   define('trimLeft', ['string', 'chars?'], trim(true, false)),
   define('trimRight', ['string', 'chars?'], trim(false, true)),
-  define('replace', ['string', 'old', 'new?', 'count?'], replace),
+  define(
+    'replace',
+    ['string', 'old?', 'new?', 'count?', ...DATETIME_PARTS.map((name) => `${name}?`)],
+    replace,
+  ),
   define('substring', ['string', 'start', 'length?'], substring),
   define('indexOf', ['string', 'sub', 'start?', 'length?'], indexOf(false)),
   define('lastIndexOf', ['string', 'sub', 'start?', 'length?'], indexOf(true)),
@@ -268,4 +331,11 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   define('isEmpty', ['string', 'trimSpaces?', 'chars?'], isEmpty),
   define('toCharArray', ['string'], (c) => [...c.string(0)]),
   define('format', ['format', '...args'], format, 'bindings'),
+  define(
+    'characters',
+    Object.keys(CHARACTER_CLASSES).map((name) => `${name}?`),
+    characters,
+  ),
+  define('hex', ['num'], hex),
+  define('norm', ['string'], norm),
 ];

@@ -1,10 +1,14 @@
 import type { Budget } from '../budget.js';
 import { fault } from '../budget.js';
 import type { Scope } from '../scope.js';
+import { Sequence } from '../sequence.js';
 import { type Dict, isDict, isInteger, typeName } from '../values.js';
 
 /** A lambda argument: the argument expression, evaluated per call with `$1`, `$2`... bound to args. */
 export type Lambda = (...args: unknown[]) => unknown;
+
+/** Calls a function by name with values (for call()): positional arguments and named ones. */
+export type Invoke = (name: string, args: readonly unknown[], named: ReadonlyMap<string, unknown>) => unknown;
 
 /** A `key => value` argument passed unevaluated, for functions such as switch() that decide what to evaluate. */
 export interface MappingArg {
@@ -16,6 +20,8 @@ export interface Param {
   name: string;
   lambda: boolean;
   optional: boolean;
+  /** Receives a lazy Sequence as it is (the function streams it) instead of a list read from it. */
+  lazy: boolean;
 }
 
 export interface FunctionDef {
@@ -34,7 +40,8 @@ export interface FunctionDef {
 
 /**
  * Declares a function. A parameter is written "name", "name?" when optional, "name:lambda" for a
- * lambda, and "...name" (or "...name:lambda") for the rest of the positional arguments.
+ * lambda, "name:lazy" for a collection the function streams (see sequence.ts), and "...name" (or
+ * "...name:lambda") for the rest of the positional arguments.
  */
 export function define(
   name: string,
@@ -45,9 +52,14 @@ export function define(
   const params: Param[] = [];
   let rest: Param | null = null;
   for (const spec of signature) {
-    const match = /^(\.\.\.)?(\w+)(\?)?(:lambda)?$/.exec(spec);
+    const match = /^(\.\.\.)?(\w+)(\?)?(?::(lambda|lazy))?$/.exec(spec);
     if (!match) throw new Error(`bad parameter spec ${spec}`);
-    const param = { name: match[2]!, optional: match[3] !== undefined, lambda: match[4] !== undefined };
+    const param = {
+      name: match[2]!,
+      optional: match[3] !== undefined,
+      lambda: match[4] === 'lambda',
+      lazy: match[4] === 'lazy',
+    };
     if (match[1]) rest = param;
     else params.push(param);
   }
@@ -65,6 +77,7 @@ export class Call {
     readonly rest: readonly unknown[],
     readonly mappings: readonly MappingArg[],
     readonly bindings: ReadonlyMap<string, unknown>,
+    readonly invoke: Invoke,
   ) {}
 
   has(i: number): boolean {
@@ -119,6 +132,20 @@ export class Call {
 
   intOr(i: number, fallback: number): number {
     return this.has(i) ? this.int(i) : fallback;
+  }
+
+  /**
+   * A collection parameter declared lazy: a Sequence as it is, or a list (charged a step per item
+   * like list()).
+   */
+  iterable(i: number): Iterable<unknown> {
+    const value = this.value(i);
+    if (value instanceof Sequence) return value;
+    return this.list(i);
+  }
+
+  isSequence(i: number): boolean {
+    return this.value(i) instanceof Sequence;
   }
 
   lambda(i: number): Lambda {
