@@ -1,3 +1,5 @@
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TemplateError } from '../template/errors.js';
 
 /** Exit codes: 0 success, 1 the input is invalid or the operation failed, 2 bad command usage. */
@@ -5,13 +7,27 @@ export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
 /**
- * A one-paragraph message for the terminal, with `file://` URLs under the working directory
- * shortened and any URL's password masked (a driver's message may quote a database URL).
+ * A one-paragraph message for the terminal, with `file://` URLs written as paths (relative under
+ * the working directory) and any URL's password masked (a driver's message may quote a database URL).
  */
 export function describeError(err: unknown, cwd: string = process.cwd()): string {
   const text = err instanceof TemplateError ? err.message : err instanceof Error ? err.message : String(err);
-  const prefix = `file://${cwd.endsWith('/') ? cwd : `${cwd}/`}`;
-  return maskUrlPasswords(text.split(prefix).join(''));
+  return maskUrlPasswords(text.replace(FILE_URL, (url) => shownPath(url, cwd)));
+}
+
+/** A file:// URL up to its `:line:column`, a space, a bracket or the end. */
+const FILE_URL = /file:\/\/\/[^\s()]*?(?=:\d+(?::\d+)?(?:\D|$)|[\s()]|$)/g;
+
+/** A file URL as a person typed the path: relative under the working directory, else absolute. */
+function shownPath(url: string, cwd: string): string {
+  let path: string;
+  try {
+    path = fileURLToPath(url);
+  } catch {
+    return url;
+  }
+  const under = relative(cwd, path);
+  return under !== '' && !under.startsWith('..') && !isAbsolute(under) ? under : path;
 }
 
 /**

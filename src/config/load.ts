@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, type ConfigIssue, describeSource, issue, type ValueSource } from './errors.js';
 import { type ConfigFormat, parseConfigFile, type RawValue } from './file.js';
+import { closest } from '../util/suggest.js';
 import {
   type AnyOptionSpec,
   type Config,
@@ -344,32 +345,4 @@ function unknownEnvVariable(variable: string): string {
       ? ` (${ENV_PREFIX}<OPTION> variables set options; the others with that prefix are ${others})`
       : ` (did you mean ${near}?)`)
   );
-}
-
-/** The candidate nearest `name` by edit distance, if it is near enough to be a likely typo. */
-export function closest(name: string, candidates: readonly string[]): string | undefined {
-  const target = name.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(target.length / 4)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(target, candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

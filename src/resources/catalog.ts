@@ -122,7 +122,7 @@ export interface SchemaPluginCatalog extends PluginCatalog {
 export function pluginCatalog(plugins: readonly ResourcePlugin[]): SchemaPluginCatalog {
   const byType = new Map<string, ResourcePlugin>();
   const infos = new Map<string, SchemaTypeInfo>();
-  const typeCatalog: SchemaTypeCatalog = { get: (type) => infos.get(type) };
+  const typeCatalog: SchemaTypeCatalog = { get: (type) => infos.get(type), names: () => infos.keys() };
   for (const plugin of plugins) {
     if (byType.has(plugin.type)) throw new Error(`Two plugins implement the resource type ${plugin.type}`);
     byType.set(plugin.type, plugin);

@@ -1,3 +1,4 @@
+import { closest } from '../util/suggest.js';
 import { DependencyGraph } from '../graph/index.js';
 import { type Json, setOwn } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
@@ -321,11 +322,13 @@ function implement(
   }
 
   if (resolved.kind === 'plugin') {
-    const info = (options.types ?? EMPTY_CATALOG).get(resolved.type);
+    const catalog = options.types ?? EMPTY_CATALOG;
+    const info = catalog.get(resolved.type);
     if (!info) {
       if (options.allowUnknownTypes) return { kind: 'unknown', type: resolved.type };
       const via = resolved.type === def.type ? undefined : `mapped from "${def.type}" by the environment`;
-      throw unknownResourceType(resolved.type, typePath, via);
+      const near = via ? undefined : closest(resolved.type, catalog.names?.() ?? []);
+      throw unknownResourceType(resolved.type, typePath, via ?? (near && `did you mean ${near}?`));
     }
     if (external) return { kind: 'plugin', type: resolved.type, info };
     // Values are checked where Heat checks them: the root of a stack being created (see define).

@@ -54,6 +54,8 @@ export interface BindingScope {
 /** Looks resource types up by name (`OS::Heat::RandomString`). */
 export interface TypeCatalog {
   get(type: string): ResourceTypeInfo | undefined;
+  /** Every type it knows, for a "did you mean" when a template names another. */
+  names?(): Iterable<string>;
 }
 
 /** A catalog that knows no type: every plugin type is reported unknown. */

@@ -137,7 +137,7 @@ describe('API: validate', () => {
     const unknown = (await validate({ template: text })).json() as HeatError;
     assert.match(
       unknown.error.message,
-      /^The Resource Type \(OS::Heat::Nope\) could not be found\. \(file:\/\/\/template:4:\d+: resources\.a\.type\)$/,
+      /^The Resource Type \(OS::Heat::Nope\) could not be found\. \(file:\/\/\/template:4:\d+: resources\.a\.type; did you mean OS::Heat::None\?\)$/,
     );
 
     const version = (

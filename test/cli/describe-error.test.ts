@@ -27,4 +27,16 @@ describe('describeError', () => {
   it('still shortens file URLs under the working directory', () => {
     assert.equal(describeError(new Error('in file:///w/d/t.yaml'), '/w/d'), 'in t.yaml');
   });
+
+  it('writes other file URLs as absolute paths, keeping line and column, decoding escapes', () => {
+    assert.equal(
+      describeError(new Error('bad (file:///tmp/x.yaml:4:5: resources.s.type)'), '/w/d'),
+      'bad (/tmp/x.yaml:4:5: resources.s.type)',
+    );
+    assert.equal(
+      describeError(new Error('in file:///tmp/my%20dir/t.yaml:3 and file:///w/d/sub/n.yaml'), '/w/d'),
+      'in /tmp/my dir/t.yaml:3 and sub/n.yaml',
+    );
+    assert.equal(describeError(new Error('in file:///w/dx/t.yaml'), '/w/d'), 'in /w/dx/t.yaml');
+  });
 });

@@ -169,6 +169,18 @@ resources:
     assert.equal(out.types.server, 'OS::Nova::Server');
   });
 
+  it('names a mistyped type with a suggestion, at the path as given (absolute outside the working directory)', () => {
+    const dir = workdir({
+      'x.yaml': 'heat_template_version: 2018-08-31\nresources:\n  s:\n    type: OS::Nova::Sever\n',
+    });
+    const r = hearth(['template', 'validate', '-t', join(dir, 'x.yaml')]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      `Error: The Resource Type (OS::Nova::Sever) could not be found. (${join(dir, 'x.yaml')}:4:5: resources.s.type; did you mean OS::Nova::Server?)\n`,
+    );
+  });
+
   it('prints the dependency graph as dot', () => {
     const r = hearth(['template', 'graph', '-t', 't.yaml'], workdir(files));
     assert.equal(r.code, 0, r.stderr);

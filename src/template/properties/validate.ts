@@ -13,6 +13,7 @@ import {
 } from './convert.js';
 import type { ListPropertySchema, PropertiesSchema, PropertySchema, PropertyType } from './schema.js';
 import { firstUnknown, hasUnknown } from './walk.js';
+import { closest } from '../../util/suggest.js';
 
 export interface ValidateOptions {
   /**
@@ -223,29 +224,6 @@ function unknownProperty(key: string, hint: string, path: DocPath): TemplateErro
 /** `did you mean "image"?` when a declared name is one or two typos away from `name`. */
 function suggestion(name: string, names: readonly string[]): string {
   if (name.length > 64) return '';
-  let best: string | undefined;
-  let bestDistance = Math.min(2, Math.floor(name.length / 3));
-  for (const candidate of names) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d <= bestDistance) [best, bestDistance] = [candidate, d - 1];
-  }
+  const best = closest(name, names, Math.min(2, Math.floor(name.length / 3)));
   return best === undefined ? '' : `did you mean "${best}"?`;
-}
-
-/** Levenshtein distance, with a transposition counted as one edit. */
-function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, before[j - 2]! + 1);
-      row.push(d);
-    }
-    [before, prev] = [prev, row];
-  }
-  return prev[b.length]!;
 }
