@@ -23,7 +23,7 @@ const url = await new Promise((resolve, reject) => {
   });
   sandbox.on('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
 });
-console.log(`sandbox cloud at ${url}`);
+console.log(`sandbox cloud at ${url}; the demo's database: ${db}`);
 const env = {
   ...process.env,
   OS_AUTH_URL: `${url}/identity/v3`,
@@ -62,4 +62,9 @@ hearth('stack', 'delete', 'demo', '--yes', '--wait');
 openstack('server', 'list');
 if (!hasClient)
   console.log('\n(install python3-openstackclient to see the cloud through the openstack client)');
+console.log(
+  '\nDone: the stack was created on the sandbox cloud, scaled out to 3 web servers and deleted, ' +
+    'leaving no server, volume or address behind. The sandbox stops now; `npx hearth sandbox serve` ' +
+    'runs one to try your own templates on (see docs/openstack.md).',
+);
 stop(0);

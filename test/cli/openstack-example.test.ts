@@ -33,5 +33,10 @@ describe('npm run demo:openstack', () => {
       'three web servers after the update',
     );
     assert.match(stdout, /\[demo\]: DELETE_COMPLETE {2}Stack DELETE completed successfully/);
+    assert.match(stdout, /the demo's database: \/\S+hearth\.db\n/);
+    assert.match(
+      stdout,
+      /\nDone: the stack was created on the sandbox cloud, scaled out to 3 web servers and deleted/,
+    );
   });
 });
