@@ -61,7 +61,8 @@ export async function exportStack(deps: EngineDeps, stackId: string): Promise<Js
   });
 }
 
-async function describe(
+/** The stack's abandon document, its nested stacks inlined (`tree` collects the stacks described). */
+export async function describe(
   tx: Tx,
   deps: EngineDeps,
   stack: StackRecord,
