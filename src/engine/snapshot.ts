@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SnapshotRecord, StackRecord, Tx, WorkItem } from '../store/contract.js';
+import type { SnapshotRecord, StackRecord, WorkItem } from '../store/contract.js';
 import { getOwn, isPlainObject, type Json, type JsonObject } from '../util/json.js';
 import { describe } from './abandon.js';
 import type { EngineDeps } from './deps.js';
