@@ -33,6 +33,7 @@ import {
 import { checkDeleted, type DeleteProgress, sendDelete } from './server-delete.js';
 import { type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
+import { serverSnapshots } from './server-snapshot.js';
 import { validateServer } from './server-validate.js';
 import { serverSubnets } from '../neutron/implicit.js';
 
@@ -222,6 +223,8 @@ export const novaServerPlugin: CatalogPlugin = {
   async checkResumeComplete(ctx) {
     return waitFor(ctx, 'ACTIVE', DEFERRED, 'resuming the server');
   },
+
+  ...serverSnapshots,
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };
