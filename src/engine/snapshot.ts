@@ -96,28 +96,57 @@ export async function deleteSnapshot(deps: EngineDeps, stackId: string, snapshot
   });
 }
 
+/** How many times a snapshot's delete is tried before what it made is left (and logged). */
+const DELETE_TRIES = 6;
+
 /**
  * The unit that deletes a snapshot: each resource's type deletes what it made (idempotent: what is
- * gone is success), then the row goes. A failure is tried again later, as any unit.
+ * gone is success), then the row goes. A failure is tried again with a backoff, a few times (a
+ * backup still being made cannot be deleted yet); then the row goes anyway, what is left logged.
  */
-export async function runSnapshotDelete(deps: EngineDeps, item: WorkItem): Promise<void> {
+export async function runSnapshotDelete(
+  deps: EngineDeps,
+  item: WorkItem,
+  log: (message: string) => void = () => {},
+): Promise<void> {
   const snapshot = await deps.store.tx((tx) => tx.snapshots.get(item.node));
   const stack = snapshot ? await deps.store.tx((tx) => tx.stacks.get(snapshot.stackId)) : undefined;
   if (snapshot && stack) {
-    for (const [name, entry] of Object.entries(resourcesOf(snapshot))) {
-      const type = typeof entry.type === 'string' ? entry.type : '';
-      const plugin = deps.plugins.plugin(type);
-      if (!plugin?.deleteSnapshot) continue;
-      const data = isJsonObject(entry.resource_data) ? entry.resource_data : {};
-      const physicalId = typeof entry.resource_id === 'string' ? entry.resource_id : null;
-      const ctx = pluginContext({ deps, stack }, resourceLike(stack, name, type, physicalId, data));
-      await plugin.deleteSnapshot(ctx, data);
+    try {
+      await deleteWhatItMade(deps, snapshot, stack);
+    } catch (error) {
+      const tries = ((item.payload as { tries?: number } | null)?.tries ?? 0) + 1;
+      const what = `what snapshot ${snapshot.id} of stack ${stack.id} made`;
+      const why = error instanceof Error ? error.message : String(error);
+      if (tries < DELETE_TRIES) {
+        log(`${what} could not be deleted (attempt ${tries}): ${why}; trying again`);
+        const due = deps.clock.now() + 1000 * 2 ** tries;
+        await deps.store.tx((tx) => tx.work.reschedule(item, due, { tries }));
+        return;
+      }
+      log(`${what} could not be deleted, giving up: ${why}`);
     }
   }
   await deps.store.tx(async (tx) => {
     if (snapshot) await tx.snapshots.delete(snapshot.id);
     await tx.work.complete(item);
   });
+}
+
+async function deleteWhatItMade(
+  deps: EngineDeps,
+  snapshot: SnapshotRecord,
+  stack: StackRecord,
+): Promise<void> {
+  for (const [name, entry] of Object.entries(resourcesOf(snapshot))) {
+    const type = typeof entry.type === 'string' ? entry.type : '';
+    const plugin = deps.plugins.plugin(type);
+    if (!plugin?.deleteSnapshot) continue;
+    const data = isJsonObject(entry.resource_data) ? entry.resource_data : {};
+    const physicalId = typeof entry.resource_id === 'string' ? entry.resource_id : null;
+    const ctx = pluginContext({ deps, stack }, resourceLike(stack, name, type, physicalId, data));
+    await plugin.deleteSnapshot(ctx, data);
+  }
 }
 
 /**

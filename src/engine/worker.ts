@@ -212,7 +212,7 @@ export class Worker {
       else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
       else if (item.kind === LEGACY) await runLegacy(this.deps, this.cache, item, this.walkStop.signal);
       else if (item.kind === RELEASE_CREDENTIALS) await runRelease(this.deps, item, this.log);
-      else if (item.kind === DELETE_SNAPSHOT) await runSnapshotDelete(this.deps, item);
+      else if (item.kind === DELETE_SNAPSHOT) await runSnapshotDelete(this.deps, item, this.log);
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {

@@ -19,6 +19,8 @@ import { Harness } from './harness.js';
 
 class SnapProbe {
   readonly deleted: string[] = [];
+  /** How many deletes of a snapshot's copy fail before one succeeds. */
+  failDeletes = 0;
   readonly plugin: ResourcePlugin = {
     type: 'Test::Snap',
     description: 'Takes snapshots that last `snap_secs` of fake time (tests only).',
@@ -47,6 +49,10 @@ class SnapProbe {
         : { done: false, progress: progress as Json };
     },
     deleteSnapshot: async (_ctx, data) => {
+      if (this.failDeletes > 0) {
+        this.failDeletes--;
+        throw new Error('the backend is busy');
+      }
       this.deleted.push(String(data.copy));
     },
     restoreProperties: (properties, data) => ({ ...properties, restored_from: String(data.copy) }),
@@ -196,5 +202,31 @@ describe('stack snapshots in the engine', () => {
     await h.settle();
     assert.deepEqual(await h.deps.store.tx((tx) => tx.snapshots.list(stack.id)), []);
     assert.ok(probe.deleted.includes(copy), JSON.stringify(probe.deleted));
+  });
+
+  it('tries a failed delete of what a snapshot made again, and gives up after a few tries', async () => {
+    const { h, probe, stack } = await rig();
+    const first = await createSnapshot(h.deps, stack.id, null);
+    await h.settle();
+    probe.failDeletes = 3;
+    await deleteSnapshot(h.deps, stack.id, first.id);
+    // Hidden at once, while its unit tries again.
+    assert.deepEqual(await listSnapshots(h.deps, stack.id), []);
+    await h.settle();
+    assert.equal(probe.failDeletes, 0);
+    assert.equal(probe.deleted.length, 2, 'both copies deleted once the backend let it');
+    assert.deepEqual(await h.deps.store.tx((tx) => tx.snapshots.list(stack.id)), []);
+
+    const second = await createSnapshot(h.deps, stack.id, null);
+    await h.settle();
+    probe.failDeletes = 1000;
+    await deleteSnapshot(h.deps, stack.id, second.id);
+    await h.settle();
+    assert.deepEqual(
+      await h.deps.store.tx((tx) => tx.snapshots.list(stack.id)),
+      [],
+      'the row goes in the end',
+    );
+    assert.equal(1000 - probe.failDeletes, 6, 'tried six times');
   });
 });
