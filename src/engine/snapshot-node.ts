@@ -1,4 +1,4 @@
-import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
+import type { ActionResult, PluginContext, PollResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord } from '../store/contract.js';
 import type { Json, JsonObject } from '../util/json.js';
 import { childStackOf } from './child-stack.js';
@@ -49,11 +49,20 @@ export async function runSnapshotNode(scope: NodeScope, payload: NodePayload): P
   if (!locked) return retryLater(scope);
   let result: ActionResult;
   try {
-    result = await plugin.snapshot(pluginContext(scope, locked));
+    result = await plugin.snapshot(snapshotContext(scope, locked));
   } catch (err) {
     return fail(scope, locked, errorMessage(err));
   }
   return settle(scope, plugin, locked, result, 0);
+}
+
+/**
+ * The plugin's context for one resource's snapshot: its idempotency key is the same on every run of
+ * this snapshot's step (a step run again after a crash finds the backup or image it made) and
+ * differs from one snapshot to the next.
+ */
+function snapshotContext(scope: NodeScope, row: ResourceRecord): PluginContext {
+  return { ...pluginContext(scope, row), idempotencyKey: `snapshot-${scope.item.traversalId}-${row.uuid}` };
 }
 
 async function poll(scope: NodeScope, payload: SnapshotPollPayload): Promise<void> {
@@ -67,7 +76,7 @@ async function poll(scope: NodeScope, payload: SnapshotPollPayload): Promise<voi
   let result: PollResult = { done: true };
   try {
     if (plugin?.checkSnapshotComplete) {
-      result = await plugin.checkSnapshotComplete(pluginContext(scope, row), row.progress);
+      result = await plugin.checkSnapshotComplete(snapshotContext(scope, row), row.progress);
     }
   } catch (err) {
     return fail(scope, row, errorMessage(err));

@@ -278,7 +278,8 @@ export interface ResourcePlugin {
    * volume's backup, a server's image. Returns in `data` what the snapshot keeps of it (merged into
    * the resource's data in the snapshot document, e.g. the backup's id), and `progress` while it is
    * being made: `checkSnapshotComplete` is polled with it. Absent: the resource's data is recorded
-   * as it is.
+   * as it is. `ctx.idempotencyKey` is the snapshot's own (the same on every run of this resource's
+   * step of one snapshot): mark what it makes with it, so a step run again finds it.
    */
   snapshot?(ctx: PluginContext): Promise<ActionResult>;
   checkSnapshotComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pluginContext } from '../../src/engine/node-work.js';
 import { findStack, updateStack } from '../../src/engine/operations.js';
+import { cinderVolumePlugin } from '../../src/resources/openstack/cinder/volume.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot, showSnapshot } from '../../src/engine/snapshot.js';
 import { type DriftRig, driftRig } from './drift-support.js';
 
@@ -121,6 +123,21 @@ describe('stack snapshots of Cinder volumes, on the sandbox cloud', () => {
     await h.settle();
     assert.deepEqual(await backups(), []);
     assert.deepEqual(await h.deps.store.tx((tx) => tx.snapshots.list(stack.id)), []);
+  });
+
+  it('makes one backup per snapshot key: a step run again finds the backup it made', async () => {
+    const { h } = rig;
+    await rig.create('w', TEMPLATE);
+    const stack = await findStack(h.deps, 'p', 'w');
+    const row = (await h.deps.store.tx((tx) => tx.resources.findByName(stack.id, 'plain')))[0]!;
+    const ctx = { ...pluginContext({ deps: h.deps, stack }, row), idempotencyKey: 'snapshot-key-1' };
+    const first = await cinderVolumePlugin.snapshot!(ctx);
+    const again = await cinderVolumePlugin.snapshot!(ctx);
+    assert.equal(first.data?.backup_id, again.data?.backup_id);
+    const other = await cinderVolumePlugin.snapshot!({ ...ctx, idempotencyKey: 'snapshot-key-2' });
+    assert.notEqual(other.data?.backup_id, first.data?.backup_id);
+    const mine = (await backups()).filter((b) => b.volume === row.physicalId);
+    assert.equal(mine.length, 2);
   });
 
   async function callsNow(): Promise<number> {

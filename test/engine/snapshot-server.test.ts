@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pluginContext } from '../../src/engine/node-work.js';
 import { findStack, updateStack } from '../../src/engine/operations.js';
+import { novaServerPlugin } from '../../src/resources/openstack/nova/server.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot, showSnapshot } from '../../src/engine/snapshot.js';
 import { type DriftRig, driftRig } from './drift-support.js';
 
@@ -74,5 +76,17 @@ describe('stack snapshots of a Nova server, on the sandbox cloud', () => {
     await deleteSnapshot(h.deps, stack.id, made.id);
     await h.settle();
     await assert.rejects(get('image', `/images/${imageId}`), /404|not found/i);
+  });
+
+  it('makes one image per snapshot key: a step run again finds the image it asked for', async () => {
+    const { h } = rig;
+    const stack = await findStack(h.deps, 'p', 's');
+    const row = (await h.deps.store.tx((tx) => tx.resources.findByName(stack.id, 'server')))[0]!;
+    const ctx = { ...pluginContext({ deps: h.deps, stack }, row), idempotencyKey: 'snapshot-key-1' };
+    const first = await novaServerPlugin.snapshot!(ctx);
+    const again = await novaServerPlugin.snapshot!(ctx);
+    assert.equal(first.data?.snapshot_image_id, again.data?.snapshot_image_id);
+    const other = await novaServerPlugin.snapshot!({ ...ctx, idempotencyKey: 'snapshot-key-2' });
+    assert.notEqual(other.data?.snapshot_image_id, first.data?.snapshot_image_id);
   });
 });

@@ -89,6 +89,8 @@ function createImage(compute: Compute, request: FastifyRequest, server: ServerRe
         ? { disk_format: base.disk_format, container_format: base.container_format, min_disk: base.min_disk }
         : {}),
       size: base?.size ?? null,
+      // The request's metadata become the image's properties, as Nova passes them to Glance.
+      ...imageProperties(args.metadata),
       image_type: 'snapshot',
       instance_uuid: server.id,
       base_image_ref: server.imageId,
@@ -97,6 +99,42 @@ function createImage(compute: Compute, request: FastifyRequest, server: ServerRe
   );
   return image.id;
 }
+
+/** createImage's `metadata`: string values, none of the image's own fields. */
+function imageProperties(metadata: unknown): Record<string, string> {
+  if (metadata === undefined || metadata === null) return {};
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw invalidInput('metadata', metadata, "is not of type 'object'");
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value !== 'string') throw invalidInput(`metadata.${key}`, value, "is not of type 'string'");
+    if (RESERVED.has(key)) throw badRequest(`Attribute '${key}' is reserved.`);
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+const RESERVED = new Set([
+  'id',
+  'name',
+  'status',
+  'visibility',
+  'protected',
+  'container_format',
+  'disk_format',
+  'min_disk',
+  'min_ram',
+  'size',
+  'checksum',
+  'owner',
+  'tags',
+  'created_at',
+  'updated_at',
+  'self',
+  'file',
+  'schema',
+]);
 
 function runAction(compute: Compute, request: FastifyRequest, id: string): string | undefined {
   const { ctx } = compute;

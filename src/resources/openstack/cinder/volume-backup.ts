@@ -5,7 +5,7 @@ import type { JsonObject } from '../../../util/json.js';
 import type { PluginContext, ResourcePlugin } from '../../contract.js';
 import { failure } from '../common.js';
 import { again, asAction, reached } from '../polling.js';
-import { CINDER } from './volumes.js';
+import { CINDER, MARKER_KEY } from './volumes.js';
 
 /*
  * OS::Cinder::Volume and Cinder backups (Heat's Volume handle_snapshot / handle_restore): a stack
@@ -64,15 +64,24 @@ export const volumeSnapshots: Pick<
 > = {
   async snapshot(ctx) {
     try {
-      // force: an attached (in-use) volume is backed up too, as Heat asks.
-      const made = await ctx.openstack().request<{ backup: Backup }>(CINDER, 'POST', '/backups', {
-        backup: {
-          volume_id: ctx.physicalId,
-          force: true,
-          name: `${ctx.stackName}-${ctx.resourceName}-snapshot`,
-        },
-      });
-      const id = made.body.backup.id;
+      // The backup's description carries the snapshot's key: a step run again finds it.
+      const marker = `${MARKER_KEY}=${ctx.idempotencyKey}`;
+      const listed = await ctx
+        .openstack()
+        .request<{ backups: (Backup & { description?: string | null })[] }>(CINDER, 'GET', '/backups/detail');
+      let id = listed.body.backups.find((b) => b.description === marker)?.id;
+      if (id === undefined) {
+        // force: an attached (in-use) volume is backed up too, as Heat asks.
+        const made = await ctx.openstack().request<{ backup: Backup }>(CINDER, 'POST', '/backups', {
+          backup: {
+            volume_id: ctx.physicalId,
+            force: true,
+            name: `${ctx.stackName}-${ctx.resourceName}-snapshot`,
+            description: marker,
+          },
+        });
+        id = made.body.backup.id;
+      }
       const first = await backupMade(ctx, id);
       return { ...asAction(first), data: { backup_id: id } };
     } catch (error) {

@@ -3,7 +3,7 @@ import { isPlainObject, type JsonObject } from '../../../util/json.js';
 import { type PluginContext, type PollResult, ResourceFailure, type ResourcePlugin } from '../../contract.js';
 import { failure } from '../common.js';
 import { again } from '../polling.js';
-import { compute } from './compute.js';
+import { compute, KEY_ITEM } from './compute.js';
 
 /*
  * OS::Nova::Server and stack snapshots (Heat's Server handle_snapshot / handle_restore): the
@@ -29,16 +29,29 @@ export const serverSnapshots: Pick<
 > = {
   async snapshot(ctx) {
     try {
-      const made = await ctx
+      // The image carries the snapshot's key (Nova copies the metadata into its properties): a
+      // step run again finds the image it asked for.
+      const name = `${ctx.stackName}-${ctx.resourceName}-snapshot`;
+      const listed = await ctx
         .openstack()
-        .request<{ image_id: string }>(
-          'compute',
-          'POST',
-          `/servers/${ctx.physicalId}/action`,
-          { createImage: { name: `${ctx.stackName}-${ctx.resourceName}-snapshot` } },
-          compute(),
+        .request<{ images: { id: string; [KEY_ITEM]?: string }[] }>(
+          'image',
+          'GET',
+          `/images?name=${encodeURIComponent(name)}`,
         );
-      const id = made.body.image_id;
+      let id = listed.body.images.find((image) => image[KEY_ITEM] === ctx.idempotencyKey)?.id;
+      if (id === undefined) {
+        const made = await ctx
+          .openstack()
+          .request<{ image_id: string }>(
+            'compute',
+            'POST',
+            `/servers/${ctx.physicalId}/action`,
+            { createImage: { name, metadata: { [KEY_ITEM]: ctx.idempotencyKey } } },
+            compute(),
+          );
+        id = made.body.image_id;
+      }
       const first = await imageMade(ctx, id);
       return first.done
         ? { data: first.data ?? {} }
