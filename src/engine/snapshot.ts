@@ -19,6 +19,9 @@ import { enqueueSnapshotDelete } from './snapshot-state.js';
  * handle_restore). A delete is a unit of work that deletes what the snapshot made, then the row.
  */
 
+/** Where the snapshot document keeps the template's URL (Hearth's addition, not shown by the API). */
+export const TEMPLATE_URL = 'hearth_template_url';
+
 /** Takes a snapshot of a stack: the row and its SNAPSHOT traversal in one transaction. */
 export async function createSnapshot(
   deps: EngineDeps,
@@ -51,7 +54,9 @@ export async function createSnapshot(
         'conflict',
       );
     }
-    snapshot.data = await describe(tx, deps, current, []);
+    const record = current.templateId ? await tx.templates.get(current.templateId) : undefined;
+    // The template's URL too (not Heat's): relative paths in it (a nested template's type) resolve against it.
+    snapshot.data = { ...(await describe(tx, deps, current, [])), [TEMPLATE_URL]: record?.url ?? '' };
     await tx.snapshots.insert(snapshot);
     await beginVisit(tx, current, 'SNAPSHOT', now, snapshot.traversalId);
   });
@@ -174,7 +179,7 @@ export async function restoreSnapshot(
   const template = restoredTemplate(deps, data.template, resourcesOf(snapshot));
   return updateStack(deps, cache, stack.id, {
     template: {
-      url: '',
+      url: typeof data[TEMPLATE_URL] === 'string' ? data[TEMPLATE_URL] : '',
       text: JSON.stringify(template),
       files,
       environment: environmentFromJSON(environment, deps.settings.limits),

@@ -69,6 +69,19 @@ describe('API: stack snapshots', () => {
       '******',
     );
     assert.ok(!shown.body.includes('hunter2-secret'), 'hidden values are masked');
+    assert.deepEqual(Object.keys(body.data).sort(), [
+      'action',
+      'environment',
+      'files',
+      'id',
+      'name',
+      'project_id',
+      'resources',
+      'stack_user_project_id',
+      'status',
+      'tags',
+      'template',
+    ]);
     const listed = await call('GET', '/snapshots');
     assert.equal(listed.statusCode, 200);
     assert.deepEqual(

@@ -229,4 +229,37 @@ describe('stack snapshots in the engine', () => {
     );
     assert.equal(1000 - probe.failDeletes, 6, 'tried six times');
   });
+
+  it('restores a template resource, its nested template found through the snapshot’s files', async () => {
+    const probe = new SnapProbe();
+    const h = await Harness.create({ plugins: [probe.plugin] });
+    const member = `heat_template_version: 2018-08-31
+parameters:
+  v: {type: string}
+resources:
+  inner: {type: Test::Snap, properties: {value: {get_param: v}}}
+`;
+    const parent = `heat_template_version: 2018-08-31
+resources:
+  nested: {type: member.yaml, properties: {v: inside}}
+`;
+    const files = { 'member.yaml': member };
+    await h.create('n', parent, { files });
+    await h.settle();
+    const stack = await findStack(h.deps, 'p', 'n');
+    const made = await createSnapshot(h.deps, stack.id, null);
+    await h.settle();
+    assert.equal((await showSnapshot(h.deps, stack.id, made.id)).status, 'COMPLETE');
+    await h.update('n', template('other'));
+    await h.settle();
+    await restoreSnapshot(h.deps, h.engine.cache, stack.id, made.id);
+    await h.settle();
+    const restored = await findStack(h.deps, 'p', 'n');
+    assert.equal(`${restored.action}_${restored.status}`, 'UPDATE_COMPLETE', restored.reason);
+    const rows = await h.deps.store.tx((tx) => tx.resources.listActive(stack.id));
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['nested'],
+    );
+  });
 });

@@ -5,6 +5,7 @@ import {
   listSnapshots,
   restoreSnapshot,
   showSnapshot,
+  TEMPLATE_URL,
 } from '../../engine/snapshot.js';
 import type { SnapshotRecord } from '../../store/contract.js';
 import { MASK } from '../../template/parameters/index.js';
@@ -121,5 +122,6 @@ function shownData(data: JsonObject, redact: Redact): JsonObject {
     }
     shown[section] = masked;
   }
-  return { ...data, environment: shown };
+  const { [TEMPLATE_URL]: _url, ...heat } = data;
+  return { ...heat, environment: shown };
 }
