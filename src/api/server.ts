@@ -17,6 +17,7 @@ import { registerMetrics } from './metrics.js';
 import { ProjectRateLimiter, writeRateLimitHook } from './rate-limit.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerDriftRoutes } from './routes/drift.js';
+import { registerSnapshotRoutes } from './routes/snapshots.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
@@ -193,6 +194,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerStackDocumentRoutes(scoped as unknown as Api, deps);
       registerActionRoutes(scoped as unknown as Api, deps);
       registerDriftRoutes(scoped as unknown as Api, deps);
+      registerSnapshotRoutes(scoped as unknown as Api, deps);
       registerPreviewRoutes(scoped as unknown as Api, deps);
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);

@@ -61,7 +61,8 @@ export async function exportStack(deps: EngineDeps, stackId: string): Promise<Js
   });
 }
 
-async function describe(
+/** The stack's abandon document, its nested stacks inlined (`tree` collects the stacks described). */
+export async function describe(
   tx: Tx,
   deps: EngineDeps,
   stack: StackRecord,
@@ -120,5 +121,7 @@ async function forget(tx: Tx, stack: StackRecord, now: number): Promise<void> {
   }
   await tx.resources.purge(stack.id, true);
   await tx.drift.replace(stack.id, stack.rootId, []);
+  // Its snapshots' rows go too; what they made (backups, images) is left, as the resources are.
+  for (const snapshot of await tx.snapshots.list(stack.id)) await tx.snapshots.delete(snapshot.id);
   await tx.events.append([stackEvent(stack, 'DELETE', 'COMPLETE', reason, now)]);
 }

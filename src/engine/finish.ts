@@ -2,6 +2,7 @@ import type { StackRecord, Tx } from '../store/contract.js';
 import { stackEvent } from './events.js';
 import { nodeKey, VISITS } from './nodes.js';
 import { enqueueRelease } from './release-credentials.js';
+import { completeSnapshot, failSnapshot } from './snapshot-state.js';
 
 /**
  * The event key a nested stack's end is announced on: the parent's unit of work that started the
@@ -44,6 +45,7 @@ export async function finishTraversal(
     ...(deleting ? { deletedAt: new Date(now).toISOString() } : {}),
   });
   if (!done) return;
+  if (stack.action === 'SNAPSHOT') await completeSnapshot(tx, traversalId, now);
   await releaseCompleted(tx, stack, deleting, !visiting);
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
@@ -85,6 +87,7 @@ export async function failTraversal(
 ): Promise<boolean> {
   const failed = await tx.stacks.update(stack.id, traversalId, { status: 'FAILED', reason, traversalId: '' });
   if (!failed) return false;
+  if (stack.action === 'SNAPSHOT') await failSnapshot(tx, traversalId, reason, now);
   await tx.sync.deleteTraversal(traversalId);
   await tx.traversals.delete(traversalId);
   await tx.events.append([stackEvent(stack, stack.action, 'FAILED', reason, now)]);

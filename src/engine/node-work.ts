@@ -31,6 +31,8 @@ export type NodePayload =
   | { phase: 'nested'; op: Operation; row: number; child: string }
   /** A suspend or resume handler not finished yet (suspend-node.ts). */
   | { phase: 'visit-poll'; row: number; attempt: number }
+  /** A resource's snapshot (a backup, an image) not made yet (snapshot-node.ts). */
+  | { phase: 'snapshot-poll'; row: number; attempt: number }
   | RetryPayload;
 
 /**

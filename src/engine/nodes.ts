@@ -35,4 +35,4 @@ export const CHECK_NODE = 'check';
  * Stack actions whose traversal visits the rows the stack has, as they are: it creates, replaces
  * and deletes none, and converges nothing to a template (check-node.ts, suspend-node.ts).
  */
-export const VISITS: ReadonlySet<string> = new Set(['CHECK', 'SUSPEND', 'RESUME']);
+export const VISITS: ReadonlySet<string> = new Set(['CHECK', 'SUSPEND', 'RESUME', 'SNAPSHOT']);

@@ -24,6 +24,7 @@ import { enqueueRollback } from './failure.js';
 import { failTraversal } from './finish.js';
 import { type BeginOptions, beginTraversal, ConflictError } from './traversal.js';
 import { beginVisit } from './suspend-node.js';
+import { deleteStackSnapshots } from './snapshot-state.js';
 import { setObservation } from './observer.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedResources } from './unchanged.js';
@@ -316,22 +317,18 @@ export async function updateStack(
 
 export async function deleteStack(deps: EngineDeps, stackId: string): Promise<StackRecord> {
   const stack = await requireStack(deps, stackId);
+  const now = deps.clock.now();
   if (!stack.convergence) {
-    const now = deps.clock.now();
-    await deps.store.tx((tx) =>
-      beginLegacy(tx, stack, { action: 'DELETE', templateId: stack.templateId, now }),
-    );
+    await deps.store.tx(async (tx) => {
+      await deleteStackSnapshots(tx, stack, now);
+      await beginLegacy(tx, stack, { action: 'DELETE', templateId: stack.templateId, now });
+    });
     return (await getStack(deps, stackId))!;
   }
-  await deps.store.tx((tx) =>
-    beginTraversal(tx, {
-      stack,
-      action: 'DELETE',
-      templateId: stack.templateId,
-      desired: [],
-      now: deps.clock.now(),
-    }),
-  );
+  await deps.store.tx(async (tx) => {
+    await deleteStackSnapshots(tx, stack, now);
+    await beginTraversal(tx, { stack, action: 'DELETE', templateId: stack.templateId, desired: [], now });
+  });
   return (await getStack(deps, stackId))!;
 }
 

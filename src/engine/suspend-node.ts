@@ -167,12 +167,14 @@ async function visitChild(scope: NodeScope, row: ResourceRecord, action: VisitAc
   if (!started) return retryLater(scope);
 }
 
-/** Starts a SUSPEND or RESUME traversal of `stack`, in the caller's transaction (see operations.ts). */
+/** Starts a SUSPEND, RESUME (or SNAPSHOT: dependencies first) traversal of `stack`, in the caller's transaction (see operations.ts). */
 export async function beginVisit(
   tx: Tx,
   stack: StackRecord,
-  action: VisitAction,
+  action: VisitAction | 'SNAPSHOT',
   now: number,
+  /** The traversal's id, when the caller records it first (a snapshot: snapshot.ts). */
+  traversalId?: string,
 ): Promise<void> {
   const rows = await tx.resources.listHeads(stack.id);
   const byId = new Map(rows.map((r) => [r.id, r.name]));
@@ -193,7 +195,14 @@ export async function beginVisit(
     type: types.get(name)!,
     requires: [...reqs],
   }));
-  await beginTraversal(tx, { stack, action, templateId: stack.templateId, desired, now });
+  await beginTraversal(tx, {
+    stack,
+    action,
+    templateId: stack.templateId,
+    desired,
+    now,
+    ...(traversalId ? { traversalId } : {}),
+  });
 }
 
 /** The parked node of a template resource, woken by its child's end: records the child's outcome. */

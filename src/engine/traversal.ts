@@ -13,6 +13,7 @@ import { driftedNames } from './converge.js';
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
+import { supersedeSnapshot } from './snapshot-state.js';
 import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
 import { byDepthSteps, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
 
@@ -49,6 +50,8 @@ export interface BeginOptions {
    * the row's node adopts it (adopt.ts).
    */
   adopt?: Readonly<Record<string, Json>>;
+  /** The new traversal's id (absent: a new one), for a caller that records it beforehand (a snapshot). */
+  traversalId?: string;
 }
 
 /**
@@ -135,7 +138,7 @@ async function restoreOriginals<R extends ResourceHead>(
  */
 export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<string> {
   const { stack, action, templateId, desired, now } = options;
-  const traversalId = randomUUID();
+  const traversalId = options.traversalId ?? randomUUID();
   // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
   const checking = VISITS.has(action);
   const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
@@ -168,6 +171,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     );
   }
   if (stack.traversalId) {
+    await supersedeSnapshot(tx, stack, action, now);
     await tx.sync.deleteTraversal(stack.traversalId);
     await tx.traversals.delete(stack.traversalId);
   }

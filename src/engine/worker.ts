@@ -19,6 +19,9 @@ import { RELEASE_CREDENTIALS, runRelease } from './release-credentials.js';
 import { runLegacy } from './legacy/run.js';
 import { runUpdateNode } from './update-node.js';
 import { runSuspendNode } from './suspend-node.js';
+import { runSnapshotNode } from './snapshot-node.js';
+import { runSnapshotDelete } from './snapshot.js';
+import { DELETE_SNAPSHOT } from './snapshot-state.js';
 
 /**
  * Told of each unit of work a worker ran: its kind, whether it ran without an error (a failed unit
@@ -209,6 +212,7 @@ export class Worker {
       else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
       else if (item.kind === LEGACY) await runLegacy(this.deps, this.cache, item, this.walkStop.signal);
       else if (item.kind === RELEASE_CREDENTIALS) await runRelease(this.deps, item, this.log);
+      else if (item.kind === DELETE_SNAPSHOT) await runSnapshotDelete(this.deps, item, this.log);
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {
@@ -270,6 +274,7 @@ export class Worker {
     if (payload.phase === 'nested') await resumeNested(scope, payload);
     else if (parseNodeKey(item.node).kind !== 'u') await runCleanupNode(scope, payload);
     else if (action === 'CHECK') await runCheckNode(scope, payload);
+    else if (action === 'SNAPSHOT') await runSnapshotNode(scope, payload);
     // The other visits: SUSPEND and RESUME.
     else if (VISITS.has(action)) await runSuspendNode(scope, payload);
     else await runUpdateNode(scope, payload);

@@ -274,6 +274,29 @@ export interface ResourcePlugin {
   checkResumeComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
 
   /**
+   * Takes a snapshot of the physical resource (`stack snapshot create`, Heat's handle_snapshot): a
+   * volume's backup, a server's image. Returns in `data` what the snapshot keeps of it (merged into
+   * the resource's data in the snapshot document, e.g. the backup's id), and `progress` while it is
+   * being made: `checkSnapshotComplete` is polled with it. Absent: the resource's data is recorded
+   * as it is. `ctx.idempotencyKey` is the snapshot's own (the same on every run of this resource's
+   * step of one snapshot): mark what it makes with it, so a step run again finds it.
+   */
+  snapshot?(ctx: PluginContext): Promise<ActionResult>;
+  checkSnapshotComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;
+  /**
+   * Deletes what `snapshot` made (Heat's handle_delete_snapshot), given the resource's data in the
+   * snapshot; something already gone is success. `ctx` describes the resource as the snapshot
+   * recorded it (it may no longer exist).
+   */
+  deleteSnapshot?(ctx: PluginContext, data: JsonObject): Promise<void>;
+  /**
+   * The resource's template properties (as written, functions included) rewritten to bring it back
+   * from its data in a snapshot (Heat's handle_restore: a volume from its backup, a server from its
+   * image). Absent: the snapshot's template is used as it is.
+   */
+  restoreProperties?(properties: JsonObject, data: JsonObject): JsonObject;
+
+  /**
    * Handles a signal (`stack resource signal`) with the data sent along (a JSON object, or null).
    * Returns a short text for the signal's event ("Signal: <text>"), or nothing. Runs without the
    * resource's lock (a signal never waits behind an update), and may run more than once for one

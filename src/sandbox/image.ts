@@ -68,6 +68,19 @@ export function seedImages(state: SandboxState, now: number): void {
   });
 }
 
+/**
+ * Registers an image of a project (Nova's createImage: a server's snapshot); usable at once, as
+ * every sandbox image is (no data is stored).
+ */
+export function saveImage(
+  state: SandboxState,
+  owner: string,
+  fields: Partial<Image> & { name: string },
+  now: number,
+): Image {
+  return state.put('image', owner, record(fields, owner, now));
+}
+
 /** An image the project can see, by id or (unique) name; undefined when there is none. */
 export function findImage(state: SandboxState, projectId: string, ref: string): Image | undefined {
   const visible = state.visible<Image>('image', projectId);

@@ -80,6 +80,19 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 409, body: { cancel_update: null } },
   { route: 'POST /stacks/{stack_name}/{stack_id}/drift', own: 200 },
   { route: 'GET /stacks/{stack_name}/{stack_id}/drift', own: 200 },
+  { route: 'POST /stacks/{stack_name}/{stack_id}/snapshots', own: 200, body: { name: 'by-row' } },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/snapshots', own: 200 },
+  // No such snapshot in A's stack either: the control is the snapshot's 404, B's stack the stack's.
+  ...(['GET', 'DELETE'] as const).map((method) => ({
+    route: `${method} /stacks/{stack_name}/{stack_id}/snapshots/{snapshot_id}`,
+    own: 404,
+    params: () => ({ snapshot_id: '00000000-0000-4000-8000-0000000005a9' }),
+  })),
+  {
+    route: 'POST /stacks/{stack_name}/{stack_id}/snapshots/{snapshot_id}/restore',
+    own: 404,
+    params: () => ({ snapshot_id: '00000000-0000-4000-8000-0000000005a9' }),
+  },
   { route: 'POST /stacks/preview', own: 200, body: { stack_name: 'previewed', template: SAMPLE_TEMPLATE } },
   { route: 'PUT /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { parameters: { v: 'x' } } },

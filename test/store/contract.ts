@@ -2,6 +2,7 @@ import type { Store } from '../../src/store/contract.js';
 import { authContract } from './contract-auth.js';
 import { driftContract } from './contract-drift.js';
 import { healContract } from './contract-heals.js';
+import { snapshotContract } from './contract-snapshots.js';
 import { stackLockContract } from './contract-stack-locks.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
@@ -29,6 +30,7 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   eventsContract(open);
   driftContract(open);
   healContract(open);
+  snapshotContract(open);
   stackLockContract(open);
   authContract(open);
   scaleContract(open, options.scaleBoundMs);

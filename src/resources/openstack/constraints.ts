@@ -44,6 +44,17 @@ const keypair: CloudConstraintCheck = async (cloud, value) => {
   }
 };
 
+/** Backups are found by id only (Heat's get_volume_backup). */
+const backup: CloudConstraintCheck = async (cloud, value) => {
+  try {
+    await cloud.request('block-storage', 'GET', `/backups/${encodeURIComponent(value)}`);
+    return undefined;
+  } catch (error) {
+    if (isNotFound(error)) return `The Volume backup (${value}) could not be found.`;
+    throw error;
+  }
+};
+
 export const CLOUD_CONSTRAINTS: Readonly<Record<string, CloudConstraintCheck>> = {
   'nova.flavor': byNameOrId('compute', '/flavors', 'flavors', 'Flavor'),
   'nova.keypair': keypair,
@@ -72,5 +83,6 @@ export const CLOUD_CONSTRAINTS: Readonly<Record<string, CloudConstraintCheck>> =
   ),
   'cinder.volume': byNameOrId('block-storage', '/volumes', 'volumes', 'Volume'),
   'cinder.snapshot': byNameOrId('block-storage', '/snapshots', 'snapshots', 'VolumeSnapshot'),
+  'cinder.backup': backup,
   'cinder.vtype': byNameOrId('block-storage', '/types', 'volume_types', 'Volume Type'),
 };

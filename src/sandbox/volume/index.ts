@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext, ServiceModule } from '../app.js';
 import { ApiError } from '../errors.js';
 import { registerActions } from './actions.js';
+import { registerBackups } from './backups.js';
 import { registerCatalog, registerDiscovery } from './catalog.js';
 import { registerMetadata } from './metadata.js';
 import { isAdmin, negotiate } from './request.js';
@@ -9,7 +10,7 @@ import { registerVolumes } from './volumes.js';
 
 /**
  * Cinder v3: volumes with a lazy lifecycle (creating -> available, extending, deleting -> gone),
- * their actions and metadata, types, limits and quotas; routes under `/volume/v3/{project_id}`.
+ * their actions and metadata, backups (made, restored, a volume made from one), types, limits and quotas; routes under `/volume/v3/{project_id}`.
  * Attachments are made by Nova's module through `volumeAttachments` (the VolumeBinder).
  */
 
@@ -34,6 +35,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
         }
       });
       registerVolumes(project, ctx);
+      registerBackups(project, ctx);
       registerActions(project, ctx);
       registerMetadata(project, ctx);
       registerCatalog(project, ctx);

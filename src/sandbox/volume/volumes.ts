@@ -7,6 +7,7 @@ import { happens } from '../noise.js';
 import { type Query, selectVolumes } from './listing.js';
 import { atLeast, bodyPart, isAdmin, metadataField, optionalText, positiveInteger } from './request.js';
 import { after, checkQuota, projectVolume, projectVolumes, save } from './volume-state.js';
+import { type Backup, projectBackup } from './backups.js';
 import { cinderTime, DEFAULT_VOLUME_TYPE, type Volume, VOLUME, VOLUME_TYPES, ZONE } from './types.js';
 import { detailView, summaryView } from './views.js';
 
@@ -22,24 +23,46 @@ function textField(body: Record<string, unknown>, key: 'name' | 'description'): 
   return key in body ? optionalText(body, key) : optionalText(body, `display_${key}`);
 }
 
+/** The backup a new volume is made from (`backup_id`, microversion 3.47), if one is given. */
+function backupToRestore(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  projectId: string,
+  id: unknown,
+): Backup | undefined {
+  if (id === undefined || id === null) return undefined;
+  if (!atLeast(request, '3.47')) {
+    throw badRequest(
+      "Invalid input for field/attribute volume. Additional properties are not allowed ('backup_id' was unexpected)",
+    );
+  }
+  const backup = projectBackup(ctx, projectId, String(id));
+  if (backup.status !== 'available') {
+    throw badRequest(`Invalid backup: Backup status must be available but is ${backup.status}.`);
+  }
+  return backup;
+}
+
 function createVolume(ctx: SandboxContext, request: FastifyRequest, projectId: string): Volume {
   const body = bodyPart(request.body, 'volume');
   const name = textField(body, 'name') ?? null;
   const description = textField(body, 'description') ?? null;
   const metadata = body.metadata === undefined || body.metadata === null ? {} : metadataField(body.metadata);
-  // No snapshots or backups exist in the sandbox.
+  // No volume snapshots exist in the sandbox.
   if (body.snapshot_id !== undefined && body.snapshot_id !== null) {
     throw notFound('Snapshot', String(body.snapshot_id));
   }
-  if (body.backup_id !== undefined && body.backup_id !== null)
-    throw notFound('Backup', String(body.backup_id));
+  const backup = backupToRestore(ctx, request, projectId, body.backup_id);
 
-  let source: Volume | undefined;
+  let source: Pick<Volume, 'id' | 'size' | 'volume_type' | 'bootable' | 'image'> | undefined = backup
+    ? { id: '', size: backup.size, ...backup.source }
+    : undefined;
   if (body.source_volid !== undefined && body.source_volid !== null) {
-    source = projectVolume(ctx, projectId, String(body.source_volid));
-    if (source.status !== 'available' && source.status !== 'in-use') {
+    const volume = projectVolume(ctx, projectId, String(body.source_volid));
+    source = volume;
+    if (volume.status !== 'available' && volume.status !== 'in-use') {
       throw badRequest(
-        `Invalid volume: Source volume status must be available or in-use, not ${source.status}.`,
+        `Invalid volume: Source volume status must be available or in-use, not ${volume.status}.`,
       );
     }
   }
@@ -103,7 +126,8 @@ function createVolume(ctx: SandboxContext, request: FastifyRequest, projectId: s
       id: randomUUID(),
       name,
       description,
-      status: 'creating',
+      // Cinder shows a volume made from a backup as restoring-backup until it is ready.
+      status: backup ? 'restoring-backup' : 'creating',
       size,
       availability_zone: ZONE,
       created_at: now,
@@ -117,7 +141,7 @@ function createVolume(ctx: SandboxContext, request: FastifyRequest, projectId: s
       user_id: request.caller.userId,
       project_id: projectId,
       snapshot_id: null,
-      source_volid: source?.id ?? null,
+      source_volid: source?.id || null,
       image: image ?? source?.image ?? null,
       attachments: [],
       // The boot failure noise fails new volumes too, as a backend that cannot allocate would.

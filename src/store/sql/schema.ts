@@ -333,4 +333,24 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE projects ADD COLUMN os_cloud TEXT',
     ],
   },
+  {
+    version: 19,
+    description: "stack snapshots: a stack's template and its resources' snapshot data (backups, images)",
+    statements: () => [
+      `CREATE TABLE snapshots (
+        id TEXT PRIMARY KEY,
+        stack_id TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        name TEXT,
+        status TEXT NOT NULL,
+        status_reason TEXT NOT NULL,
+        traversal_id TEXT NOT NULL,
+        data TEXT,
+        deleting INTEGER NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT
+      )`,
+      'CREATE INDEX snapshots_by_stack ON snapshots (stack_id)',
+    ],
+  },
 ];

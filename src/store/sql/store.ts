@@ -3,6 +3,7 @@ import type { Dialect, SqlDriver, SqlExecutor } from './driver.js';
 import { authRepository, settingsRepository } from './auth.js';
 import { driftRepository } from './drift.js';
 import { healRepository, observerCountsRepository } from './heals.js';
+import { snapshotRepository } from './snapshots.js';
 import { stackLockRepository } from './stack-locks.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate, schemaVersion } from './migrate.js';
@@ -96,6 +97,7 @@ function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void
     drift: driftRepository(db, dialect),
     heals: healRepository(db, dialect),
     observerCounts: observerCountsRepository(db),
+    snapshots: snapshotRepository(db),
     stackLocks: stackLockRepository(db),
     auth: authRepository(db),
     settings: settingsRepository(db),

@@ -5,6 +5,7 @@ import type {
   ProjectRecord,
   ResourceRecord,
   ServiceRecord,
+  SnapshotRecord,
   StackRecord,
   TemplateRecord,
   TokenRecord,
@@ -171,4 +172,18 @@ export const HEALS = spec<HealRecord>('resource_heals', [
   ['rootStackId', 'root_stack_id', 'text'],
   ['attempts', 'attempts', 'int'],
   ['lastAt', 'last_at', 'int'],
+]);
+
+export const SNAPSHOTS = spec<SnapshotRecord>('snapshots', [
+  ['id', 'id', 'text'],
+  ['stackId', 'stack_id', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['name', 'name', 'text'],
+  ['status', 'status', 'text'],
+  ['statusReason', 'status_reason', 'text'],
+  ['traversalId', 'traversal_id', 'text'],
+  ['data', 'data', 'json'],
+  ['deleting', 'deleting', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+  ['updatedAt', 'updated_at', 'time'],
 ]);

@@ -8,6 +8,13 @@ import { type PluginContext, type PollResult, type RealityState, ResourceFailure
 import { physicalResourceName } from '../../heat/physical-name.js';
 import { createMarker, deleteOrRetry, failure, present } from '../common.js';
 import { again, asAction, oncePerContext, reached, type StatusWait } from '../polling.js';
+import {
+  BACKUP_MICROVERSION,
+  backupIdProperty,
+  fromBackup,
+  restoreOnto,
+  volumeSnapshots,
+} from './volume-backup.js';
 import { CINDER, findMarkedVolume, MARKER_KEY, showVolume, userMetadata, type Volume } from './volumes.js';
 
 /**
@@ -26,7 +33,10 @@ const wait = (id: string, ready: string[], pending: string[], errors: string[] =
 
 /** The slow parts of an update, done one after the other (each waits for the volume to settle). */
 type Step =
-  { op: 'retype'; type: string } | { op: 'extend'; size: number } | { op: 'read_only'; value: boolean };
+  | { op: 'restore'; backup: string }
+  | { op: 'retype'; type: string }
+  | { op: 'extend'; size: number }
+  | { op: 'read_only'; value: boolean };
 
 async function volumeAction(ctx: PluginContext, action: string, args: Json, microversion?: string) {
   await ctx
@@ -47,14 +57,18 @@ async function runSteps(ctx: PluginContext, steps: Step[]): Promise<PollResult> 
     wait(
       vol.id,
       STEADY,
-      ['retyping', 'extending', 'attaching', 'detaching', 'reserved'],
-      ['error', 'error_extending'],
+      ['retyping', 'extending', 'attaching', 'detaching', 'reserved', 'restoring-backup'],
+      ['error', 'error_extending', 'error_restoring'],
     ),
   );
   if (!settled) return again({ steps } as Json);
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const rest = steps.slice(i + 1) as Json;
+    if (step.op === 'restore') {
+      await restoreOnto(ctx, step.backup);
+      return again({ steps: rest });
+    }
     if (step.op === 'retype' && vol.volume_type !== step.type) {
       await volumeAction(ctx, 'os-retype', { new_type: step.type, migration_policy: 'never' });
       return again({ steps: rest });
@@ -114,6 +128,7 @@ export const cinderVolumePlugin: CatalogPlugin = {
       updateAllowed: true,
       constraints: [C.range({ min: 1 })],
     }),
+    backup_id: backupIdProperty,
     snapshot_id: P.string({
       description: 'If specified, the snapshot to create the volume from.',
       constraints: [C.custom('cinder.snapshot')],
@@ -199,7 +214,11 @@ export const cinderVolumePlugin: CatalogPlugin = {
 
   validate(properties: Record<string, Value>, path: DocPath): void {
     const given = (name: string) => properties[name] !== null && properties[name] !== undefined;
-    if (['size', 'image', 'imageRef', 'source_volid', 'snapshot_id'].some((n) => properties[n] === UNKNOWN))
+    if (
+      ['size', 'image', 'imageRef', 'source_volid', 'snapshot_id', 'backup_id'].some(
+        (n) => properties[n] === UNKNOWN,
+      )
+    )
       return;
     if (given('image') && given('imageRef')) {
       throw new TemplateError(
@@ -208,6 +227,8 @@ export const cinderVolumePlugin: CatalogPlugin = {
         path,
       );
     }
+    // Heat checks the other sources only when the volume is not made from a backup.
+    if (fromBackup(properties)) return;
     const exclusive = ['snapshot_id', 'source_volid', 'image', 'imageRef'].filter(given);
     const noSize = exclusive.filter((n) => n === 'snapshot_id' || n === 'source_volid');
     if (!given('size') && (noSize.length !== 1 || exclusive.length !== 1)) {
@@ -239,23 +260,31 @@ export const cinderVolumePlugin: CatalogPlugin = {
           ? (await cloud.findByNameOrId('image', '/images', 'images', image)).id
           : properties.imageRef;
         const hints = properties.scheduler_hints as JsonObject | null;
-        const made = await cloud.request<{ volume: Volume }>(CINDER, 'POST', '/volumes', {
-          volume: {
-            ...present(properties, [
-              'size',
-              'description',
-              'availability_zone',
-              'snapshot_id',
-              'source_volid',
-              'volume_type',
-            ]),
-            ...(imageRef ? { imageRef } : {}),
-            ...(properties.multiattach ? { multiattach: true } : {}),
-            name: (properties.name as string | null) ?? physicalResourceName(ctx),
-            metadata: { ...((properties.metadata as JsonObject | null) ?? {}), [MARKER_KEY]: marker },
+        const backup = fromBackup(properties);
+        const made = await cloud.request<{ volume: Volume }>(
+          CINDER,
+          'POST',
+          '/volumes',
+          {
+            volume: {
+              ...present(properties, [
+                'size',
+                'description',
+                'availability_zone',
+                'snapshot_id',
+                'source_volid',
+                'backup_id',
+                'volume_type',
+              ]),
+              ...(imageRef ? { imageRef } : {}),
+              ...(properties.multiattach ? { multiattach: true } : {}),
+              name: (properties.name as string | null) ?? physicalResourceName(ctx),
+              metadata: { ...((properties.metadata as JsonObject | null) ?? {}), [MARKER_KEY]: marker },
+            },
+            ...(hints ? { 'OS-SCH-HNT:scheduler_hints': hints } : {}),
           },
-          ...(hints ? { 'OS-SCH-HNT:scheduler_hints': hints } : {}),
-        });
+          backup ? { microversion: BACKUP_MICROVERSION } : {},
+        );
         id = made.body.volume.id;
       }
       return {
@@ -308,6 +337,9 @@ export const cinderVolumePlugin: CatalogPlugin = {
         });
       }
       const steps: Step[] = [];
+      if (changed.includes('backup_id') && properties.backup_id) {
+        steps.push({ op: 'restore', backup: properties.backup_id as string });
+      }
       if (changed.includes('volume_type') && properties.volume_type) {
         steps.push({ op: 'retype', type: properties.volume_type as string });
       }
@@ -339,6 +371,8 @@ export const cinderVolumePlugin: CatalogPlugin = {
     const p = progress as { id: string; phase: 'delete' | 'gone'; busy?: number };
     return deleteStep(ctx, p.id, p.phase, p.busy);
   },
+
+  ...volumeSnapshots,
 
   async check(ctx) {
     const vol = await showVolume(ctx).catch((error: unknown) => {

@@ -37,6 +37,7 @@ import { associateFloatingIps, liveIfaces, runSteps, type StepsProgress } from '
 import { nicsOf, planNetworks, resolveEntry, type Want } from './server-networks.js';
 import { type Nic, type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
+import { serverSnapshots } from './server-snapshot.js';
 import { validateServer } from './server-validate.js';
 import { serverSubnets } from '../neutron/implicit.js';
 
@@ -288,6 +289,8 @@ export const novaServerPlugin: CatalogPlugin = {
   async checkResumeComplete(ctx) {
     return waitFor(ctx, 'ACTIVE', DEFERRED, 'resuming the server');
   },
+
+  ...serverSnapshots,
 
   async getReality(ctx): Promise<RealityState> {
     if (!ctx.physicalId) return { state: 'gone' };
