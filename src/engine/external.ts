@@ -8,8 +8,9 @@ import { isPlainObject } from '../util/json.js';
 import { managedByAnotherProject } from './adopt-ownership.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
+import { resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
-import { errorMessage, type NodeScope, type Operation, outputsOf, pluginContext } from './node-work.js';
+import { type NodeScope, type Operation, outputsOf, pluginContext } from './node-work.js';
 import { NodeResolveContext } from './resolver.js';
 import {
   ACTION_OF,
@@ -123,7 +124,7 @@ export async function runExternalUpdate(
   try {
     wanted = desiredExternalId(definition, resource);
   } catch (err) {
-    if (isTemplateError(err)) return failNode(scope, row, err.message);
+    if (isTemplateError(err)) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
   const lock = await lockState(scope, row);
@@ -212,7 +213,7 @@ async function confirm(
     await plugin.adopt?.(ctx, properties);
     reality = await plugin.getReality(ctx);
   } catch (err) {
-    return failNode(scope, row, `${action} failed: ${errorMessage(err)}`);
+    return failNode(scope, row, resourceFailureText(err, row.name));
   }
   if (reality.state === 'gone') {
     return failNode(scope, row, `${action} failed: ${notFound(row.physicalId, row.type)}`);

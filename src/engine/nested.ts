@@ -31,6 +31,7 @@ import { finishCleanup } from './cleanup-node.js';
 import { resourceEvent } from './events.js';
 import { stopAtHook } from './hooks.js';
 import { failNode } from './failure.js';
+import { nestedFailureText, resourceFailureText } from './failure-text.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation, requiresWhileRunning } from './node-work.js';
@@ -98,7 +99,7 @@ export async function runNestedUpdate(
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
 
@@ -182,7 +183,8 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
       return finishCleanup(scope, row, row.engineId, true);
     }
     if (child.status === 'IN_PROGRESS') return repark(scope, payload);
-    if (child.action === 'DELETE') return failNode(scope, row, `DELETE failed: ${child.reason}`);
+    if (child.action === 'DELETE')
+      return failNode(scope, row, nestedFailureText(child.reason, 'DELETE', row.name));
     return deleteChild(scope, row); // the child was changed behind the delete: delete it again
   }
   const progress = nestedProgress(row);
@@ -195,7 +197,9 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
     return failNode(scope, row, `the nested stack ${payload.child} was deleted`);
   }
   if (child.status === 'IN_PROGRESS') return repark(scope, payload);
-  if (child.status === 'FAILED') return failNode(scope, row, child.reason);
+  if (child.status === 'FAILED') {
+    return failNode(scope, row, nestedFailureText(child.reason, child.action, row.name));
+  }
   const outputs = await childOutputs(scope, child);
   const done = { ...row, data: { ...row.data, [CHILD_KEY]: child.id, [DIGEST_KEY]: progress.digest } };
   if (progress.generated) {
@@ -235,7 +239,7 @@ async function converge(
   try {
     definition = await bindChild(scope, record, identity);
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
   const action = adopt ? 'ADOPT' : ACTION[op];

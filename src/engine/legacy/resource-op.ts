@@ -2,7 +2,6 @@ import {
   type ActionResult,
   type PollResult,
   type ResourcePlugin,
-  ResourceFailure,
   UpdateReplace,
 } from '../../resources/contract.js';
 import { ClaimLostError, type ResourceRecord, type StackRecord } from '../../store/contract.js';
@@ -10,7 +9,8 @@ import type { Value } from '../../template/functions/types.js';
 import { diffProperties } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../events.js';
-import { errorMessage, type Operation, pluginContext, pollDelay } from '../node-work.js';
+import { resourceFailureText, stackFailureText } from '../failure-text.js';
+import { type Operation, pluginContext, pollDelay } from '../node-work.js';
 import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
 import { checkpoint, type LegacyRun, pause, StackFailed, WalkInterrupted } from './context.js';
 
@@ -96,9 +96,9 @@ export async function operate(
   } catch (err) {
     if (err instanceof UpdateReplace || err instanceof WalkInterrupted || err instanceof ClaimLostError)
       throw err;
-    const reason = err instanceof StackFailed ? err.message : failureReason(err);
+    const reason = err instanceof StackFailed ? err.message : resourceFailureText(err, row.name);
     await recordFailed(run, row, op, reason);
-    throw new StackFailed(`Resource ${ACTION_OF[op]} failed: ${reason}`);
+    throw new StackFailed(stackFailureText(ACTION_OF[op], reason));
   }
 }
 
@@ -115,11 +115,6 @@ function begin(
   const previous = (row.properties ?? {}) as Record<string, Value>;
   const changed = diffProperties(plugin.properties, previous, properties).changed;
   return plugin.update(ctx, properties, previous, changed);
-}
-
-function failureReason(err: unknown): string {
-  if (err instanceof ResourceFailure) return err.message;
-  return `${(err as Error)?.name ?? 'Error'}: ${errorMessage(err)}`;
 }
 
 async function persist(
