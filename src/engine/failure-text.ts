@@ -51,6 +51,11 @@ export function resourceFailureText(err: unknown, resourceName: string): string 
   return heatFailureText(heatErrorClass(err), path, message);
 }
 
+/** A resource the adopt data cannot give (Heat's handle_adopt raises a plain Exception). */
+export function adoptFailureText(why: string, resourceName: string): string {
+  return heatFailureText('Exception', ['resources', resourceName], why);
+}
+
 /** The stack's reason when one of its resources failed an action. */
 export function stackFailureText(action: string, resourceReason: string): string {
   return `Resource ${action} failed: ${resourceReason}`;

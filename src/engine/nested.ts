@@ -31,7 +31,7 @@ import { finishCleanup } from './cleanup-node.js';
 import { resourceEvent } from './events.js';
 import { stopAtHook } from './hooks.js';
 import { failNode } from './failure.js';
-import { nestedFailureText, resourceFailureText } from './failure-text.js';
+import { adoptFailureText, nestedFailureText, resourceFailureText } from './failure-text.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation, requiresWhileRunning } from './node-work.js';
@@ -119,7 +119,7 @@ export async function runNestedUpdate(
     const resources = nestedResources(adoptEntryOf(row));
     if (!resources) {
       const why = 'Resource ID was not provided (the adopt data has no nested stack for it)';
-      return failNode(scope, row, `ADOPT failed: ${why}`, 'ADOPT');
+      return failNode(scope, row, adoptFailureText(why, row.name), 'ADOPT');
     }
     return converge(scope, row, spec, 'create', randomUUID(), resources);
   }
