@@ -267,7 +267,10 @@ async function converge(
         updatedAt: new Date(now).toISOString(),
       });
       if (!locked) return false;
-      await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
+      // Heat's event of a create carries the resource's physical name, which is the child stack's
+      // name: clients label the child's events with the resource's name through it.
+      const subject = op === 'create' ? { ...locked, physicalId: identity.name } : locked;
+      await tx.events.append([resourceEvent(subject, action, 'IN_PROGRESS', 'state changed', now)]);
       await tx.templates.insert(record, identity.rootId);
       if (op === 'create') await tx.stacks.insert(identity);
       const child = op === 'create' ? identity : await tx.stacks.get(childId);
