@@ -9,10 +9,10 @@ import type { Value } from '../../template/functions/types.js';
 import { diffProperties } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../events.js';
-import { resourceFailureText, stackFailureText } from '../failure-text.js';
+import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../failure-text.js';
 import { type Operation, pluginContext, pollDelay } from '../node-work.js';
 import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
-import { checkpoint, type LegacyRun, pause, StackFailed, WalkInterrupted } from './context.js';
+import { checkpoint, type LegacyRun, pause, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 
 /**
  * One resource operation of a legacy walk, run to its end in memory: the row is locked (its state
@@ -96,6 +96,10 @@ export async function operate(
   } catch (err) {
     if (err instanceof UpdateReplace || err instanceof WalkInterrupted || err instanceof ClaimLostError)
       throw err;
+    if (err instanceof StackTimedOut) {
+      await recordFailed(run, row, op, abortedText(ACTION_OF[op], TIMED_OUT));
+      throw err;
+    }
     const reason = err instanceof StackFailed ? err.message : resourceFailureText(err, row.name);
     await recordFailed(run, row, op, reason);
     throw new StackFailed(stackFailureText(ACTION_OF[op], reason));
