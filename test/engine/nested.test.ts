@@ -374,7 +374,7 @@ outputs:
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     const [child] = await children(h, top.id);
     assert.equal(`${child!.action}_${child!.status}`, 'CREATE_FAILED');
-    assert.match(child!.reason, /cancelled with its parent/);
+    assert.equal(child!.reason, 'Stack CREATE cancelled');
     const childRows = await h.deps.store.tx((tx) => tx.resources.listActive(child!.id));
     const state = Object.fromEntries(childRows.map((r) => [r.name, `${r.action}_${r.status}`]));
     assert.deepEqual(state, { first: 'CREATE_COMPLETE', second: 'INIT_COMPLETE' });
