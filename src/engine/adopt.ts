@@ -11,9 +11,10 @@ import { checkAdoptedIds, unreadableAdoptee } from './adopt-ownership.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
+import { adoptFailureText, resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
 import { runNestedUpdate } from './nested.js';
-import { errorMessage, inputsOf, type NodeScope, outputsOf, pluginContext } from './node-work.js';
+import { inputsOf, type NodeScope, outputsOf, pluginContext } from './node-work.js';
 import { createStack, type CreateRequest, OperationError } from './operations.js';
 import { resolveProperties } from './resolver.js';
 import { adoptEntryOf } from './rows.js';
@@ -89,7 +90,7 @@ export async function runAdoptUpdate(
   try {
     properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));
   } catch (err) {
-    if (isTemplateError(err)) return failNode(scope, row, `ADOPT failed: ${err.message}`, 'ADOPT');
+    if (isTemplateError(err)) return failNode(scope, row, resourceFailureText(err, row.name), 'ADOPT');
     throw err;
   }
   const lock = await lockState(scope, row);
@@ -97,17 +98,17 @@ export async function runAdoptUpdate(
   if (row.action === 'INIT') {
     // Proven the stack's own before its id is recorded: a foreign object is never the row's.
     const why = await unreadable(scope, plugin, row);
-    if (why !== undefined) return failNode(scope, row, `ADOPT failed: ${why}`, 'ADOPT');
+    if (why !== undefined) return failNode(scope, row, adoptFailureText(why, row.name), 'ADOPT');
   }
 
   const locked = row.action === 'INIT' ? await take(scope, row, properties) : await resume(scope, row);
-  if (typeof locked === 'string') return failNode(scope, row, `ADOPT failed: ${locked}`, 'ADOPT');
+  if (typeof locked === 'string') return failNode(scope, row, adoptFailureText(locked, row.name), 'ADOPT');
   if (!locked) return retryLater(scope);
   const ctx = pluginContext(scope, locked);
   try {
     await plugin.adopt?.(ctx, properties);
   } catch (err) {
-    return failNode(scope, locked, `ADOPT failed: ${errorMessage(err)}`);
+    return failNode(scope, locked, resourceFailureText(err, locked.name));
   }
   const outputs = await outputsOf(plugin, ctx, properties);
   return recordDone(scope, locked, properties, scope.holder, outputs, 'adopt');

@@ -5,16 +5,10 @@ import { childStackOf } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
+import { resourceFailureText } from './failure-text.js';
 import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
-import {
-  definitionFor,
-  errorMessage,
-  type NodePayload,
-  type NodeScope,
-  pluginContext,
-  pollDelay,
-} from './node-work.js';
+import { definitionFor, type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
 import { runNestedDelete } from './nested.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
@@ -106,7 +100,7 @@ export function deleteFailed(
   err: unknown,
   retries: number,
 ): Promise<void> {
-  const reason = `DELETE failed: ${errorMessage(err)}`;
+  const reason = resourceFailureText(err, row.name);
   if (!mayRetry(scope, err, retries)) return failNode(scope, row, reason);
   return backOffDelete(scope, row, reason, { phase: 'start', retries: retries + 1 }, retries + 1);
 }

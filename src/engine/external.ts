@@ -8,8 +8,9 @@ import { isPlainObject } from '../util/json.js';
 import { managedByAnotherProject } from './adopt-ownership.js';
 import { resourceEvent } from './events.js';
 import { failNode } from './failure.js';
+import { heatFailureText, resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
-import { errorMessage, type NodeScope, type Operation, outputsOf, pluginContext } from './node-work.js';
+import { type NodeScope, type Operation, outputsOf, pluginContext } from './node-work.js';
 import { NodeResolveContext } from './resolver.js';
 import {
   ACTION_OF,
@@ -123,7 +124,7 @@ export async function runExternalUpdate(
   try {
     wanted = desiredExternalId(definition, resource);
   } catch (err) {
-    if (isTemplateError(err)) return failNode(scope, row, err.message);
+    if (isTemplateError(err)) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
   const lock = await lockState(scope, row);
@@ -133,7 +134,11 @@ export async function runExternalUpdate(
     return adopt(scope, plugin, row, wanted, 'create', properties, row.engineId);
 
   if (externalIdOf(row) !== wanted) {
-    const reason = `UPDATE failed: NotSupported: Update to property external_id of ${row.name} (${row.type}) is not supported.`;
+    const reason = heatFailureText(
+      'NotSupported',
+      ['resources', row.name],
+      `Update to property external_id of ${row.name} (${row.type}) is not supported.`,
+    );
     return failNode(scope, row, reason, 'UPDATE');
   }
   if (lock !== 'free' && row.status === 'IN_PROGRESS') {
@@ -173,7 +178,7 @@ async function adopt(
 ): Promise<void> {
   if (await managedByAnotherProject(scope.deps, scope.stack.projectId, id)) {
     // Worded as a missing object: another project's resources are not even confirmed to exist.
-    return failNode(scope, row, `${ACTION_OF[op]} failed: ${notFound(id, row.type)}`);
+    return failNode(scope, row, externalNotFound(row.name, id, row.type));
   }
   const now = scope.deps.clock.now();
   const locked = await scope.deps.store.tx(async (tx) => {
@@ -190,6 +195,10 @@ async function adopt(
   return confirm(scope, plugin, locked, op, properties);
 }
 
+/** Heat's InvalidExternalResource, as a resource's reason. */
+const externalNotFound = (name: string, id: string | null, type: string) =>
+  heatFailureText('InvalidExternalResource', ['resources', name], notFound(id, type));
+
 const notFound = (id: string | null, type: string) =>
   `Invalid external resource: Resource ${id} (${type}) can not be found.`;
 
@@ -205,17 +214,16 @@ async function confirm(
   op: Operation,
   properties: Record<string, Value>,
 ): Promise<void> {
-  const action = ACTION_OF[op];
   let reality: RealityState;
   try {
     const ctx = pluginContext(scope, row);
     await plugin.adopt?.(ctx, properties);
     reality = await plugin.getReality(ctx);
   } catch (err) {
-    return failNode(scope, row, `${action} failed: ${errorMessage(err)}`);
+    return failNode(scope, row, resourceFailureText(err, row.name));
   }
   if (reality.state === 'gone') {
-    return failNode(scope, row, `${action} failed: ${notFound(row.physicalId, row.type)}`);
+    return failNode(scope, row, externalNotFound(row.name, row.physicalId, row.type));
   }
   return finish(scope, plugin, row, op, properties, scope.holder);
 }

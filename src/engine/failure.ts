@@ -1,6 +1,7 @@
 import type { ResourceAction, ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import { resourceEvent } from './events.js';
 import { failTraversal } from './finish.js';
+import { abortedText, stackFailureText, TIMED_OUT } from './failure-text.js';
 import type { EngineDeps } from './deps.js';
 import type { NodeScope } from './node-work.js';
 
@@ -18,6 +19,8 @@ export async function failNode(
   reason: string,
   /** The action that failed, when it is not the row's own (a refused update of a settled row). */
   action?: ResourceAction,
+  /** The stack's reason, when it is not Heat's "Resource <ACTION> failed: <reason>" (a timeout). */
+  stackReason?: string,
 ): Promise<void> {
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
@@ -34,8 +37,9 @@ export async function failNode(
       if (failed) await tx.events.append([resourceEvent(failed, failed.action, 'FAILED', reason, now)]);
     }
     if (scope.current) {
-      const stackReason = `Resource ${action ?? (row.action === 'INIT' ? 'CREATE' : row.action)} failed: ${reason}`;
-      const failedStack = await failTraversal(tx, stack, item.traversalId, stackReason, now);
+      const failedAction = action ?? (row.action === 'INIT' ? 'CREATE' : row.action);
+      const why = stackReason ?? stackFailureText(failedAction, reason);
+      const failedStack = await failTraversal(tx, stack, item.traversalId, why, now);
       const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
       if (failedStack && rollsBack) await enqueueRollback(tx, stack, now);
     }
@@ -68,12 +72,12 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
   const now = deps.clock.now();
   if (row) {
     // An operation still running when the stack times out fails with it, as in Heat.
-    await failNode(scope, row, `${row.action} timed out`);
+    const action = row.action === 'INIT' ? 'CREATE' : row.action;
+    await failNode(scope, row, abortedText(action, TIMED_OUT), undefined, TIMED_OUT);
     return true;
   }
   await deps.store.tx(async (tx) => {
-    const reason = `${stack.action} timed out`;
-    const failed = await failTraversal(tx, stack, item.traversalId, reason, now);
+    const failed = await failTraversal(tx, stack, item.traversalId, TIMED_OUT, now);
     const rollsBack = !stack.disableRollback && (stack.action === 'CREATE' || stack.action === 'UPDATE');
     if (failed && rollsBack) await enqueueRollback(tx, stack, now);
     await tx.work.complete(item);

@@ -31,6 +31,7 @@ import { finishCleanup } from './cleanup-node.js';
 import { resourceEvent } from './events.js';
 import { stopAtHook } from './hooks.js';
 import { failNode } from './failure.js';
+import { adoptFailureText, nestedFailureText, resourceFailureText } from './failure-text.js';
 import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation, requiresWhileRunning } from './node-work.js';
@@ -99,7 +100,7 @@ export async function runNestedUpdate(
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
 
@@ -119,7 +120,7 @@ export async function runNestedUpdate(
     const resources = nestedResources(adoptEntryOf(row));
     if (!resources) {
       const why = 'Resource ID was not provided (the adopt data has no nested stack for it)';
-      return failNode(scope, row, `ADOPT failed: ${why}`, 'ADOPT');
+      return failNode(scope, row, adoptFailureText(why, row.name), 'ADOPT');
     }
     return converge(scope, row, spec, 'create', randomUUID(), resources);
   }
@@ -183,7 +184,8 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
       return finishCleanup(scope, row, row.engineId, true);
     }
     if (child.status === 'IN_PROGRESS') return repark(scope, payload);
-    if (child.action === 'DELETE') return failNode(scope, row, `DELETE failed: ${child.reason}`);
+    if (child.action === 'DELETE')
+      return failNode(scope, row, nestedFailureText(child.reason, 'DELETE', row.name));
     return deleteChild(scope, row); // the child was changed behind the delete: delete it again
   }
   const progress = nestedProgress(row);
@@ -196,7 +198,9 @@ export async function resumeNested(scope: NodeScope, payload: ParkedPayload): Pr
     return failNode(scope, row, `the nested stack ${payload.child} was deleted`);
   }
   if (child.status === 'IN_PROGRESS') return repark(scope, payload);
-  if (child.status === 'FAILED') return failNode(scope, row, child.reason);
+  if (child.status === 'FAILED') {
+    return failNode(scope, row, nestedFailureText(child.reason, child.action, row.name));
+  }
   const outputs = await childOutputs(scope, child);
   const done = { ...row, data: { ...row.data, [CHILD_KEY]: child.id, [DIGEST_KEY]: progress.digest } };
   if (progress.generated) {
@@ -236,7 +240,7 @@ async function converge(
   try {
     definition = await bindChild(scope, record, identity);
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
   const action = adopt ? 'ADOPT' : ACTION[op];
@@ -264,7 +268,10 @@ async function converge(
         updatedAt: new Date(now).toISOString(),
       });
       if (!locked) return false;
-      await tx.events.append([resourceEvent(locked, action, 'IN_PROGRESS', 'state changed', now)]);
+      // Heat's event of a create carries the resource's physical name, which is the child stack's
+      // name: clients label the child's events with the resource's name through it.
+      const subject = op === 'create' ? { ...locked, physicalId: identity.name } : locked;
+      await tx.events.append([resourceEvent(subject, action, 'IN_PROGRESS', 'state changed', now)]);
       await tx.templates.insert(record, identity.rootId);
       if (op === 'create') await tx.stacks.insert(identity);
       const child = op === 'create' ? identity : await tx.stacks.get(childId);

@@ -641,7 +641,8 @@ export async function cancelStack(
 async function cancelChildren(tx: Tx, parentId: string, now: number): Promise<void> {
   for (const child of await tx.stacks.children(parentId)) {
     if (child.status !== 'IN_PROGRESS' || !child.traversalId) continue;
-    const reason = `Stack ${child.action} cancelled with its parent`;
+    // Heat's stop_traversal gives every stopped descendant the same reason as the stack.
+    const reason = `Stack ${child.action} cancelled`;
     if (await failTraversal(tx, child, child.traversalId, reason, now))
       await cancelChildren(tx, child.id, now);
   }

@@ -4,9 +4,9 @@ import { isPlainObject, type Json } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { failNode, timeoutAt } from './failure.js';
+import { resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
 import {
-  errorMessage,
   type NodePayload,
   type NodeScope,
   pluginContext,
@@ -182,7 +182,7 @@ async function deleteFailedAttempt(scope: NodeScope, row: ResourceRecord, polls:
     else if (plugin.checkDeleteComplete) result = await plugin.checkDeleteComplete(ctx, state.deleting);
     else result = { done: true };
   } catch (err) {
-    const reason = `DELETE failed: ${errorMessage(err)}`;
+    const reason = resourceFailureText(err, row.name);
     if (!mayRetry(scope, err, state.deletes)) return failNode(scope, row, reason);
     const deletes = state.deletes + 1;
     const waiting: RetryState = { op: 'retry', failure: state.failure, deletes };

@@ -5,8 +5,9 @@ import { childStackOf, startChildVisit } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
+import { resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
-import { errorMessage, type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
+import { type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
 import { beginTraversal } from './traversal.js';
@@ -72,7 +73,7 @@ export async function runSuspendNode(scope: NodeScope, payload: NodePayload): Pr
     if (plugin && handler && externalIdOf(locked) === undefined)
       result = await handler.call(plugin, pluginContext(scope, locked));
   } catch (err) {
-    return failNode(scope, locked, `${action} failed: ${errorMessage(err)}`);
+    return failNode(scope, locked, resourceFailureText(err, locked.name));
   }
   return settle(scope, plugin, locked, result, 0);
 }
@@ -88,7 +89,7 @@ async function poll(scope: NodeScope, action: VisitAction, payload: VisitPollPay
   try {
     if (plugin && check) result = await check.call(plugin, pluginContext(scope, row), row.progress);
   } catch (err) {
-    return failNode(scope, row, `${action} failed: ${errorMessage(err)}`);
+    return failNode(scope, row, resourceFailureText(err, row.name));
   }
   return settle(scope, plugin, row, result, payload.attempt);
 }

@@ -15,11 +15,11 @@ import { adopting, runAdoptUpdate } from './adopt.js';
 import { isExternal, runExternalUpdate } from './external.js';
 import { initRow } from './rows.js';
 import { failNode } from './failure.js';
+import { resourceFailureText } from './failure-text.js';
 import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
 import {
   definitionFor,
-  errorMessage,
   inputsOf,
   type NodePayload,
   type NodeScope,
@@ -95,7 +95,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   try {
     properties = resolveProperties(definition, resource, plugin, inputsOf(scope.point));
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, err.message);
+    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
 
@@ -269,7 +269,7 @@ export async function actionFailed(
 
 /** A create or update failed: a create that may be retried is (retry.ts); otherwise the resource fails. */
 function operationFailed(scope: NodeScope, row: ResourceRecord, op: Operation, err: unknown): Promise<void> {
-  const reason = `${ACTION_OF[op]} failed: ${errorMessage(err)}`;
+  const reason = resourceFailureText(err, row.name);
   if (op === 'create' && mayRetry(scope, err, row.createRetries)) return retryCreate(scope, row, reason);
   return failNode(scope, row, reason);
 }

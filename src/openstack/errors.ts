@@ -27,15 +27,16 @@ export class OpenStackError extends Error implements OpenStackErrorFields {
   readonly detail: string;
   readonly requestId?: string;
   readonly attempts: number;
+  /** The request and what came of it ("network: POST http://... answered 400"), for messages. */
+  readonly call: string;
 
   constructor(fields: OpenStackErrorFields, options?: { cause?: unknown }) {
     const answered = fields.status === undefined ? 'failed' : `answered ${fields.status}`;
     const tries = fields.attempts > 1 ? `, after ${fields.attempts} attempts` : '';
     const request = fields.requestId ? `, request ${fields.requestId}` : '';
-    super(
-      `${fields.detail} (${fields.service}: ${fields.method} ${fields.url} ${answered}${tries}${request})`,
-      options,
-    );
+    const call = `${fields.service}: ${fields.method} ${fields.url} ${answered}${tries}${request}`;
+    super(`${fields.detail} (${call})`, options);
+    this.call = call;
     this.status = fields.status;
     this.service = fields.service;
     this.method = fields.method;
@@ -44,6 +45,31 @@ export class OpenStackError extends Error implements OpenStackErrorFields {
     if (fields.requestId !== undefined) this.requestId = fields.requestId;
     this.attempts = fields.attempts;
   }
+}
+
+/**
+ * The exception class the Python OpenStack clients Heat uses (novaclient, neutronclient,
+ * cinderclient) raise for an HTTP status: what Heat shows before a cloud error in a reason.
+ * No answer at all is a connection failure (keystoneauth's ConnectFailure).
+ */
+const CLIENT_EXCEPTIONS: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'OverLimit',
+  429: 'RateLimit',
+  500: 'InternalServerError',
+  501: 'HTTPNotImplemented',
+  503: 'ServiceUnavailable',
+};
+
+export function clientExceptionName(status: number | undefined): string {
+  if (status === undefined) return 'ConnectFailure';
+  return CLIENT_EXCEPTIONS[status] ?? 'ClientException';
 }
 
 /** A name given for an id matched no object, or several. */

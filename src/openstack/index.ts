@@ -17,7 +17,13 @@ export {
   describeCloud,
   loadCloudSettings,
 } from './config.js';
-export { extractErrorMessage, isNotFound, LookupError, OpenStackError } from './errors.js';
+export {
+  clientExceptionName,
+  extractErrorMessage,
+  isNotFound,
+  LookupError,
+  OpenStackError,
+} from './errors.js';
 export { DEFAULT_RETRY, type HttpResponse, type RetryPolicy } from './http.js';
 export { Session } from './session.js';
 export { type CloudRateShare, RateLimits } from './rate-limit.js';

@@ -172,9 +172,24 @@ export interface PollResult {
 export type RealityState =
   { state: 'present'; properties: Record<string, Value>; failure?: string } | { state: 'gone' };
 
-/** An action failed: the resource goes to <ACTION>_FAILED with this message. */
+/**
+ * An action failed: the resource goes to <ACTION>_FAILED with this message, shown as Heat shows it
+ * (`<heatClass>: resources.<name>: <message>`). `heatClass` is the exception class Heat's own
+ * plugin would raise for the same fault (Heat's generic `Error` when not given), since clients
+ * and scripts match on it.
+ */
 export class ResourceFailure extends Error {
   override readonly name: string = 'ResourceFailure';
+  readonly heatClass: string;
+
+  constructor(message: string, options?: { heatClass?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.heatClass = options?.heatClass ?? this.defaultHeatClass();
+  }
+
+  protected defaultHeatClass(): string {
+    return 'Error';
+  }
 }
 
 /**
@@ -185,6 +200,10 @@ export class ResourceFailure extends Error {
  */
 export class ResourceInError extends ResourceFailure {
   override readonly name: string = 'ResourceInError';
+
+  protected override defaultHeatClass(): string {
+    return 'ResourceInError';
+  }
 }
 
 /** A signal handler has nothing to do for this signal: no event is recorded (Heat's NoActionRequired). */

@@ -183,3 +183,59 @@ describe('API: stacks', () => {
     assert.equal((await api.call('GET', `${P}/stacks/inline`)).statusCode, 404, 'no stack was made');
   });
 });
+
+// Heat's lookup of a stack by its ARN (heat/api/openstack/v1/__init__.py: any method, the path after
+// the id kept): a redirect to the stack's canonical URL; only the request's project's stacks.
+describe('API: a stack named by its ARN', () => {
+  let api: TestApi;
+  const P = '/v1/proj';
+  before(async () => {
+    api = await startApi();
+  });
+  after(() => api.close());
+
+  it('redirects a stack named by its ARN (sent as is or encoded, with a path and a query) as Heat does', async () => {
+    const res = await api.call('POST', `${P}/stacks`, {
+      body: { stack_name: 'arned', template: SAMPLE_TEMPLATE },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const { stack } = res.json() as { stack: { id: string } };
+    await api.settle(stack.id);
+    const arn = `arn:openstack:heat::proj:stacks/arned/${stack.id}`;
+    const canonical = `/v1/proj/stacks/arned/${stack.id}`;
+    const plain = await api.call('GET', `${P}/stacks/${arn}`);
+    assert.equal(plain.statusCode, 302, plain.body);
+    assert.ok((plain.headers.location as string).endsWith(canonical), plain.headers.location as string);
+    const sub = await api.call('GET', `${P}/stacks/${arn}/resources?nested_depth=1`);
+    assert.equal(sub.statusCode, 302, sub.body);
+    assert.ok((sub.headers.location as string).endsWith(`${canonical}/resources?nested_depth=1`));
+    const encoded = await api.call('GET', `${P}/stacks/${encodeURIComponent(arn)}`);
+    assert.equal(encoded.statusCode, 302, encoded.body);
+    assert.ok((encoded.headers.location as string).endsWith(canonical));
+    // Any method, as Heat's route: the client follows the redirect with it.
+    const deleting = await api.call('DELETE', `${P}/stacks/${arn}`);
+    assert.equal(deleting.statusCode, 302);
+    assert.ok((deleting.headers.location as string).endsWith(canonical));
+    // Followed, it is the stack.
+    const shown = await api.call('GET', (sub.headers.location as string).replace(/^https?:\/\/[^/]+/, ''));
+    assert.equal(shown.statusCode, 200, shown.body);
+
+    // Another project's ARN, the ARN of a stack under another project's URL, a wrong name or id,
+    // and a malformed ARN: not found, with Heat's body.
+    for (const url of [
+      `/v1/other/stacks/${arn}`,
+      `/v1/other/stacks/arn:openstack:heat::other:stacks/arned/${stack.id}`,
+      `${P}/stacks/arn:openstack:heat::proj:stacks/wrong/${stack.id}`,
+      `${P}/stacks/arn:openstack:heat::proj:stacks/arned/00000000-0000-4000-8000-000000000000`,
+      `${P}/stacks/arn:openstack:nova::proj:stacks/arned/${stack.id}`,
+    ]) {
+      const res = await api.call('GET', url);
+      assert.equal(res.statusCode, 404, url);
+      assert.equal((res.json() as HeatError).error.type, 'EntityNotFound', url);
+    }
+    // A path under /stacks that is no ARN stays no route.
+    const none = await api.call('GET', `${P}/stacks/a/b/c/d`);
+    assert.equal(none.statusCode, 404);
+    assert.equal((none.json() as HeatError).error.type, 'HTTPNotFound');
+  });
+});

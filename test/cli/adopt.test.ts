@@ -185,7 +185,10 @@ outputs:
     const w = new Workdir({ 'partial.json': JSON.stringify(doc) });
     const r = await w.run(['stack', 'adopt', 'p', '--adopt-file', 'partial.json', '--wait']);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /ADOPT_FAILED: Resource ADOPT failed: ADOPT failed: Resource ID was not provided/);
+    assert.match(
+      r.stderr,
+      /ADOPT_FAILED: Resource ADOPT failed: Exception: resources\.t1: Resource ID was not provided/,
+    );
     const t1 = (await w.resources('p')).find((row) => row.resource_name === 't1')!;
     assert.equal(t1.resource_status, 'ADOPT_FAILED');
     assert.equal(t1.physical_resource_id, '');

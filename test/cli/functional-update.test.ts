@@ -190,10 +190,16 @@ outputs:
       '--wait',
     ]);
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /UPDATE_FAILED: Resource CREATE failed: .*Test Resource failed bad/);
+    assert.match(
+      failed.stderr,
+      /UPDATE_FAILED: Resource CREATE failed: ValueError: resources\.bad: Test Resource failed bad/,
+    );
     const shown = await w.show('s');
     assert.equal(shown.stack_status, 'UPDATE_FAILED');
-    assert.match(shown.stack_status_reason, /Test Resource failed bad/);
+    assert.equal(
+      shown.stack_status_reason,
+      'Resource CREATE failed: ValueError: resources.bad: Test Resource failed bad',
+    );
     assert.deepEqual(statuses(await w.resources('s')), {
       first: 'UPDATE_COMPLETE',
       bad: 'CREATE_FAILED',

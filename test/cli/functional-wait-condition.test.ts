@@ -107,11 +107,11 @@ describe('functional: OS::Heat::WaitCondition (test_os_wait_condition)', () => {
     assert.notEqual(done.code, 0);
     assert.match(
       done.stderr,
-      /CREATE_FAILED: Resource CREATE failed: CREATE failed: WaitConditionFailure: install failed/,
+      /CREATE_FAILED: Resource CREATE failed: WaitConditionFailure: resources\.wait_condition: install failed/,
     );
     const rows = await w.resources('s');
     const wc = rows.find((r) => r.resource_name === 'wait_condition')!;
     assert.equal(wc.resource_status, 'CREATE_FAILED');
-    assert.equal(wc.resource_status_reason, 'CREATE failed: WaitConditionFailure: install failed');
+    assert.equal(wc.resource_status_reason, 'WaitConditionFailure: resources.wait_condition: install failed');
   });
 });

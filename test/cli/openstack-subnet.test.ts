@@ -62,4 +62,25 @@ describe('OS::Neutron::Subnet updates through the CLI, on the sandbox cloud', ()
     assert.deepEqual(shape(live()), full, 'the subnet is unchanged');
     assert.equal(live().id, id);
   });
+
+  it("a subnet the cloud refuses (400) fails in Heat's wording: the client's exception, the path, the cloud's message", async () => {
+    const refused = `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.8.0.0/24, gateway_ip: 10.9.0.1}
+`;
+    const w = new Workdir({ 'refused.yaml': refused });
+    const r = await w.run(['stack', 'create', 'g', '-t', 'refused.yaml', '--wait']);
+    assert.notEqual(r.code, 0);
+    const shown = await w.show('g');
+    assert.equal(shown.stack_status, 'CREATE_FAILED');
+    const wording =
+      /^BadRequest: resources\.subnet: Gateway IP 10\.9\.0\.1 is not in subnet 10\.8\.0\.0\/24\. \(creating the subnet; network: POST \S+ answered 400/;
+    const row = (await w.resources('g')).find((x) => x.resource_name === 'subnet')!;
+    assert.equal(row.resource_status, 'CREATE_FAILED');
+    assert.match(row.resource_status_reason, wording);
+    assert.equal(shown.stack_status_reason, `Resource CREATE failed: ${row.resource_status_reason}`);
+  });
 });

@@ -252,7 +252,7 @@ describe('hearth stack (embedded engine)', () => {
         .map((e) => `${e.resource_status} ${e.resource_status_reason}`),
       [
         'CREATE_IN_PROGRESS state changed',
-        `CREATE_FAILED CREATE failed: ${T} retried-failed went to status ERROR`,
+        `CREATE_FAILED ResourceInError: resources.server: Went to status ERROR due to "Unknown" (${T} retried-failed)`,
         'DELETE_IN_PROGRESS Deleting what the failed create made, before retry 1',
         'DELETE_COMPLETE state changed',
         'CREATE_IN_PROGRESS Retrying CREATE (retry 1 of 2)',
@@ -272,7 +272,7 @@ describe('hearth stack (embedded engine)', () => {
     assert.notEqual(failed.code, 0);
     assert.match(
       failed.stderr,
-      /CREATE_FAILED: Resource CREATE failed: CREATE failed: .* went to status ERROR/,
+      /CREATE_FAILED: Resource CREATE failed: ResourceInError: resources\.server: Went to status ERROR due to "Unknown"/,
     );
     assert.equal(row('once').create_retries, 0);
     assert.ok(liveObjects().includes('once-failed'), 'no retry, so nothing was deleted');

@@ -111,7 +111,7 @@ describe('engine: adopt', () => {
     assert.equal(await h.status('s'), 'ADOPT_FAILED');
     assert.equal(
       (await h.stack('s')).reason,
-      'Resource ADOPT failed: ADOPT failed: Resource ID was not provided (its entry in the adopt data has no resource_id)',
+      'Resource ADOPT failed: Exception: resources.a: Resource ID was not provided (its entry in the adopt data has no resource_id)',
     );
     assert.deepEqual(calls, []);
 

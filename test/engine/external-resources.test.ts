@@ -180,8 +180,11 @@ describe('external resources', () => {
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     const row = await thingRow(h);
     assert.equal(`${row.action}_${row.status}`, 'CREATE_FAILED');
-    assert.match(row.reason, /Invalid external resource: Resource nope \(Test::Thing\) can not be found/);
-    assert.match((await h.stack('s')).reason, /Resource CREATE failed: .*Resource nope/);
+    assert.match(
+      row.reason,
+      /^InvalidExternalResource: resources\.thing: Invalid external resource: Resource nope \(Test::Thing\) can not be found/,
+    );
+    assert.equal((await h.stack('s')).reason, `Resource CREATE failed: ${row.reason}`);
     await h.delete('s');
     await h.settle();
     assert.equal(await h.status('s'), 'DELETE_COMPLETE');
@@ -238,7 +241,10 @@ describe('external resources', () => {
     assert.equal(await h.status('s'), 'UPDATE_FAILED');
     const row = await thingRow(h);
     assert.equal(`${row.action}_${row.status}`, 'UPDATE_FAILED');
-    assert.match(row.reason, /Update to property external_id of thing \(Test::Thing\) is not supported/);
+    assert.match(
+      row.reason,
+      /^NotSupported: resources\.thing: Update to property external_id of thing \(Test::Thing\) is not supported/,
+    );
     assert.equal(row.physicalId, 'ext-1');
 
     // Removed: the type's create is not called either (the object is not the stack's to remake).

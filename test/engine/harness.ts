@@ -67,7 +67,8 @@ export class RecordingReality extends MemoryReality {
     const stored = failed ? { ...object, status: 'ERROR' } : object;
     this.created.push(stored);
     await super.put(stored);
-    if (failed) throw new ResourceInError(`${object.type} ${object.id} went to status ERROR`);
+    if (failed)
+      throw new ResourceInError(`Went to status ERROR due to "Unknown" (${object.type} ${object.id})`);
   }
 }
 

@@ -165,9 +165,14 @@ describe('nested stacks (template resources)', () => {
     assert.equal(`${child!.action}_${child!.status}`, 'CREATE_FAILED');
     const row = (await h.rows('s')).find((r) => r.name === 'nested')!;
     assert.equal(`${row.action}_${row.status}`, 'CREATE_FAILED');
-    assert.equal(row.reason, child!.reason);
-    assert.match(child!.reason, /second/);
-    assert.ok(top.reason.includes(child!.reason), top.reason);
+    // Heat's wording: the child's reason names the resource in the child, the parent's resource
+    // quotes it with its own path in front, and the parent stack's reason quotes that.
+    assert.equal(
+      child!.reason,
+      'Resource CREATE failed: ValueError: resources.second: Test Resource failed second',
+    );
+    assert.equal(row.reason, 'ValueError: resources.nested.resources.second: Test Resource failed second');
+    assert.equal(top.reason, `Resource CREATE failed: ${row.reason}`);
     assert.equal((await h.rows('s')).find((r) => r.name === 'after')!.action, 'INIT');
 
     // A later good update fixes the child in place.
@@ -369,7 +374,7 @@ outputs:
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     const [child] = await children(h, top.id);
     assert.equal(`${child!.action}_${child!.status}`, 'CREATE_FAILED');
-    assert.match(child!.reason, /cancelled with its parent/);
+    assert.equal(child!.reason, 'Stack CREATE cancelled');
     const childRows = await h.deps.store.tx((tx) => tx.resources.listActive(child!.id));
     const state = Object.fromEntries(childRows.map((r) => [r.name, `${r.action}_${r.status}`]));
     assert.deepEqual(state, { first: 'CREATE_COMPLETE', second: 'INIT_COMPLETE' });

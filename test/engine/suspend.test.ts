@@ -81,7 +81,7 @@ describe('suspend and resume handlers', () => {
     await h.settle();
     const shown = await h.stack('s');
     assert.equal(`${shown.action}_${shown.status}`, 'SUSPEND_FAILED');
-    assert.match(shown.reason, /SUSPEND failed: the backend refused/);
+    assert.equal(shown.reason, 'Resource SUSPEND failed: Exception: resources.quick: the backend refused');
     const rows = Object.fromEntries((await h.rows('s')).map((r) => [r.name, `${r.action}_${r.status}`]));
     assert.deepEqual(rows, { slow: 'CREATE_COMPLETE', quick: 'SUSPEND_FAILED' });
     assert.deepEqual(probe.calls, ['suspend quick']);

@@ -92,10 +92,10 @@ describe('OS::Heat::WaitCondition and WaitConditionHandle', () => {
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     const wc = await row(h, 'wc');
     assert.equal(`${wc.action}_${wc.status}`, 'CREATE_FAILED');
-    assert.equal(wc.reason, 'CREATE failed: WaitConditionFailure: disk full');
+    assert.equal(wc.reason, 'WaitConditionFailure: resources.wc: disk full');
     assert.equal(
       (await h.stack('s')).reason,
-      'Resource CREATE failed: CREATE failed: WaitConditionFailure: disk full',
+      'Resource CREATE failed: WaitConditionFailure: resources.wc: disk full',
     );
     assert.equal(await state(h, 'after'), 'INIT_COMPLETE', 'its dependents never start');
   });
@@ -105,12 +105,12 @@ describe('OS::Heat::WaitCondition and WaitConditionHandle', () => {
     await signal({ reason: 'first' });
     await h.settle(); // the clock jumps to the deadline
     const wc = await row(h, 'wc');
-    assert.equal(wc.reason, 'CREATE failed: WaitConditionTimeout: 1 of 2 received - first');
+    assert.equal(wc.reason, 'WaitConditionTimeout: resources.wc: 1 of 2 received - first');
     assert.equal(await h.status('s'), 'CREATE_FAILED');
 
     const none = await setup({ timeout: 5 });
     await none.h.settle();
-    assert.equal((await row(none.h, 'wc')).reason, 'CREATE failed: WaitConditionTimeout: 0 of 1 received');
+    assert.equal((await row(none.h, 'wc')).reason, 'WaitConditionTimeout: resources.wc: 0 of 1 received');
   });
 
   it('counts the signals the handle received before the condition started', async () => {
@@ -202,7 +202,7 @@ resources:
     );
     await h.settle();
     const wc = (await h.rows('s')).find((r) => r.name === 'wc')!;
-    assert.equal(wc.reason, 'CREATE failed: other is not a valid wait condition handle.');
+    assert.equal(wc.reason, 'Error: resources.wc: other is not a valid wait condition handle.');
   });
 
   it('an update of `count` waits again, counting the signals received so far', async () => {

@@ -20,6 +20,7 @@ import {
   updateRequest,
 } from '../request/stack-body.js';
 import { type Api, baseOf } from '../server.js';
+import { isArn, redirectToArn, registerArnLookupRoute } from './arn-lookup.js';
 import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
 import { stackDetail, stackListItem } from '../views/stack.js';
 import { stackPath } from '../views/common.js';
@@ -178,6 +179,8 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       schema: { params: NameParams, ...(sub === '' ? { tags: ['stacks'] } : { hide: true }) },
       handler: async (request, reply) => {
         const { stack_name: name } = request.params as { stack_name: string };
+        // An ARN sent encoded (one path segment) names the stack and the path itself.
+        if (sub === '' && isArn(name)) return redirectToArn(deps, request, reply, name);
         const stack = await stackByNameOrId(engine, request, name);
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         const rest = sub === '' ? '' : `/${sub}`;
@@ -185,6 +188,8 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       },
     });
   }
+
+  registerArnLookupRoute(app, deps);
 
   app.get(
     '/stacks/:stack_name/:stack_id',

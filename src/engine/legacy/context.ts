@@ -24,6 +24,16 @@ export class StackFailed extends Error {
   override readonly name = 'StackFailed';
 }
 
+/**
+ * The stack's time is up: Heat's legacy reason (`Create timed out`) is the stack's; an operation
+ * still running is recorded as aborted.
+ */
+export class StackTimedOut extends StackFailed {
+  constructor(action: string) {
+    super(`${action.charAt(0)}${action.slice(1).toLowerCase()} timed out`);
+  }
+}
+
 /** The engine is stopping, or lost the unit: the walk ends without recording an outcome. */
 export class WalkInterrupted extends Error {
   override readonly name = 'WalkInterrupted';
@@ -32,7 +42,7 @@ export class WalkInterrupted extends Error {
 /** Throws when the walk must stop: the engine stops, or the stack's time is up. */
 export function checkpoint(run: LegacyRun, action: string): void {
   if (run.signal.aborted) throw new WalkInterrupted('the engine is stopping');
-  if (run.deps.clock.now() > run.deadline) throw new StackFailed(`${action} timed out`);
+  if (run.deps.clock.now() > run.deadline) throw new StackTimedOut(action);
 }
 
 /** Waits `ms` in memory (the legacy engine's polling), ended early when the engine stops. */

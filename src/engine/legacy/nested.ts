@@ -23,7 +23,14 @@ import { stackEvent } from '../events.js';
 import { generatedAttributes } from '../nested.js';
 import type { NodeOutput } from '../nodes.js';
 import { NodeResolveContext } from '../resolver.js';
-import { type LegacyRun, StackFailed, WalkInterrupted } from './context.js';
+import { type LegacyRun, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
+import {
+  abortedText,
+  nestedFailureText,
+  resourceFailureText,
+  stackFailureText,
+  TIMED_OUT,
+} from '../failure-text.js';
 import { lockRow, recordDone, recordFailed } from './resource-op.js';
 
 /** Runs a child stack's operation to its end (stack-walk.ts), throwing StackFailed. */
@@ -50,8 +57,10 @@ export async function convergeNested(
     spec = await specOf(run, stack, definition, resource, plugin, row, inputs);
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
-    await recordFailed(run, row, row.action === 'INIT' ? 'create' : 'update', err.message);
-    throw new StackFailed(`Resource CREATE failed: ${err.message}`);
+    const op = row.action === 'INIT' ? 'create' : 'update';
+    const reason = resourceFailureText(err, row.name);
+    await recordFailed(run, row, op, reason);
+    throw new StackFailed(stackFailureText(op.toUpperCase(), reason));
   }
   const childId = childStackOf(row);
   const existing =
@@ -72,9 +81,14 @@ export async function convergeNested(
   try {
     await walk(started.child);
   } catch (err) {
+    if (err instanceof StackTimedOut) {
+      await recordFailed(run, locked, op, abortedText(op.toUpperCase(), TIMED_OUT));
+      throw err;
+    }
     if (err instanceof StackFailed) {
-      await recordFailed(run, locked, op, err.message);
-      throw new StackFailed(`Resource ${op.toUpperCase()} failed: ${err.message}`);
+      const reason = nestedFailureText(err.message, op.toUpperCase(), locked.name);
+      await recordFailed(run, locked, op, reason);
+      throw new StackFailed(stackFailureText(op.toUpperCase(), reason));
     }
     throw err;
   }

@@ -2,7 +2,6 @@ import {
   type ActionResult,
   type PollResult,
   type ResourcePlugin,
-  ResourceFailure,
   UpdateReplace,
 } from '../../resources/contract.js';
 import { ClaimLostError, type ResourceRecord, type StackRecord } from '../../store/contract.js';
@@ -10,9 +9,10 @@ import type { Value } from '../../template/functions/types.js';
 import { diffProperties } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../events.js';
-import { errorMessage, type Operation, pluginContext, pollDelay } from '../node-work.js';
+import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../failure-text.js';
+import { type Operation, pluginContext, pollDelay } from '../node-work.js';
 import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
-import { checkpoint, type LegacyRun, pause, StackFailed, WalkInterrupted } from './context.js';
+import { checkpoint, type LegacyRun, pause, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 
 /**
  * One resource operation of a legacy walk, run to its end in memory: the row is locked (its state
@@ -96,9 +96,13 @@ export async function operate(
   } catch (err) {
     if (err instanceof UpdateReplace || err instanceof WalkInterrupted || err instanceof ClaimLostError)
       throw err;
-    const reason = err instanceof StackFailed ? err.message : failureReason(err);
+    if (err instanceof StackTimedOut) {
+      await recordFailed(run, row, op, abortedText(ACTION_OF[op], TIMED_OUT));
+      throw err;
+    }
+    const reason = err instanceof StackFailed ? err.message : resourceFailureText(err, row.name);
     await recordFailed(run, row, op, reason);
-    throw new StackFailed(`Resource ${ACTION_OF[op]} failed: ${reason}`);
+    throw new StackFailed(stackFailureText(ACTION_OF[op], reason));
   }
 }
 
@@ -115,11 +119,6 @@ function begin(
   const previous = (row.properties ?? {}) as Record<string, Value>;
   const changed = diffProperties(plugin.properties, previous, properties).changed;
   return plugin.update(ctx, properties, previous, changed);
-}
-
-function failureReason(err: unknown): string {
-  if (err instanceof ResourceFailure) return err.message;
-  return `${(err as Error)?.name ?? 'Error'}: ${errorMessage(err)}`;
 }
 
 async function persist(

@@ -11,6 +11,7 @@ import { resolveProperties } from '../resolver.js';
 import { decide, makeReplacement } from '../update-node.js';
 import type { LegacyRun } from './context.js';
 import { StackFailed, WalkInterrupted } from './context.js';
+import { resourceFailureText, stackFailureText } from '../failure-text.js';
 import { lockRow, operate, recordDone, recordFailed } from './resource-op.js';
 
 /**
@@ -37,8 +38,9 @@ export async function convergeResource(
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
     const op = row.action === 'INIT' ? 'create' : 'update';
-    await recordFailed(run, row, op, err.message);
-    throw new StackFailed(`Resource ${op === 'create' ? 'CREATE' : 'UPDATE'} failed: ${err.message}`);
+    const reason = resourceFailureText(err, row.name);
+    await recordFailed(run, row, op, reason);
+    throw new StackFailed(stackFailureText(op === 'create' ? 'CREATE' : 'UPDATE', reason));
   }
   const type = resource.implementation.type;
   // An operation a dead engine left under way is run again: the plugin finds its object by key.

@@ -8,7 +8,8 @@ import { releaseCompleted } from '../finish.js';
 import type { NodeOutput } from '../nodes.js';
 import { definitionFor } from '../node-work.js';
 import { currentRows, initRow } from '../rows.js';
-import { checkpoint, LEGACY_CONCURRENCY, type LegacyRun, StackFailed } from './context.js';
+import { checkpoint, LEGACY_CONCURRENCY, type LegacyRun, StackFailed, StackTimedOut } from './context.js';
+import { abortedText, nestedFailureText, stackFailureText, TIMED_OUT } from '../failure-text.js';
 import { childToDelete, convergeNested, startChildDelete } from './nested.js';
 import { convergeResource, deleteResource } from './resource.js';
 import { lockRow, recordDone, recordFailed } from './resource-op.js';
@@ -164,9 +165,14 @@ async function deleteRow(run: LegacyRun, stack: StackRecord, row: ResourceRecord
   try {
     await walkChild(run, await startChildDelete(run, stack, child));
   } catch (err) {
+    if (err instanceof StackTimedOut) {
+      await recordFailed(run, locked, 'delete', abortedText('DELETE', TIMED_OUT));
+      throw err;
+    }
     if (err instanceof StackFailed) {
-      await recordFailed(run, locked, 'delete', err.message);
-      throw new StackFailed(`Resource DELETE failed: ${err.message}`);
+      const reason = nestedFailureText(err.message, 'DELETE', locked.name);
+      await recordFailed(run, locked, 'delete', reason);
+      throw new StackFailed(stackFailureText('DELETE', reason));
     }
     throw err;
   }

@@ -42,7 +42,8 @@ function waitSecs(properties: Record<string, Value>, action: Action): number {
 }
 
 function failure(ctx: PluginContext): ResourceFailure {
-  return new ResourceFailure(`Test Resource failed ${ctx.resourceName}`);
+  // Heat's TestResource raises a ValueError, which its reasons name.
+  return new ResourceFailure(`Test Resource failed ${ctx.resourceName}`, { heatClass: 'ValueError' });
 }
 
 /**
@@ -89,7 +90,9 @@ async function findObject(ctx: PluginContext): Promise<PhysicalObject | undefine
  * resource in error, it fails the action retryably (Heat's ResourceInError).
  */
 function failIfInError(object: PhysicalObject | undefined): void {
-  if (object?.status === 'ERROR') throw new ResourceInError(`${TYPE} ${object.id} went to status ERROR`);
+  if (object?.status === 'ERROR') {
+    throw new ResourceInError(`Went to status ERROR due to "Unknown" (${TYPE} ${object.id})`);
+  }
 }
 
 async function removeObject(ctx: PluginContext): Promise<void> {

@@ -56,15 +56,17 @@ async function poll(ctx: PluginContext, state: Json): Promise<PollResult> {
   const progress = state as unknown as WaitProgress;
   const signals = receivedSignals((await ctx.readResource(progress.handle))?.data ?? {});
   const failed = reasons(signals, 'FAILURE');
-  if (failed.length > 0) throw new ResourceFailure(`WaitConditionFailure: ${failed.join(';')}`);
+  if (failed.length > 0) {
+    throw new ResourceFailure(failed.join(';'), { heatClass: 'WaitConditionFailure' });
+  }
   if (signals.length >= progress.count) return { done: true };
   const left = progress.deadline - ctx.now();
   if (left <= 0) {
     const received = reasons(signals, 'SUCCESS');
     const summary = `${received.length} of ${progress.count} received`;
-    throw new ResourceFailure(
-      `WaitConditionTimeout: ${received.length > 0 ? `${summary} - ${received.join(';')}` : summary}`,
-    );
+    throw new ResourceFailure(received.length > 0 ? `${summary} - ${received.join(';')}` : summary, {
+      heatClass: 'WaitConditionTimeout',
+    });
   }
   return {
     done: false,

@@ -1,4 +1,4 @@
-import { isNotFound, OpenStackError } from '../../openstack/index.js';
+import { clientExceptionName, isNotFound, OpenStackError } from '../../openstack/index.js';
 import type { Value } from '../../template/functions/types.js';
 import type { JsonObject } from '../../util/json.js';
 import {
@@ -24,14 +24,19 @@ export function createMarker(ctx: PluginContext): string {
   return `hearth:${ctx.idempotencyKey}`;
 }
 
-/** An OpenStack error as a resource failure: a conflict or a server error may pass on a retry. */
+/**
+ * An OpenStack error as a resource failure: a conflict or a server error may pass on a retry.
+ * Shown as Heat shows a client's exception: the class the Python client raises for the status,
+ * then the cloud's own message; what Hearth was doing follows in parentheses.
+ */
 export function failure(action: string, error: unknown): Error {
   if (error instanceof ResourceFailure) return error;
   if (error instanceof OpenStackError) {
-    const message = `${action}: ${error.message}`;
+    const message = `${error.detail} (${action}; ${error.call})`;
+    const options = { heatClass: clientExceptionName(error.status), cause: error };
     return error.status === 409 || (error.status ?? 500) >= 500
-      ? new ResourceInError(message)
-      : new ResourceFailure(message);
+      ? new ResourceInError(message, options)
+      : new ResourceFailure(message, options);
   }
   return error as Error;
 }

@@ -36,12 +36,14 @@ export function reached(status: string, wait: StatusWait, reason?: string | null
   const has = (list: readonly string[] | undefined) => list?.some((x) => x.toLowerCase() === s) ?? false;
   if (has(wait.ready)) return true;
   if (has(wait.pending)) return false;
+  // Heat's ResourceInError and ResourceUnknownStatus texts; which object follows in parentheses.
   if (has(wait.errors)) {
-    throw new ResourceInError(`${wait.what} went to status ${status} due to "${reason || 'Unknown'}"`);
+    throw new ResourceInError(`Went to status ${status} due to "${reason || 'Unknown'}" (${wait.what})`);
   }
-  const detail = reason ? `: ${reason}` : '';
   throw new ResourceFailure(
-    `${wait.what} is in status ${status}, expected ${wait.ready.join(' or ')}${detail}`,
+    `Resource failed - Unknown status ${status} due to "${reason || 'Unknown'}" ` +
+      `(${wait.what}, expected ${wait.ready.join(' or ')})`,
+    { heatClass: 'ResourceUnknownStatus' },
   );
 }
 

@@ -72,7 +72,9 @@ describe('OS::Cinder::Volume on the sandbox cloud', () => {
     await rig.outOfBand('volume', v.physicalId!, 'set', { status: 'error' });
     const err = await rejection(() => v.poll('create'));
     assert.ok(err instanceof ResourceInError, err.message);
-    assert.match(err.message, /went to status error/);
+    // Heat's ResourceInError text, which its reasons show after `ResourceInError: resources.<name>: `.
+    assert.match(err.message, /^Went to status error due to "Unknown" \(Volume [0-9a-f-]+\)$/);
+    assert.equal(err.heatClass, 'ResourceInError');
     await v.delete();
     assert.deepEqual(await cinderVolumePlugin.getReality(v.ctx()), { state: 'gone' });
   });

@@ -281,7 +281,9 @@ export const neutronRouterPlugin: CatalogPlugin = {
     try {
       const router = await showNeutronObject(ctx, ROUTERS);
       if (router.status === 'ACTIVE') return { done: true };
-      if (router.status === 'ERROR') throw new ResourceInError('The router went to status ERROR');
+      if (router.status === 'ERROR') {
+        throw new ResourceInError(`Went to status ERROR due to "Unknown" (router ${router.id})`);
+      }
       return { done: false, pollAfterMs: 1000 };
     } catch (error) {
       throw failure('creating the router', error);

@@ -80,7 +80,9 @@ async function waitFor(
   if (status === wanted) return { done: true };
   if (status === 'ERROR') throw new ResourceInError(`Went to status ERROR due to "${faultText(server)}"`);
   if (passing.includes(status)) return { done: false, progress: { wait: wanted }, pollAfterMs: POLL_MS };
-  throw new ResourceFailure(`${what}: the server is in the unknown status ${status}`);
+  throw new ResourceFailure(`Resource failed - Unknown status ${status} due to "Unknown" (${what})`, {
+    heatClass: 'ResourceUnknownStatus',
+  });
 }
 
 /** Starts a server action unless the server is already where it leads. */
@@ -208,7 +210,9 @@ export const novaServerPlugin: CatalogPlugin = {
     }
     if (status === 'ERROR') throw new ResourceInError(`Went to status ERROR due to "${faultText(server)}"`);
     if (DEFERRED.includes(status)) return { done: false, progress, pollAfterMs: POLL_MS };
-    throw new ResourceFailure(`Server is not active - Unknown status ${status}`);
+    throw new ResourceFailure(`Server is not active - Unknown status ${status} due to "Unknown"`, {
+      heatClass: 'ResourceUnknownStatus',
+    });
   },
 
   needsReplace(properties, _previous, changed) {

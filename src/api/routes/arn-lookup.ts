@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiDeps } from '../deps.js';
+import { HttpError, stackNotFound } from '../errors.js';
+import { type Api, baseOf } from '../server.js';
+import { stackByIdentity } from '../stack-access.js';
+import { stackPath } from '../views/common.js';
+
+/**
+ * Heat's stack ARN (`arn:openstack:heat::<project>:stacks/<name>/<id>[/<path>]`, what its
+ * identifiers print as) in place of a stack's name: Heat's lookup answers a redirect to the stack's
+ * canonical URL with the ARN's path and the query kept. The ARN must name a stack of the request's
+ * project (another project's is not found, as its stacks are).
+ */
+
+export interface HeatArn {
+  project: string;
+  name: string;
+  id: string;
+  /** What follows the id (`/resources`), or ''. */
+  path: string;
+}
+
+/** Reads a Heat stack ARN as Heat's HeatIdentifier.from_arn does; undefined when `text` is none. */
+export function parseHeatArn(text: string): HeatArn | undefined {
+  const fields = text.split(':');
+  if (fields.length < 6 || fields[0]!.toLowerCase() !== 'arn') return undefined;
+  if (fields[1] !== 'openstack' || fields[2] !== 'heat') return undefined;
+  const match = /^stacks\/([^/]+)\/([^/]+)(.*)$/s.exec(fields.slice(5).join(':'));
+  if (!match) return undefined;
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return { project: decode(fields[4]!), name: decode(match[1]!), id: decode(match[2]!), path: match[3]! };
+}
+
+/** Whether a stack name given in a URL is an ARN (then it is looked up as one). */
+export function isArn(name: string): boolean {
+  return name.slice(0, 4).toLowerCase() === 'arn:';
+}
+
+/** The redirect for an ARN: to the stack it names, if the request's project has it. */
+export async function redirectToArn(
+  deps: ApiDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  text: string,
+): Promise<FastifyReply> {
+  const arn = parseHeatArn(text);
+  if (!arn) throw stackNotFound(text);
+  if (arn.project !== request.identity.projectId) throw stackNotFound(arn.name);
+  const stack = await stackByIdentity(deps.engine, request, arn.name, arn.id);
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+  return reply.redirect(`${stackPath(baseOf(request), stack)}${encodeURI(arn.path)}${query}`, 302);
+}
+
+/**
+ * An ARN holds slashes, which clients send as they are (`GET /stacks/arn:...:stacks/s/<id>`): a
+ * route for what no other stack route matches takes them; anything else is no route, as before.
+ */
+export function registerArnLookupRoute(app: Api, deps: ApiDeps): void {
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/stacks/*',
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const path = request.url.split('?')[0]!;
+      const rest = path.slice(path.indexOf('/stacks/') + '/stacks/'.length);
+      let text: string;
+      try {
+        text = decodeURIComponent(rest);
+      } catch {
+        text = rest;
+      }
+      if (!isArn(text)) {
+        throw new HttpError(404, 'HTTPNotFound', `No route for ${request.method} ${path}`);
+      }
+      return redirectToArn(deps, request, reply, text);
+    },
+  });
+}
