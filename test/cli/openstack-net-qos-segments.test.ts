@@ -113,7 +113,7 @@ resources:
       const reasons = (await w.events('d')).map((e) => e.resource_status_reason).join('\n');
       assert.match(
         reasons,
-        /scheduling the network on its DHCP agents: \(rule:get_dhcp-agents\) is disallowed by policy/,
+        /Forbidden: resources\.net: \(rule:get_dhcp-agents\) is disallowed by policy \(scheduling the network on its DHCP agents;/,
       );
     });
   },

@@ -312,7 +312,7 @@ describe('OS::Nova::Server on the sandbox cloud', () => {
     );
     assert.match(
       error.message,
-      /creating the server: Invalid input for field\/attribute return_reservation_id/,
+      /^Invalid input for field\/attribute return_reservation_id\. .* \(creating the server; compute: POST /,
     );
   });
 
