@@ -1,7 +1,8 @@
 // Runs the test files under test/ with node's test runner, TypeScript loaded through tsx: the whole
 // suite on SQLite and, at the same time, the engine suite (test/engine/) again on PostgreSQL
 // (HEARTH_TEST_BACKEND=postgres). Arguments are substrings filtering the files of both passes.
-// Each pass's output is printed whole when it ends; the last line sums both: `N passed, N failed`.
+// Each pass's output is printed whole when it ends, and a line as each file's tests end (with the
+// pass's first word: [SQLite], [PostgreSQL], [cluster]); the last line sums both: `N passed, N failed`.
 //
 // The PostgreSQL tests of this run make their schemas in a database of their own
 // (HEARTH_TEST_DATABASE), created here and dropped at the end, so schemas never accumulate and
@@ -21,8 +22,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import pg from 'pg';
+import { PROGRESS_MARK } from './test-progress-reporter.mjs';
 
 const SERVER = process.env.HEARTH_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // Runs on this host are told apart by pid; the host is in the name in case the server is shared.
@@ -31,6 +34,7 @@ const ENGINE_DIR = join('test', 'engine') + sep;
 const CLUSTER_DIR = join('test', 'cluster') + sep;
 // Test files run at once in each pass (two passes run side by side): most tests wait on children.
 const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY ?? '2';
+const PROGRESS_REPORTER = pathToFileURL(resolve('scripts', 'test-progress-reporter.mjs')).href;
 
 function collect(dir, out) {
   for (const name of readdirSync(dir).sort()) {
@@ -137,6 +141,9 @@ function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
     '--enable-source-maps',
     '--test',
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${PROGRESS_REPORTER}`,
+    '--test-reporter-destination=stderr',
     `--test-concurrency=${concurrency}`,
     ...passFiles,
   ];
@@ -148,10 +155,21 @@ function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
   children.add(child);
   const chunks = [];
   child.stdout.on('data', (c) => chunks.push(c));
-  child.stderr.on('data', (c) => chunks.push(c));
+  // The progress reporter's lines are shown as they come; anything else on stderr joins the output.
+  let partial = '';
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      if (line.startsWith(PROGRESS_MARK))
+        process.stdout.write(`[${label.split(' ')[0]}] ${line.slice(PROGRESS_MARK.length)}\n`);
+      else chunks.push(Buffer.from(`${line}\n`));
+    }
+  });
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       children.delete(child);
+      if (partial) chunks.push(Buffer.from(partial));
       const output = Buffer.concat(chunks).toString('utf8');
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stdout.write(`\n===== ${label}: ${passFiles.length} files, ${seconds} s =====\n${output}`);
