@@ -32,7 +32,8 @@ type Server = { id: string; deletedAt: number | null };
 type Port = { id: string; device_id: string };
 
 describe('OS::Nova::Server replaced while a networks entry names a user port', () => {
-  const cloud = sandboxCloud();
+  // A failed boot fails at once (no retries): the rollback comes sooner.
+  const cloud = sandboxCloud({}, { HEARTH_ACTION_RETRY_LIMIT: '0' });
   const servers = () => cloud.state.list<Server>('server').filter((s) => s.deletedAt === null);
   const port = (id: string) => cloud.state.list<Port>('port').find((p) => p.id === id);
   const noise = (bootFailureRate: number) =>
