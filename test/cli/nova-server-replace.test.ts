@@ -8,8 +8,11 @@ import { Workdir } from './workdir.js';
  * is created before the old server is deleted, so the old server lets go of the port first (Heat's
  * prepare_for_replace); a rollback that keeps the old server gives the port back (restore_prev_rsrc).
  */
-const TEMPLATE = (flavor: string) => `heat_template_version: 2018-08-31
-resources:
+const TEMPLATE = (flavor: string, extra = '') => `heat_template_version: 2018-08-31
+resources:${extra}
+  address:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [server, first_address]}}
   net: {type: OS::Neutron::Net, properties: {name: replnet}}
   subnet:
     type: OS::Neutron::Subnet
@@ -83,5 +86,33 @@ describe('OS::Nova::Server replaced while a networks entry names a user port', (
     );
     assert.equal(port(before.user_port!)?.device_id, before.server, 'the port is back on the old server');
     assert.equal((await w.outputs('r')).ip, '10.9.0.50');
+    await w.ok(['stack', 'delete', 'r', '--yes', '--wait']);
+  });
+
+  it('a replacement that came up, rolled back for another failure: the stack’s server has the port', async () => {
+    // The rollback finds the replacement COMPLETE and replaces it in turn (with the old flavor):
+    // the port moves on again, and the servers before are gone.
+    const bad = `
+  bad:
+    type: OS::Heat::TestResource
+    depends_on: address
+    properties: {fail: true}`;
+    const w = new Workdir({ 'v1.yaml': TEMPLATE('m1.tiny'), 'v2.yaml': TEMPLATE('m1.small', bad) });
+    await w.ok(['stack', 'create', 'b', '-t', 'v1.yaml', '--wait']);
+    const before = await w.ids('b');
+
+    const r = await w.run(['stack', 'update', 'b', '-t', 'v2.yaml', '--rollback', 'enabled', '--wait']);
+    assert.equal(await w.status('b'), 'ROLLBACK_COMPLETE', r.stderr);
+    assert.match(r.stdout + r.stderr, /\[bad\]: CREATE_FAILED/);
+    const after = await w.ids('b');
+    assert.equal(after.user_port, before.user_port);
+    assert.deepEqual(
+      servers().map((s) => s.id),
+      [after.server],
+      'one server left, the stack’s',
+    );
+    assert.equal(port(after.user_port!)?.device_id, after.server, 'the stack’s server has the port');
+    assert.equal(await w.attribute('b', 'address', 'value'), '10.9.0.50');
+    await w.ok(['stack', 'delete', 'b', '--yes', '--wait']);
   });
 });

@@ -1,8 +1,9 @@
+import { OpenStackError } from '../../../openstack/index.js';
 import type { Json, JsonObject } from '../../../util/json.js';
 import { type PluginContext, type PollResult, ResourceFailure } from '../../contract.js';
 import { failure } from '../common.js';
 import { again } from '../polling.js';
-import { POLL_MS } from './compute.js';
+import { compute, liveServer, POLL_MS, statusOf } from './compute.js';
 import { liveIfaces, runSteps, showPort, type StepsProgress } from './server-interface-steps.js';
 import type { AttachStep, DetachStep } from './server-networks.js';
 import type { Nic } from './server-request.js';
@@ -38,6 +39,9 @@ export async function prepareServerForReplace(
   if (wanted.size === 0) return { done: true };
   let onServer: string[];
   try {
+    // As Heat: a server in ERROR cannot detach (Nova refuses), one gone has nothing to detach.
+    const server = await liveServer(ctx, ctx.physicalId!);
+    if (!server || statusOf(server) === 'ERROR') return { done: true };
     onServer = (await liveIfaces(ctx, ctx.physicalId!)).map((i) => i.port).filter((p) => wanted.has(p));
   } catch (error) {
     throw failure('listing the server ports', error);
@@ -64,7 +68,11 @@ export async function restoreServerPorts(ctx: PluginContext, progress: Json | nu
     const port = await showPort(ctx, id).catch((error: unknown) => {
       throw failure('reading a port to attach again', error);
     });
-    if (port && port.device_id !== '' && port.device_id !== serverId) busy.push(id);
+    if (!port || port.device_id === '' || port.device_id === serverId) continue;
+    busy.push(id);
+    // As Heat, the port is taken off the replacement rather than waited for: the replacement's
+    // delete may itself wait for resources that wait for this one.
+    await letGo(ctx, port.device_id, id);
   }
   if (busy.length > 0) {
     if (state.polls >= MAX_FREE_POLLS) {
@@ -84,6 +92,21 @@ export async function restoreServerPorts(ctx: PluginContext, progress: Json | nu
       securityGroups: [],
     }));
   return finished(await steps(ctx, { steps: attaches, nics: nicsOf(ctx) }, 'attaching a port again'));
+}
+
+/**
+ * Asks Nova to detach `port` from the server that has it; a server still building refuses (409),
+ * one being deleted may be gone (404): the next poll looks again.
+ */
+async function letGo(ctx: PluginContext, holder: string, port: string): Promise<void> {
+  try {
+    await ctx
+      .openstack()
+      .request('compute', 'DELETE', `/servers/${holder}/os-interface/${port}`, undefined, compute());
+  } catch (error) {
+    if (error instanceof OpenStackError && (error.status === 404 || error.status === 409)) return;
+    throw failure('detaching a port from the replacement', error);
+  }
 }
 
 /** The restore is done: nothing is left to attach another time. */
