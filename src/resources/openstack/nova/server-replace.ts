@@ -28,7 +28,7 @@ type RestoreProgress = JsonObject & { freeing: string[]; polls: number };
 
 const nicsOf = (ctx: PluginContext): Nic[] => (ctx.data.nics as Nic[] | undefined) ?? [];
 
-/** Detaches the server's user ports, remembering which (the data is written with the first poll). */
+/** Detaches the server's user ports, noting them for a restore (written with the first poll). */
 export async function prepareServerForReplace(
   ctx: PluginContext,
   progress: Json | null,
@@ -46,9 +46,9 @@ export async function prepareServerForReplace(
   } catch (error) {
     throw failure('listing the server ports', error);
   }
-  // A run again after a crash finds some detached already: the list written first is kept.
-  const known = (ctx.data[DETACHED] as string[] | undefined) ?? [];
-  const detached = [...new Set([...known, ...onServer])];
+  // All the entries' ports are noted, not only those still on the server: a run again after a
+  // crash may find some detached already, and a restore gives the server every one of them.
+  const detached = [...wanted];
   const detaches: DetachStep[] = onServer.map((port) => ({ op: 'detach', port, floatingIp: null }));
   const result = await steps(ctx, { steps: detaches, nics }, 'detaching a port for the replacement');
   return { ...result, data: { ...result.data, [DETACHED]: detached } };
@@ -58,6 +58,13 @@ export async function prepareServerForReplace(
 export async function restoreServerPorts(ctx: PluginContext, progress: Json | null): Promise<PollResult> {
   const serverId = ctx.physicalId!;
   const ports = (ctx.data[DETACHED] as string[] | undefined) ?? [];
+  if (progress === null && ports.length > 0) {
+    // A server gone meanwhile has nothing to attach to: its node replaces it next.
+    const server = await liveServer(ctx, serverId).catch((error: unknown) => {
+      throw failure('reading the server', error);
+    });
+    if (!server) return finished({ done: true });
+  }
   const saved = (progress ?? { freeing: ports, polls: 0 }) as JsonObject;
   // Past the wait, the progress is the attach steps'.
   if (!('freeing' in saved))
