@@ -7,6 +7,7 @@ import type { EngineDeps } from './deps.js';
 import { isExternal, sameExternal } from './external.js';
 import type { NodeOutput } from './nodes.js';
 import { rowOutput } from './outputs.js';
+import { REPLACE_PREP_KEY } from './replace-hooks.js';
 import type { DesiredResource } from './plan.js';
 import { resolveProperties } from './resolver.js';
 
@@ -81,6 +82,8 @@ function settled(row: ResourceState, type: string): boolean {
     !row.unhealthy &&
     row.engineId === null &&
     row.replacedBy === null &&
+    // Readied for a replacement a rollback gave up: its node restores it (replace-hooks.ts).
+    !(REPLACE_PREP_KEY in row.data) &&
     row.physicalId !== null &&
     row.type === type
   );

@@ -10,6 +10,7 @@ import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { isExternal } from './external.js';
 import { hasHook } from './hooks.js';
+import { REPLACE_PREP_KEY } from './replace-hooks.js';
 import {
   definitionFor,
   inputsOf,
@@ -62,7 +63,7 @@ export class UpdateBatch {
     const plans: Plan[] = [];
     for (const [item, state] of loaded) {
       // A missing or replaced row: the single path knows what to do.
-      if (!state?.row || state.row.replacedBy !== null) {
+      if (!state?.row || state.row.replacedBy !== null || REPLACE_PREP_KEY in state.row.data) {
         single.push(item);
         continue;
       }

@@ -30,6 +30,7 @@ import {
   requiresWhileRunning,
 } from './node-work.js';
 import { runNestedUpdate } from './nested.js';
+import { needsRestore, prepareForReplace, restorePrevious } from './replace-hooks.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
 import { signalWaitKey } from './peers.js';
@@ -74,7 +75,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
   const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
-  const row = await followReplacements(scope, nodeRow);
+  let row = await followReplacements(scope, nodeRow);
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
   if (resource && isExternal(row, resource)) return runExternalUpdate(scope, definition, resource, row);
@@ -123,6 +124,13 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   // A create being retried (retry.ts) is made again on its row, not replaced as a failed row would be.
   if (retryRow === row.id && lock === 'free')
     return start(scope, plugin, row, 'create', properties, null, { retry: row.createRetries + 1 });
+
+  // The row was readied for a replacement that was given up (a rollback): undone before all else.
+  if (needsRestore(row, scope.item.traversalId)) {
+    const restored = await restorePrevious(scope, plugin, row);
+    if (!restored) return;
+    row = restored;
+  }
 
   // A converge update decides from the live state (converge.ts).
   const live = await liveBasis(scope, plugin, row);
@@ -512,8 +520,11 @@ async function replace(
   properties: Record<string, Value>,
   reason?: string,
 ): Promise<void> {
+  // The old resource frees what its replacement needs first (Heat's prepare_for_replace).
+  const prepared = await prepareForReplace(scope, plugin, row);
+  if (!prepared) return;
   // The replacement is of the type it is created with (the type may be what changed).
-  const replacement = await makeReplacement(scope, row, plugin.type);
+  const replacement = await makeReplacement(scope, prepared, plugin.type);
   if (!replacement) return retryLater(scope);
   await start(scope, plugin, replacement, 'create', properties, null, { reason });
 }

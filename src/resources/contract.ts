@@ -276,6 +276,20 @@ export interface ResourcePlugin {
     changed: readonly string[],
   ): boolean;
 
+  /**
+   * Readies the resource for its replacement, which is created before it is deleted (Heat's
+   * prepare_for_replace: a server detaches the ports its replacement must bind). `progress` is null
+   * at first, then what the previous call returned until one reports done (persisted polling). May
+   * run again from null after a crash: it must look before it acts. Absent: nothing to ready.
+   */
+  prepareForReplace?(ctx: PluginContext, progress: Json | null): Promise<PollResult>;
+  /**
+   * Undoes prepareForReplace when the resource is the stack's again (a rollback gave its
+   * replacement up: Heat's restore_prev_rsrc), polled the same way. The replacement may still be
+   * being deleted meanwhile.
+   */
+  restorePrevious?(ctx: PluginContext, progress: Json | null): Promise<PollResult>;
+
   /** Deletes the physical resource; a resource that is already gone is success. */
   delete(ctx: PluginContext): Promise<ActionResult>;
   checkDeleteComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

@@ -44,7 +44,7 @@ export async function liveIfaces(ctx: PluginContext, serverId: string): Promise<
   }));
 }
 
-async function showPort(ctx: PluginContext, id: string): Promise<NeutronPort | undefined> {
+export async function showPort(ctx: PluginContext, id: string): Promise<NeutronPort | undefined> {
   try {
     return (await ctx.openstack().request<{ port: NeutronPort }>('network', 'GET', `/ports/${id}`)).body.port;
   } catch (error) {

@@ -34,6 +34,7 @@ import {
 import { checkDeleted, type DeleteProgress, sendDelete } from './server-delete.js';
 import { consoleUrls } from './server-consoles.js';
 import { associateFloatingIps, liveIfaces, runSteps, type StepsProgress } from './server-interface-steps.js';
+import { prepareServerForReplace, restoreServerPorts } from './server-replace.js';
 import { nicsOf, planNetworks, resolveEntry, type Want } from './server-networks.js';
 import { type Nic, type Resolved, serializeMetadata, serverRequest, withKey } from './server-request.js';
 import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
@@ -220,6 +221,9 @@ export const novaServerPlugin: CatalogPlugin = {
     if (changed.some((name) => ['flavor', 'image'].includes(name))) return true;
     return changed.includes('user_data') && properties.user_data_update_policy !== 'IGNORE';
   },
+
+  prepareForReplace: prepareServerForReplace,
+  restorePrevious: restoreServerPorts,
 
   async update(ctx, properties, previous, changed) {
     const id = ctx.physicalId!;
