@@ -138,7 +138,7 @@ async function startChild(
     await tx.templates.insert(record, parent.rootId);
     if (!child) {
       const fresh = {
-        ...newChildStack(parent, row.name, randomUUID(), now),
+        ...newChildStack(parent, row.name, randomUUID(), now, spec.region),
         convergence: false,
         templateId: record.id,
         traversalId: parent.traversalId,
