@@ -119,4 +119,52 @@ describe('OS::Heat::Stack in another region, on the sandbox cloud', () => {
     await w.ok(['stack', 'create', 'r', '-t', 'region.yaml', '--parameter', 'region=RegionTwo', '--wait']);
     assert.equal(await w.status('r'), 'CREATE_COMPLETE');
   });
+
+  it('gives the region to the child’s own nested stacks', async () => {
+    const inner = `heat_template_version: 2018-08-31
+parameters:
+  net_name: {type: string}
+resources:
+  deep: {type: My::Net, properties: {net_name: {get_param: net_name}}}
+outputs:
+  net_id: {value: {get_attr: [deep, net_id]}}
+`;
+    const top = parent('RegionTwo', 'deep-net').replace('{get_file: child.yaml}', '{get_file: inner.yaml}');
+    // The environment maps the inner type (the child inherits the parent's registry and files).
+    const env = 'resource_registry: {My::Net: net.yaml}\n';
+    const w = new Workdir({ 'inner.yaml': inner, 'net.yaml': CHILD, 'top.yaml': top, 'env.yaml': env });
+    await w.ok(['stack', 'create', 'deep', '-t', 'top.yaml', '-e', 'env.yaml', '--wait']);
+    const far = netsIn('RegionTwo');
+    assert.deepEqual(
+      far.map((n) => n.name),
+      ['deep-net'],
+    );
+    assert.deepEqual(netsIn('RegionOne'), []);
+    assert.equal((await w.outputs('deep')).net_id, far[0]!.id);
+    await w.ok(['stack', 'delete', 'deep', '--yes', '--wait']);
+    assert.deepEqual(netsIn('RegionTwo'), []);
+  });
+
+  it('fails the resource when a region known only at run time is not in the catalog', async () => {
+    const late = `heat_template_version: 2018-08-31
+resources:
+  where: {type: OS::Heat::Value, properties: {value: DARKHOLE}}
+  far:
+    type: OS::Heat::Stack
+    properties:
+      context: {region_name: {get_attr: [where, value]}}
+      parameters: {net_name: late-net}
+      template: {get_file: child.yaml}
+`;
+    const w = new Workdir({ 'child.yaml': CHILD, 'late.yaml': late });
+    await w.run(['stack', 'create', 'late', '-t', 'late.yaml', '--wait']);
+    const view = await w.show('late');
+    assert.equal(view.stack_status, 'CREATE_FAILED');
+    assert.match(
+      view.stack_status_reason,
+      /Cannot establish connection to Heat endpoint at region "DARKHOLE" due to "publicURL endpoint for orchestration service in DARKHOLE region not found"/,
+    );
+    assert.deepEqual(netsIn('RegionOne'), []);
+    assert.deepEqual(netsIn('RegionTwo'), []);
+  });
 });
