@@ -167,4 +167,30 @@ resources:
     assert.deepEqual(netsIn('RegionOne'), []);
     assert.deepEqual(netsIn('RegionTwo'), []);
   });
+
+  it('does the same under the legacy engine (convergence_engine: false)', async () => {
+    const w = new Workdir({
+      'legacy.yaml': 'convergence_engine: false\n',
+      'child.yaml': CHILD,
+      'parent.yaml': parent('RegionTwo', 'legacy-net'),
+      'one.yaml': parent('RegionOne', 'legacy-net'),
+    });
+    const legacy = ['--config', 'legacy.yaml'];
+    await w.ok([...legacy, 'stack', 'create', 'old', '-t', 'parent.yaml', '--wait']);
+    const far = netsIn('RegionTwo');
+    assert.deepEqual(
+      far.map((n) => n.name),
+      ['legacy-net'],
+    );
+    assert.deepEqual(netsIn('RegionOne'), []);
+    assert.equal((await w.outputs('old')).net_id, far[0]!.id);
+    // The legacy walk does not replace a child: a changed region fails the update, touching nothing.
+    await w.run([...legacy, 'stack', 'update', 'old', '-t', 'one.yaml', '--wait']);
+    const failed = await w.show('old');
+    assert.equal(failed.stack_status, 'UPDATE_FAILED');
+    assert.match(failed.stack_status_reason, /region of a legacy stack’s OS::Heat::Stack cannot change/);
+    assert.equal(netsIn('RegionTwo').length, 1);
+    await w.ok([...legacy, 'stack', 'delete', 'old', '--yes', '--wait']);
+    assert.deepEqual(netsIn('RegionTwo'), []);
+  });
 });
