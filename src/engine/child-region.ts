@@ -21,3 +21,27 @@ export async function regionUnreachable(
     return regionConnectionFailure(region, (error as Error).message);
   }
 }
+
+/**
+ * Whether a child stack is where its parent now wants it. A child made before regions were
+ * recorded has none: it is in the owner's default region (the cloud's `region_name`, else the
+ * catalog's first), so naming that region does not replace it.
+ */
+export async function inWantedRegion(
+  deps: EngineDeps,
+  owner: StackOwner,
+  recorded: string | undefined,
+  wanted: string | undefined,
+): Promise<boolean> {
+  if (recorded === wanted) return true;
+  if (recorded !== undefined || wanted === undefined) return false;
+  try {
+    const { region: _parentRegion, ...credentials } = owner.credentials;
+    const cloud = await openstackFor(deps, { projectId: owner.projectId, credentials });
+    const regions = await cloud.regions();
+    return (cloud.settings.regionName ?? regions[0]) === wanted;
+  } catch {
+    // Not reachable now: leave the child where it is rather than replace it on a guess.
+    return true;
+  }
+}

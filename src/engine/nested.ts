@@ -28,7 +28,7 @@ import {
   Retry,
   regionOf,
 } from './child-stack.js';
-import { regionUnreachable } from './child-region.js';
+import { inWantedRegion, regionUnreachable } from './child-region.js';
 import { finishCleanup } from './cleanup-node.js';
 import { ownerOf } from './deps.js';
 import { resourceEvent } from './events.js';
@@ -139,7 +139,8 @@ export async function runNestedUpdate(
     if (await stopAtHook(scope, row, row.action === 'INIT' ? 'create' : 'update')) return;
     return converge(scope, row, spec, 'create', randomUUID());
   }
-  if (regionOf(child) !== (spec.region ?? regionOf(scope.stack))) {
+  const wanted = spec.region ?? regionOf(scope.stack);
+  if (!(await inWantedRegion(scope.deps, ownerOf(scope.stack), regionOf(child), wanted))) {
     // A stack does not move between regions: a new child is made in the new one (the old one
     // is deleted with the replaced row), as a changed property that cannot be updated does.
     if (await stopAtHook(scope, row, 'update')) return;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { openStore } from '../../src/store/index.js';
 import { sandboxCloud } from '../sandbox/support.js';
 import { Workdir } from './workdir.js';
 
@@ -192,5 +193,35 @@ resources:
     assert.equal(netsIn('RegionTwo').length, 1);
     await w.ok([...legacy, 'stack', 'delete', 'old', '--yes', '--wait']);
     assert.deepEqual(netsIn('RegionTwo'), []);
+  });
+
+  it('keeps a child made before regions were recorded when it names the default region', async () => {
+    const w = new Workdir({
+      'child.yaml': CHILD,
+      'a.yaml': parent('RegionOne', 'kept-net'),
+      'b.yaml': parent('RegionOne', 'renamed-net'),
+    });
+    await w.ok(['stack', 'create', 'k', '-t', 'a.yaml', '--wait']);
+    const before = netsIn('RegionOne');
+    assert.equal(before.length, 1);
+    // As a child made before this release: its credentials name no region.
+    const store = await openStore(w.db);
+    try {
+      await store.tx(async (tx) => {
+        const top = (await tx.stacks.findByName('local', 'k'))!;
+        const [child] = await tx.stacks.children(top.id);
+        assert.equal(child!.credentials?.region, 'RegionOne');
+        await tx.stacks.update(child!.id, null, { credentials: { kind: 'deployment' } });
+      });
+    } finally {
+      await store.close();
+    }
+    await w.ok(['stack', 'update', 'k', '-t', 'b.yaml', '--wait']);
+    assert.deepEqual(
+      netsIn('RegionOne').map((n) => [n.id, n.name]),
+      [[before[0]!.id, 'renamed-net']],
+      'updated in place, not replaced',
+    );
+    await w.ok(['stack', 'delete', 'k', '--yes', '--wait']);
   });
 });

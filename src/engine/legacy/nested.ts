@@ -20,7 +20,7 @@ import {
   parentTemplate,
   regionOf,
 } from '../child-stack.js';
-import { regionUnreachable } from '../child-region.js';
+import { inWantedRegion, regionUnreachable } from '../child-region.js';
 import { ownerOf } from '../deps.js';
 import { stackEvent } from '../events.js';
 import { generatedAttributes } from '../nested.js';
@@ -114,7 +114,8 @@ async function refusedRegion(
   spec: ChildSpec,
 ): Promise<string | undefined> {
   if (child) {
-    if (regionOf(child) === (spec.region ?? regionOf(stack))) return undefined;
+    const wanted = spec.region ?? regionOf(stack);
+    if (await inWantedRegion(run.deps, ownerOf(stack), regionOf(child), wanted)) return undefined;
     return 'the region of a legacy stack’s OS::Heat::Stack cannot change (migrate the stack to convergence: hearth manage migrate-convergence)';
   }
   return spec.region === undefined ? undefined : regionUnreachable(run.deps, ownerOf(stack), spec.region);
