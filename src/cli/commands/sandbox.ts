@@ -60,7 +60,8 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       const noise = readNoise(options.noise);
       const users = readUsers(options.users);
       // Loaded only here: every other command would pay for Fastify.
-      const { createSandbox, sandboxClientEnv } = await import('../../sandbox/index.js');
+      const { createSandbox, sandboxClientEnv, FIRST_REGION, SECOND_REGION } =
+        await import('../../sandbox/index.js');
       const { app } = createSandbox({
         ...(options.state ? { file: options.state } : {}),
         ...(noise !== undefined ? { noise } : {}),
@@ -74,7 +75,8 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
         `sandbox cloud listening on ${url}\n` +
           `  ${vars.slice(0, 4).join(' ')}\n` +
           `  ${vars.slice(4).join(' ')} (admin: admin/admin; ` +
-          `${[...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')})\n`,
+          `${[...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')})\n` +
+          `  regions: ${FIRST_REGION} (the default), ${SECOND_REGION} (OS_REGION_NAME=${SECOND_REGION})\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => {
