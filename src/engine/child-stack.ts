@@ -6,6 +6,7 @@ import type { Value } from '../template/functions/types.js';
 import type { StackDefinition } from '../template/stack-definition.js';
 import type { NestedChild } from '../resources/nested-type.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../util/json.js';
+import { DEPLOYMENT } from './deps.js';
 import { resourceEvent } from './events.js';
 import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
@@ -70,6 +71,8 @@ export interface ChildSpec {
   digest: string;
   /** Set for a nested-stack type: data to keep on the row with the child (e.g. removed members). */
   data?: JsonObject;
+  /** The child's own region (OS::Heat::Stack's `context.region_name`); absent: the parent's. */
+  region?: string;
 }
 
 export function childSpec(
@@ -117,6 +120,7 @@ export function generatedChildSpec(
   for (const part of [type, child.template, JSON.stringify(environment), parent.filesDigest]) {
     hash.update(part).update('\0');
   }
+  if (child.region !== undefined) hash.update('region').update('\0').update(child.region);
   return {
     url: parent.url,
     text: child.template,
@@ -126,6 +130,7 @@ export function generatedChildSpec(
     type,
     digest: hash.digest('hex'),
     data: child.data ?? {},
+    ...(child.region !== undefined ? { region: child.region } : {}),
   };
 }
 
@@ -197,6 +202,7 @@ export function newChildStack(
   resourceName: string,
   id: string,
   now: number,
+  region?: string,
 ): StackRecord {
   return {
     id,
@@ -220,9 +226,16 @@ export function newChildStack(
     updatedAt: null,
     deletedAt: null,
     observe: null,
-    // A nested stack acts with its root's credentials (its parent carries them).
-    credentials: parent.credentials,
+    // A nested stack acts with its root's credentials (its parent carries them), in its parent's
+    // region unless it names its own.
+    credentials:
+      region === undefined ? parent.credentials : { ...(parent.credentials ?? DEPLOYMENT), region },
   };
+}
+
+/** The region a stack's cloud calls go to: its own (recorded at create), else undefined (the cloud's). */
+export function regionOf(stack: Pick<StackRecord, 'credentials'>): string | undefined {
+  return stack.credentials?.region;
 }
 
 /** Validates the child's template strictly, for the child's identity, and caches the result. */

@@ -84,8 +84,10 @@ export async function checkCloudConstraints(collector: CloudConstraintCollector 
     const reason = reasons.get(`${use.constraint}\u0000${use.value as string}`);
     if (reason === undefined) continue;
     const shown = use.hidden ? '******' : (use.value as string);
-    const detail = use.description ?? `Error validating value '${shown}': ${use.hidden ? '' : reason}`;
     const kind = use.path[0] === 'parameters' ? 'parameter' : 'property';
+    if (use.whole)
+      throw use.source.annotate(new TemplateError(kind, reason, use.path, { heat: () => reason }));
+    const detail = use.description ?? `Error validating value '${shown}': ${use.hidden ? '' : reason}`;
     throw use.source.annotate(new TemplateError(kind, detail.replace(/: $/, ''), use.path));
   }
 }

@@ -127,10 +127,19 @@ function unusable(error: unknown): ResourceFailure {
 export async function openstackFor(deps: EngineDeps, owner: StackOwner): Promise<Cloud> {
   if (!deps.openstack) throw new ResourceFailure(NO_CLOUD);
   try {
-    return await deps.openstack(owner);
+    return inOwnersRegion(await deps.openstack(owner), owner);
   } catch (error) {
     throw unusable(error);
   }
+}
+
+/**
+ * The owner's login in the region its stack records (a stack made in another region by
+ * OS::Heat::Stack): the same credentials, that region's endpoints.
+ */
+function inOwnersRegion(cloud: Cloud, owner: StackOwner): Cloud {
+  const region = owner.credentials.region;
+  return region === undefined ? cloud : cloud.inRegion(region);
 }
 
 /** openstackFor for a plugin's context, which wants the cloud at once: its calls wait for it. */
@@ -142,10 +151,13 @@ export function cloudOf(deps: EngineDeps, owner: StackOwner): Cloud {
   } catch (error) {
     throw unusable(error);
   }
-  if (!(opened instanceof Promise)) return opened;
+  if (!(opened instanceof Promise)) return inOwnersRegion(opened, owner);
   return deferredCloud(
-    opened.catch((error: unknown) => {
-      throw unusable(error);
-    }),
+    opened.then(
+      (cloud) => inOwnersRegion(cloud, owner),
+      (error: unknown) => {
+        throw unusable(error);
+      },
+    ),
   );
 }

@@ -26,8 +26,11 @@ import {
   type ParkedPayload,
   parentTemplate,
   Retry,
+  regionOf,
 } from './child-stack.js';
+import { inWantedRegion, regionUnreachable } from './child-region.js';
 import { finishCleanup } from './cleanup-node.js';
+import { ownerOf } from './deps.js';
 import { resourceEvent } from './events.js';
 import { stopAtHook } from './hooks.js';
 import { failNode } from './failure.js';
@@ -138,6 +141,15 @@ export async function runNestedUpdate(
     if (await stopAtHook(scope, row, row.action === 'INIT' ? 'create' : 'update')) return;
     return converge(scope, row, spec, 'create', randomUUID());
   }
+  const wanted = spec.region ?? regionOf(scope.stack);
+  if (!(await inWantedRegion(scope.deps, ownerOf(scope.stack), regionOf(child), wanted))) {
+    // A stack does not move between regions: a new child is made in the new one (the old one
+    // is deleted with the replaced row), as a changed property that cannot be updated does.
+    if (await stopAtHook(scope, row, 'update')) return;
+    const fresh = await makeReplacement(scope, row);
+    if (!fresh) return retryLater(scope);
+    return converge(scope, fresh, spec, 'create', randomUUID());
+  }
   const unchanged =
     row.data[DIGEST_KEY] === spec.digest &&
     row.type === spec.type &&
@@ -234,7 +246,11 @@ async function converge(
   if (op === 'update' && (!existing || existing.deletedAt || existing.action === 'DELETE')) {
     return converge(scope, row, spec, 'create', randomUUID());
   }
-  const identity = existing ?? newChildStack(scope.stack, row.name, childId, now);
+  if (!existing && spec.region !== undefined) {
+    const unreachable = await regionUnreachable(deps, ownerOf(scope.stack), spec.region);
+    if (unreachable) return failNode(scope, row, unreachable);
+  }
+  const identity = existing ?? newChildStack(scope.stack, row.name, childId, now, spec.region);
   const record = childTemplateRecord(randomUUID(), spec, now);
   let definition: StackDefinition;
   try {

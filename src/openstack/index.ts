@@ -1,8 +1,15 @@
 import type { CloudSettings } from './config.js';
 import { isNotFound, LookupError, OpenStackError } from './errors.js';
-import { DEFAULT_RETRY, defaultRuntime, type HttpResponse, type RetryPolicy, sendRequest } from './http.js';
+import {
+  DEFAULT_RETRY,
+  defaultRuntime,
+  type HttpResponse,
+  type HttpRuntime,
+  type RetryPolicy,
+  sendRequest,
+} from './http.js';
 import type { RateLimits } from './rate-limit.js';
-import { Session, type SessionOptions } from './session.js';
+import { type CatalogService, Session, type SessionOptions } from './session.js';
 
 /**
  * A connection to one OpenStack cloud for Hearth's resource types: requests by service type and
@@ -64,6 +71,13 @@ export interface Cloud {
   findByNameOrId(serviceType: string, collectionPath: string, key: string, ref: string): Promise<FoundObject>;
   /** The project the login is scoped to (logging in if needed). */
   projectId(): Promise<string>;
+  /**
+   * The same login's calls to another region's endpoints (the catalog's; one token, one identity):
+   * nothing is checked until a request finds, or fails to find, that region's endpoint.
+   */
+  inRegion(region: string): Cloud;
+  /** The regions the login's catalog lists endpoints in (logging in if needed), in catalog order. */
+  regions(): Promise<string[]>;
   /** Logs out (revokes the token). */
   close(): Promise<void>;
 }
@@ -94,6 +108,8 @@ export function deferredCloud(opening: Promise<Cloud>): Cloud {
     },
     findByNameOrId: async (...args) => (await ready).findByNameOrId(...args),
     projectId: async () => (await ready).projectId(),
+    inRegion: (region) => deferredCloud(ready.then((cloud) => cloud.inRegion(region))),
+    regions: async () => (await ready).regions(),
     close: async () => {
       const cloud = await ready.catch(() => undefined);
       await cloud?.close();
@@ -152,6 +168,30 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
   const runtime = { ...(options.runtime ?? defaultRuntime()) };
   if (options.rateLimits) runtime.limits = options.rateLimits;
   const session = new Session(settings, { ...options, retry, runtime });
+  return cloudOn(session, retry, runtime, settings.regionName);
+}
+
+/** The regions a catalog lists endpoints in, each once, in catalog order. */
+export function catalogRegions(catalog: readonly CatalogService[]): string[] {
+  const regions = new Set<string>();
+  for (const service of catalog) {
+    for (const endpoint of service.endpoints) {
+      const region = endpoint.region_id ?? endpoint.region;
+      if (region) regions.add(region);
+    }
+  }
+  return [...regions];
+}
+
+/** A cloud whose requests go to `region`'s endpoints (undefined: whichever the catalog lists first). */
+function cloudOn(
+  session: Session,
+  retry: RetryPolicy,
+  runtime: HttpRuntime,
+  region: string | undefined,
+): Cloud {
+  const settings: CloudSettings =
+    region === session.settings.regionName ? session.settings : { ...session.settings, regionName: region! };
 
   async function request<T>(
     serviceType: string,
@@ -160,7 +200,7 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
     body?: unknown,
     requestOptions: RequestOptions = {},
   ): Promise<HttpResponse<T>> {
-    const endpoint = await session.endpoint(serviceType);
+    const endpoint = await session.endpoint(serviceType, region !== undefined ? { region } : {});
     const url = joinUrl(endpoint, withQuery(path, requestOptions.query));
     const headers: Record<string, string> = { ...requestOptions.headers };
     if (requestOptions.microversion) {
@@ -246,6 +286,8 @@ export function openCloud(settings: CloudSettings, options: OpenCloudOptions = {
     request,
     findByNameOrId,
     projectId: async () => (await session.login()).projectId,
+    inRegion: (other) => cloudOn(session, retry, runtime, other),
+    regions: async () => catalogRegions((await session.login()).catalog),
     close: () => session.revoke(),
   };
 }

@@ -64,6 +64,11 @@ export interface PluginExtras {
   readAttribute?: ResourceTypeInfo['readAttribute'];
   /** See ResourceTypeInfo.implicitDependencies (Heat's add_dependencies). */
   readonly implicitDependencies?: ResourceTypeInfo['implicitDependencies'];
+  /**
+   * Known values the type's own checks need a cloud for (OS::Heat::Stack's region), added to its
+   * schema's custom-constraint uses: checked after binding, before a create or update is stored.
+   */
+  constraintUses?: ResourceTypeInfo['constraintUses'];
 }
 
 export type CatalogPlugin = ResourcePlugin & PluginExtras;
@@ -145,10 +150,20 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.readAttribute ? { readAttribute: plugin.readAttribute.bind(plugin) } : {}),
     ...(plugin.implicitDependencies ? { implicitDependencies: plugin.implicitDependencies } : {}),
   });
+  const own = plugin.constraintUses;
+  const uses: Pick<ResourceTypeInfo, 'constraintUses'> = own
+    ? {
+        constraintUses: (value, path, wanted) => [
+          ...(info.constraintUses?.(value, path, wanted) ?? []),
+          ...own.call(plugin, value, path, wanted),
+        ],
+      }
+    : {};
   const validate = plugin.validate;
-  if (validate === undefined || plugin.anyProperties) return info;
+  if (validate === undefined || plugin.anyProperties) return { ...info, ...uses };
   return {
     ...info,
+    ...uses,
     validateProperties(value: Value, path: DocPath, options: PropertyCheckOptions = {}): void {
       // The type's own rules are Heat's Resource.validate(): not run by template validate.
       if (options.phase === 'validate') return info.validateProperties(value, path, options);

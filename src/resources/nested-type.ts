@@ -34,6 +34,11 @@ export interface NestedChild {
   template: string;
   parameters: JsonObject;
   data?: JsonObject;
+  /**
+   * The region whose endpoints the child's cloud calls use, with the stack owner's credentials
+   * (OS::Heat::Stack's `context.region_name`); absent: the parent's. A changed region replaces the child.
+   */
+  region?: string;
 }
 
 /** A resource of the child stack, as its row caches it. */

@@ -138,57 +138,68 @@ export function buildSandbox(options: SandboxOptions): { app: FastifyInstance; c
     },
   );
 
-  for (const service of options.services) {
-    void app.register(
-      async (scope) => {
-        scope.setErrorHandler((error: unknown, _request, reply) => {
-          if (error instanceof ApiError) return sendError(reply, service.name, error);
-          const status = (error as { statusCode?: number }).statusCode;
-          const message = error instanceof Error ? error.message : String(error);
-          if (status !== undefined && status >= 400 && status < 500) {
-            return sendError(reply, service.name, new ApiError(status, message));
-          }
-          return sendError(reply, service.name, new ApiError(500, `Unexpected error: ${message}`));
-        });
-        scope.setNotFoundHandler((request, reply) =>
-          sendError(reply, service.name, new ApiError(404, `No route ${request.method} ${request.url}`)),
-        );
-        if (service.noisy) {
-          scope.addHook('onRequest', async () => {
-            const n = ctx.noise();
-            const wait = latency(n, ctx.random);
-            if (wait > 0) await sleep(wait);
-            if (happens(n.serverErrorRate, ctx.random)) {
-              throw new ApiError(503, 'The service is unavailable (injected by the sandbox noise)');
-            }
-            if (happens(n.rateLimitRate, ctx.random)) {
-              throw new ApiError(429, 'Rate limit exceeded (injected by the sandbox noise)', 'OverLimit', {
-                'Retry-After': String(n.retryAfterSecs),
-              });
-            }
-          });
-        }
-        if (service.authenticated) {
-          scope.addHook('onRequest', async (request) => {
-            if ((request.routeOptions.config as { public?: boolean }).public) return;
-            const token = request.headers['x-auth-token'];
-            const caller = typeof token === 'string' ? ctx.caller(token) : undefined;
-            if (!caller) throw new ApiError(401, 'The request you have made requires authentication.');
-            request.caller = caller;
-          });
-        }
-        // Recorded as the answer is sent, not after: a client reading /admin/calls once it has
-        // its answer finds the call there.
-        if (service.name !== 'admin') {
-          scope.addHook('onSend', async (request, reply, payload) => {
-            record(ctx, service.name, request, reply.statusCode);
-            return payload;
-          });
-        }
-        service.register(scope, ctx);
-      },
-      { prefix: service.prefix },
-    );
-  }
+  for (const service of options.services) registerService(app, ctx, service);
   return { app, ctx };
+}
+
+/**
+ * Registers one API under its prefix (after `prefix`: a region's services are served again under
+ * `/regions/NAME`, with a context whose state is that region's).
+ */
+export function registerService(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  service: ServiceModule,
+  prefix = '',
+): void {
+  void app.register(
+    async (scope) => {
+      scope.setErrorHandler((error: unknown, _request, reply) => {
+        if (error instanceof ApiError) return sendError(reply, service.name, error);
+        const status = (error as { statusCode?: number }).statusCode;
+        const message = error instanceof Error ? error.message : String(error);
+        if (status !== undefined && status >= 400 && status < 500) {
+          return sendError(reply, service.name, new ApiError(status, message));
+        }
+        return sendError(reply, service.name, new ApiError(500, `Unexpected error: ${message}`));
+      });
+      scope.setNotFoundHandler((request, reply) =>
+        sendError(reply, service.name, new ApiError(404, `No route ${request.method} ${request.url}`)),
+      );
+      if (service.noisy) {
+        scope.addHook('onRequest', async () => {
+          const n = ctx.noise();
+          const wait = latency(n, ctx.random);
+          if (wait > 0) await sleep(wait);
+          if (happens(n.serverErrorRate, ctx.random)) {
+            throw new ApiError(503, 'The service is unavailable (injected by the sandbox noise)');
+          }
+          if (happens(n.rateLimitRate, ctx.random)) {
+            throw new ApiError(429, 'Rate limit exceeded (injected by the sandbox noise)', 'OverLimit', {
+              'Retry-After': String(n.retryAfterSecs),
+            });
+          }
+        });
+      }
+      if (service.authenticated) {
+        scope.addHook('onRequest', async (request) => {
+          if ((request.routeOptions.config as { public?: boolean }).public) return;
+          const token = request.headers['x-auth-token'];
+          const caller = typeof token === 'string' ? ctx.caller(token) : undefined;
+          if (!caller) throw new ApiError(401, 'The request you have made requires authentication.');
+          request.caller = caller;
+        });
+      }
+      // Recorded as the answer is sent, not after: a client reading /admin/calls once it has
+      // its answer finds the call there.
+      if (service.name !== 'admin') {
+        scope.addHook('onSend', async (request, reply, payload) => {
+          record(ctx, service.name, request, reply.statusCode);
+          return payload;
+        });
+      }
+      service.register(scope, ctx);
+    },
+    { prefix: `${prefix}${service.prefix}` },
+  );
 }

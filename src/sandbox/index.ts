@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
-import { buildSandbox, type SandboxContext, type ServiceModule } from './app.js';
+import { buildSandbox, registerService, type SandboxContext, type ServiceModule } from './app.js';
 import { computeAdminActions, computeService } from './compute/index.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
+import { regionPrefix, SECOND_REGION } from './identity/tokens.js';
 import { imageService } from './image.js';
 import { networkAdminActions, networkPorts, networkService } from './network/index.js';
 import type { Random } from './noise.js';
@@ -11,6 +12,7 @@ import { volumeAdminActions, volumeAttachments, volumeService } from './volume/i
 
 export { sandboxClientEnv } from './client-env.js';
 export { SandboxState } from './state.js';
+export { FIRST_REGION, SECOND_REGION } from './identity/tokens.js';
 export { type Noise, defaultNoise } from './noise.js';
 export { createAppCredential } from './identity.js';
 export type { CallRecord } from './calls.js';
@@ -39,20 +41,7 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   seedIdentity(state, options.users);
   // The binders use the context buildSandbox makes below, once requests arrive.
   const made: { ctx?: SandboxContext } = {};
-  const live = () => made.ctx!;
-  const lateCtx = new Proxy({} as SandboxContext, { get: (_target, name) => Reflect.get(live(), name) });
-  // Nova reaches Neutron and Cinder through these binders, as the real services call each other.
-  const bindings = {
-    ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
-    volumes: volumeAttachments(lateCtx),
-  };
-  /** The APIs the sandbox serves besides identity, each with its out-of-band admin actions. */
-  const services: { service: ServiceModule; admin: readonly AdminAction[] }[] = [
-    { service: imageService, admin: [] },
-    { service: networkService, admin: networkAdminActions },
-    { service: volumeService, admin: volumeAdminActions },
-    { service: computeService(bindings), admin: computeAdminActions(bindings) },
-  ];
+  const services = regionalServices(state, () => made.ctx!);
   const built = buildSandbox({
     state,
     services: [
@@ -67,6 +56,35 @@ export function createSandbox(options: SandboxServerOptions = {}): {
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
   made.ctx = built.ctx;
+  // The other region: the same APIs again under /regions/NAME, on objects of its own.
+  const regionState = state.region(SECOND_REGION);
+  const regionCtx: SandboxContext = { ...built.ctx, state: regionState };
+  const prefix = regionPrefix(SECOND_REGION);
+  for (const { service } of regionalServices(regionState, () => regionCtx)) {
+    registerService(built.app, regionCtx, service, prefix);
+  }
   built.app.addHook('onClose', async () => state.close());
   return { app: built.app, ctx: built.ctx, state };
+}
+
+/**
+ * The APIs a region serves besides identity (one Keystone serves every region), each with its
+ * out-of-band admin actions; Nova reaches that region's Neutron and Cinder through the binders, as
+ * the real services call each other.
+ */
+function regionalServices(
+  state: SandboxState,
+  live: () => SandboxContext,
+): { service: ServiceModule; admin: readonly AdminAction[] }[] {
+  const lateCtx = new Proxy({} as SandboxContext, { get: (_target, name) => Reflect.get(live(), name) });
+  const bindings = {
+    ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
+    volumes: volumeAttachments(lateCtx),
+  };
+  return [
+    { service: imageService, admin: [] },
+    { service: networkService, admin: networkAdminActions },
+    { service: volumeService, admin: volumeAdminActions },
+    { service: computeService(bindings), admin: computeAdminActions(bindings) },
+  ];
 }

@@ -20,10 +20,24 @@ export interface ListFilter {
   equal?: Record<string, readonly string[]>;
 }
 
+/**
+ * Kinds Keystone keeps: one identity service answers for every region, so a region's view of the
+ * state shares them (a token made at /identity works in every region).
+ */
+const GLOBAL_KINDS = new Set(['user', 'project', 'token', 'trust', 'app_credential']);
+
 export class SandboxState {
   private readonly db: Database.Database;
+  /** Prefixed to the regional kinds of a region's view ('' for RegionOne, the state itself). */
+  private readonly prefix: string;
 
-  constructor(file = ':memory:') {
+  constructor(file = ':memory:', shared?: { db: Database.Database; region: string }) {
+    if (shared) {
+      this.db = shared.db;
+      this.prefix = `${shared.region}/`;
+      return;
+    }
+    this.prefix = '';
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(`
@@ -42,6 +56,18 @@ export class SandboxState {
     `);
   }
 
+  /**
+   * The objects of another region (compute, network, volume, image), kept in the same file under
+   * kinds of their own, so each region's clouds are separate; identity and settings are shared.
+   */
+  region(name: string): SandboxState {
+    return new SandboxState(':memory:', { db: this.db, region: name });
+  }
+
+  private kind(kind: string): string {
+    return this.prefix === '' || GLOBAL_KINDS.has(kind) ? kind : `${this.prefix}${kind}`;
+  }
+
   /** Stores a new object (or replaces one of the same kind and id), keeping its creation order. */
   put<T extends SandboxObject>(kind: string, projectId: string | null, object: T): T {
     const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM objects').get() as { n: number })
@@ -51,27 +77,29 @@ export class SandboxState {
         `INSERT INTO objects (kind, id, project_id, seq, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, project_id = excluded.project_id`,
       )
-      .run(kind, object.id, projectId, seq, JSON.stringify(object));
+      .run(this.kind(kind), object.id, projectId, seq, JSON.stringify(object));
     return object;
   }
 
   get<T extends SandboxObject>(kind: string, id: string): T | undefined {
-    const row = this.db.prepare('SELECT body FROM objects WHERE kind = ? AND id = ?').get(kind, id) as
-      { body: string } | undefined;
+    const row = this.db
+      .prepare('SELECT body FROM objects WHERE kind = ? AND id = ?')
+      .get(this.kind(kind), id) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
   }
 
   /** The project that owns an object (null: shared, e.g. a public image or network). */
   owner(kind: string, id: string): string | null | undefined {
-    const row = this.db.prepare('SELECT project_id FROM objects WHERE kind = ? AND id = ?').get(kind, id) as
-      { project_id: string | null } | undefined;
+    const row = this.db
+      .prepare('SELECT project_id FROM objects WHERE kind = ? AND id = ?')
+      .get(this.kind(kind), id) as { project_id: string | null } | undefined;
     return row?.project_id;
   }
 
   /** Objects of a kind in creation order. */
   list<T extends SandboxObject>(kind: string, filter: ListFilter = {}): T[] {
     let sql = 'SELECT body FROM objects WHERE kind = ?';
-    const params: unknown[] = [kind];
+    const params: unknown[] = [this.kind(kind)];
     if (filter.projectId !== undefined) {
       sql += ' AND project_id = ?';
       params.push(filter.projectId);
@@ -90,21 +118,23 @@ export class SandboxState {
       .prepare(
         'SELECT body FROM objects WHERE kind = ? AND (project_id = ? OR project_id IS NULL) ORDER BY seq',
       )
-      .all(kind, projectId) as { body: string }[];
+      .all(this.kind(kind), projectId) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as T);
   }
 
   delete(kind: string, id: string): boolean {
-    return this.db.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(kind, id).changes > 0;
+    return (
+      this.db.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(this.kind(kind), id).changes > 0
+    );
   }
 
   count(kind: string, projectId?: string): number {
     const row = (
       projectId === undefined
-        ? this.db.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ?').get(kind)
+        ? this.db.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ?').get(this.kind(kind))
         : this.db
             .prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ? AND project_id = ?')
-            .get(kind, projectId)
+            .get(this.kind(kind), projectId)
     ) as { n: number };
     return row.n;
   }
@@ -129,6 +159,7 @@ export class SandboxState {
   }
 
   close(): void {
-    this.db.close();
+    // A region's view shares the file: the state that opened it closes it.
+    if (this.prefix === '') this.db.close();
   }
 }

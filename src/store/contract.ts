@@ -72,8 +72,15 @@ export interface StackRecord {
  * (`hearth manage project set-cloud`), or the deployment's configured login (the embedded CLI,
  * noauth, and stacks made before owners had credentials).
  */
-export type StackCredentials =
-  { kind: 'trust'; sealedTrustId: string; trustorId: string } | { kind: 'project' } | { kind: 'deployment' };
+export type StackCredentials = (
+  { kind: 'trust'; sealedTrustId: string; trustorId: string } | { kind: 'project' } | { kind: 'deployment' }
+) & {
+  /**
+   * The region whose endpoints the calls use (absent: the cloud's own): a child stack of an
+   * `OS::Heat::Stack` with `context.region_name`, and every stack nested in it.
+   */
+  region?: string;
+};
 
 /**
  * A stack snapshot (Heat's `stack snapshot create`): what the stack was (template, environment,

@@ -39,4 +39,56 @@ describe('API: custom constraints checked against the cloud', () => {
       );
     });
   }
+
+  it('POST /stacks: an OS::Heat::Stack in a region the catalog lacks is a 400 in Heat’s words, nothing stored', async () => {
+    const remote = (region: string) => ({
+      stack_name: `remote-${region}`,
+      template: {
+        heat_template_version: '2018-08-31',
+        resources: {
+          far: {
+            type: 'OS::Heat::Stack',
+            properties: {
+              context: { region_name: region },
+              template: 'heat_template_version: 2018-08-31\nresources: {}\n',
+            },
+          },
+        },
+      },
+    });
+    const bad = await api.call('POST', `${P}/stacks`, { body: remote('DARKHOLE') });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.match(
+      (bad.json() as HeatError).error.message,
+      /^Cannot establish connection to Heat endpoint at region "DARKHOLE" due to "publicURL endpoint for orchestration service in DARKHOLE region not found"/,
+    );
+    const listed = await api.call('GET', `${P}/stacks`);
+    assert.deepEqual(
+      (listed.json() as { stacks: { stack_name: string }[] }).stacks.filter(
+        (s) => s.stack_name === 'remote-DARKHOLE',
+      ),
+      [],
+    );
+    const ok = await api.call('POST', `${P}/stacks`, { body: remote('RegionTwo') });
+    assert.equal(ok.statusCode, 201, ok.body);
+  });
+
+  it('/validate: a keystone.region parameter is looked up in the catalog', async () => {
+    const body = (region: string) => ({
+      template: {
+        heat_template_version: '2018-08-31',
+        parameters: { region: { type: 'string', constraints: [{ custom_constraint: 'keystone.region' }] } },
+        resources: {},
+      },
+      parameters: { region },
+    });
+    const ok = await api.call('POST', `${P}/validate`, { body: body('RegionTwo') });
+    assert.equal(ok.statusCode, 200, ok.body);
+    const bad = await api.call('POST', `${P}/validate`, { body: body('Nowhere') });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.match(
+      (bad.json() as HeatError).error.message,
+      /Error validating value 'Nowhere': The KeystoneRegion \(Nowhere\) could not be found\./,
+    );
+  });
 });

@@ -83,7 +83,8 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       const noise = readNoise(options.noise);
       const users = readUsers(options.users);
       // Loaded only here: every other command would pay for Fastify.
-      const { createSandbox, sandboxClientEnv } = await import('../../sandbox/index.js');
+      const { createSandbox, sandboxClientEnv, FIRST_REGION, SECOND_REGION } =
+        await import('../../sandbox/index.js');
       const { app } = createSandbox({
         ...(options.state ? { file: options.state } : {}),
         ...(noise !== undefined ? { noise } : {}),
@@ -95,6 +96,7 @@ export function registerSandboxCommands(program: Command, print: (s: string) => 
       print(
         `sandbox cloud listening on ${url}\n` +
           `users (user/password): admin/admin (admin), ${['demo', ...users, 'hearth'].map((u) => `${u}/${u}`).join(', ')}\n` +
+          `regions: ${FIRST_REGION} (the default), ${SECOND_REGION} (export OS_REGION_NAME=${SECOND_REGION})\n` +
           `for the openstack client as demo, paste into a shell:\n${exportLines(sandboxClientEnv(url))}`,
       );
       await new Promise<void>((resolve) => {

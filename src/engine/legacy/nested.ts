@@ -18,7 +18,10 @@ import {
   generatedChildSpec,
   newChildStack,
   parentTemplate,
+  regionOf,
 } from '../child-stack.js';
+import { inWantedRegion, regionUnreachable } from '../child-region.js';
+import { ownerOf } from '../deps.js';
 import { stackEvent } from '../events.js';
 import { generatedAttributes } from '../nested.js';
 import type { NodeOutput } from '../nodes.js';
@@ -71,6 +74,11 @@ export async function convergeNested(
     return { name: row.name, rowId: row.id, refId: child.id, attributes: row.attributes };
   }
   const op = child ? 'update' : 'create';
+  const refused = await refusedRegion(run, stack, child, spec);
+  if (refused) {
+    await recordFailed(run, row, op, refused);
+    throw new StackFailed(`Resource ${op.toUpperCase()} failed: ${refused}`);
+  }
   const lockedRow = await lockRow(run, row, op, spec.properties as Record<string, Value>);
   // A child this operation left under way (the engine died) is walked on as it is.
   const started =
@@ -106,6 +114,25 @@ export async function convergeNested(
     templateId: stack.templateId,
   });
   return { name: done.name, rowId: done.id, refId: outputs.refId, attributes };
+}
+
+/**
+ * Why the child cannot be made or kept in its region (OS::Heat::Stack's `context.region_name`): a
+ * region the owner's catalog lacks; a changed region, which the convergence engine handles by
+ * replacing the child and the legacy walk does not.
+ */
+async function refusedRegion(
+  run: LegacyRun,
+  stack: StackRecord,
+  child: StackRecord | undefined,
+  spec: ChildSpec,
+): Promise<string | undefined> {
+  if (child) {
+    const wanted = spec.region ?? regionOf(stack);
+    if (await inWantedRegion(run.deps, ownerOf(stack), regionOf(child), wanted)) return undefined;
+    return 'the region of a legacy stack’s OS::Heat::Stack cannot change (migrate the stack to convergence: hearth manage migrate-convergence)';
+  }
+  return spec.region === undefined ? undefined : regionUnreachable(run.deps, ownerOf(stack), spec.region);
 }
 
 /** What the child is built from: the nested file, or the template a nested-stack type generates. */
@@ -152,7 +179,7 @@ async function startChild(
     await tx.templates.insert(record, parent.rootId);
     if (!child) {
       const fresh = {
-        ...newChildStack(parent, row.name, randomUUID(), now),
+        ...newChildStack(parent, row.name, randomUUID(), now, spec.region),
         convergence: false,
         templateId: record.id,
         traversalId: parent.traversalId,

@@ -4,16 +4,20 @@ import { formatPath, isTemplateError } from '../../template/errors.js';
 import { containsUnknown, type Value } from '../../template/functions/types.js';
 import { defineStackFromText } from '../../template/stack-definition.js';
 import type { BindingScope, TypeCatalog } from '../../template/types.js';
-import { attr, P } from '../../template/properties/index.js';
+import { attr, type ConstraintUse, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../catalog.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { STACK_REGION_CHECK } from './stack-region.js';
 
 /**
- * OS::Heat::Stack, local only (no `context.region_name`): a child stack from the template text in
- * `template`, given `parameters`. Its attributes are the child's outputs (`outputs`, and each
- * output by name) and the child's name (`stack_name`). `timeout` is accepted; the child inherits
- * the parent's stack timeout.
+ * OS::Heat::Stack: a child stack from the template text in `template`, given `parameters`. Heat
+ * makes it through the Heat endpoint of `context.region_name`; Hearth is that Heat, so the child is
+ * a nested stack whose cloud calls use that region's endpoints with the stack owner's credentials
+ * (recorded on the child, inherited by its own children). A region the owner's catalog lacks fails
+ * the create with Heat's words (stack-region.ts). Its attributes are the child's outputs
+ * (`outputs`, and each output by name) and the child's name (`stack_name`). `timeout` is
+ * accepted; the child inherits the parent's stack timeout.
  */
 export const stackPlugin: CatalogPlugin & NestedPlugin = {
   ...NESTED_STUBS,
@@ -21,19 +25,22 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
   description: 'A resource for managing stacks.',
   properties: {
     context: P.map({
-      description: 'Context for this stack (only a local stack is supported).',
+      description: 'Context for this stack.',
       updateAllowed: true,
       schema: {
+        // Changing it replaces the child: a stack does not move between regions.
         region_name: P.string({ description: 'Region name in which this stack will be created.' }),
-        // A remote cloud's credential (a Barbican secret): refused by validate, remote stacks are not made.
+        // A remote cloud's credential (a Barbican secret): refused by validate, remote clouds are not reached.
         credential_secret_id: P.string({
-          description: 'Barbican secret holding the credential of a remote cloud (not supported).',
+          description:
+            'A Barbican secret ID. The Barbican secret should contain an OpenStack credential that can be used to access a remote cloud.',
           updateAllowed: true,
         }),
-        // TLS settings of the connection to a remote Heat: the child is made in Hearth, no connection.
-        ca_cert: P.string({ description: 'CA certificate for a remote Heat.', updateAllowed: true }),
+        // TLS settings of the connection to a remote Heat: the child is made by Hearth itself, so
+        // there is no such connection; the region's endpoints use the owner's cloud settings.
+        ca_cert: P.string({ description: 'CA Cert for SSL.', updateAllowed: true }),
         insecure: P.boolean({
-          description: 'Skip verifying a remote Heat certificate.',
+          description: "If set, then the server's certificate will not be verified.",
           default: false,
           updateAllowed: true,
         }),
@@ -71,11 +78,19 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
     if (isPlainObject(context) && context.credential_secret_id != null) {
       throw new TemplateError(
         'property',
-        'context.credential_secret_id: a stack in a remote cloud is not supported (the child is made locally)',
+        'context.credential_secret_id: a stack in a remote cloud is not supported (a stack in another region of the same cloud is: context.region_name)',
         [...path, 'context', 'credential_secret_id'],
       );
     }
     if (types && scope) validateChildTemplate(properties, path, types, scope);
+  },
+
+  // The region is looked up in the owner's catalog once the template is bound (cloud-constraints.ts).
+  constraintUses(properties: Value, path: DocPath, wanted: (constraint: string) => boolean): ConstraintUse[] {
+    const region = regionName(properties);
+    if (region === undefined || !wanted(STACK_REGION_CHECK)) return [];
+    const at = [...path, 'context', 'region_name'];
+    return [{ constraint: STACK_REGION_CHECK, value: region, path: at, whole: true }];
   },
 
   nested: {
@@ -85,7 +100,12 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
       if (isPlainObject(given)) {
         for (const [k, v] of Object.entries(given)) if (v !== null) setOwn(parameters, k, v as Json);
       }
-      return { template: String(properties.template ?? ''), parameters };
+      const region = regionName(properties);
+      return {
+        template: String(properties.template ?? ''),
+        parameters,
+        ...(region !== undefined ? { region } : {}),
+      };
     },
     attributes(view) {
       const outputs: JsonObject = {};
@@ -94,6 +114,13 @@ export const stackPlugin: CatalogPlugin & NestedPlugin = {
     },
   },
 };
+
+/** `context.region_name` when it is known and not empty. */
+function regionName(properties: Value): string | undefined {
+  const context = isPlainObject(properties) ? properties.context : undefined;
+  const region = isPlainObject(context) ? context.region_name : undefined;
+  return typeof region === 'string' && region !== '' ? region : undefined;
+}
 
 /**
  * Heat's RemoteStack.validate: the child's template is validated (leniently, as the validate API

@@ -1,4 +1,5 @@
 import { type Cloud, isNotFound, LookupError } from '../../openstack/index.js';
+import { keystoneRegionProblem, STACK_REGION_CHECK, stackRegionProblem } from '../heat/stack-region.js';
 
 /**
  * The custom constraints that look a value up in the cloud (Heat's client plugins' constraints),
@@ -85,4 +86,7 @@ export const CLOUD_CONSTRAINTS: Readonly<Record<string, CloudConstraintCheck>> =
   'cinder.snapshot': byNameOrId('block-storage', '/snapshots', 'snapshots', 'VolumeSnapshot'),
   'cinder.backup': backup,
   'cinder.vtype': byNameOrId('block-storage', '/types', 'volume_types', 'Volume Type'),
+  'keystone.region': keystoneRegionProblem,
+  // Not a constraint a template can name: OS::Heat::Stack's region, checked the same way.
+  [STACK_REGION_CHECK]: stackRegionProblem,
 };

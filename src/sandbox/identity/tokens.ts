@@ -65,27 +65,39 @@ export function tokenResolver(ctx: SandboxContext): (token: string) => Caller | 
   };
 }
 
-/** The catalog's services: type, name and path under the sandbox's URL. */
+/** The sandbox's regions: RegionOne's APIs at the root, the other's under `/regions/NAME`. */
+export const FIRST_REGION = 'RegionOne';
+export const SECOND_REGION = 'RegionTwo';
+
+export const regionPrefix = (region: string) => (region === FIRST_REGION ? '' : `/regions/${region}`);
+
+/**
+ * The catalog's services: type, name and, in each region, the path under the sandbox's URL
+ * (RegionOne's endpoints first, so a client that names no region uses RegionOne). Keystone is one
+ * service listed in both regions.
+ */
 export function catalogEntries(base: string, projectId: string) {
-  const services: [type: string, name: string, url: string][] = [
-    ['identity', 'keystone', `${base}/identity`],
-    ['compute', 'nova', `${base}/compute/v2.1`],
-    ['network', 'neutron', `${base}/network`],
-    ['volumev3', 'cinderv3', `${base}/volume/v3/${projectId}`],
-    ['block-storage', 'cinder', `${base}/volume/v3/${projectId}`],
-    ['image', 'glance', `${base}/image`],
+  const services: [type: string, name: string, path: string][] = [
+    ['identity', 'keystone', '/identity'],
+    ['compute', 'nova', '/compute/v2.1'],
+    ['network', 'neutron', '/network'],
+    ['volumev3', 'cinderv3', `/volume/v3/${projectId}`],
+    ['block-storage', 'cinder', `/volume/v3/${projectId}`],
+    ['image', 'glance', '/image'],
   ];
-  return services.map(([type, name, url]) => ({
+  return services.map(([type, name, path]) => ({
     id: hash(type).slice(0, 32),
     type,
     name,
-    endpoints: ['public', 'internal', 'admin'].map((iface) => ({
-      id: hash(`${type}/${iface}`).slice(0, 32),
-      interface: iface,
-      region: 'RegionOne',
-      region_id: 'RegionOne',
-      url,
-    })),
+    endpoints: [FIRST_REGION, SECOND_REGION].flatMap((region) =>
+      ['public', 'internal', 'admin'].map((iface) => ({
+        id: hash(region === FIRST_REGION ? `${type}/${iface}` : `${region}/${type}/${iface}`).slice(0, 32),
+        interface: iface,
+        region,
+        region_id: region,
+        url: type === 'identity' ? `${base}${path}` : `${base}${regionPrefix(region)}${path}`,
+      })),
+    ),
   }));
 }
 

@@ -17,6 +17,8 @@ export interface ConstraintUse {
   path: DocPath;
   /** The constraint's own description, which replaces the generated message (Heat's rule). */
   description?: string;
+  /** The check's reason is the whole message (a type's own check, in Heat's words). */
+  whole?: boolean;
 }
 
 /** Whether any property (at any depth) of `schema` carries a custom constraint. */
