@@ -48,7 +48,7 @@ function walk(oldV: Value, newV: Value, path: string[], out: PropertyChange[], r
   const secret = path.some((segment) => isSecretName(segment));
   const shown = (v: Value): Json => (secret && v !== null ? MASK : masked(knownValue(v), redact));
   const change: PropertyChange = {
-    path: pathText(path),
+    path: path.length === 0 ? 'properties' : pathText(path),
     old: shown(oldV),
     new: newV === UNKNOWN ? null : shown(newV),
   };

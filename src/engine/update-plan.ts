@@ -1,6 +1,7 @@
 import { isTemplateError } from '../template/errors.js';
 import { collectHidden, redactor } from '../template/hidden-values.js';
 import type { StackDefinition } from '../template/stack-definition.js';
+import { CHILD_KEY } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
 import { prepareUpdate, type UpdateRequest } from './operations.js';
 import { type PropertyChange, propertyChanges } from './plan-diff.js';
@@ -55,25 +56,38 @@ export async function planStackUpdate(
   return planOf(changes, redactor(secrets));
 }
 
-/** The plan for previewed changes (unchanged resources left out). */
+/**
+ * The plan for previewed changes. Left out: unchanged resources, and a nested stack the update
+ * only walks through (its properties the same, nothing in it changing), which the preview counts
+ * as updated because Heat always updates a nested stack and lets its resources decide.
+ */
 export function planOf(changes: readonly PreviewedChange[], redact: (text: string) => string): UpdatePlan {
   const summary: Record<PlanAction, number> = { create: 0, update: 0, replace: 0, delete: 0 };
-  const resources: PlannedResource[] = [];
+  const planned: (PlannedResource & { walkedThrough: boolean })[] = [];
   for (const c of changes) {
     const action = ACTION[c.change];
     if (!action) continue;
-    summary[action] += 1;
     const diff =
       action === 'delete' || c.properties === undefined
         ? []
         : propertyChanges(action === 'create' ? {} : (c.row?.properties ?? {}), c.properties, redact);
-    resources.push({
+    const hasChild = typeof c.row?.data[CHILD_KEY] === 'string';
+    planned.push({
       resource_name: [...c.path, c.name].join('.'),
       resource_type: c.type,
       action,
       ...(c.reason === undefined ? {} : { reason: redact(c.reason) }),
       changes: diff,
+      walkedThrough: action === 'update' && hasChild && c.properties !== undefined && diff.length === 0,
     });
+  }
+  const resources: PlannedResource[] = [];
+  for (const { walkedThrough, ...r } of planned) {
+    const inside = `${r.resource_name}.`;
+    if (walkedThrough && !planned.some((p) => p.resource_name.startsWith(inside) && !p.walkedThrough))
+      continue;
+    summary[r.action] += 1;
+    resources.push(r);
   }
   return { resources, summary };
 }
