@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { StackOutput } from '../engine/outputs.js';
+import type { UpdatePlan } from '../engine/update-plan.js';
 import type { ObservePolicy } from '../store/contract.js';
 import type { Environment, Hook } from '../template/environment/index.js';
 import type { StackInput } from '../template/loader.js';
@@ -149,6 +150,8 @@ export interface StackOperations {
   waitForStack(stack: StackRef, display: WaitDisplay): Promise<StackInfo | undefined>;
   previewCreate(request: NewStack): Promise<PreviewResource[]>;
   previewUpdate(stack: StackRef, change: StackChange, nested: boolean): Promise<PreviewChange[]>;
+  /** `stack plan`: what the update would do, with the property-level diffs. */
+  planUpdate(stack: StackRef, change: StackChange, nested: boolean): Promise<UpdatePlan>;
 }
 
 /** What a stack is made of and what happened to it. */

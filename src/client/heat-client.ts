@@ -7,6 +7,7 @@ import type {
   HeatOutput,
   HeatResource,
   HeatResourceChanges,
+  HearthPlan,
   HeatResourceTypeSchema,
   HeatStack,
   HeatStackBody,
@@ -200,6 +201,17 @@ export class HeatClient {
       body,
     );
     return answer.resource_changes;
+  }
+
+  /** Hearth's own: the update preview with property-level diffs (`hearth stack plan`). */
+  async planUpdate(
+    stack: StackId,
+    body: HeatStackBody,
+    options: { patch?: boolean; showNested?: boolean } = {},
+  ): Promise<HearthPlan> {
+    const query = queryString({ show_nested: options.showNested || undefined });
+    const path = `${this.#stack(stack)}/plan${query}`;
+    return (await this.request<{ plan: HearthPlan }>(options.patch ? 'PATCH' : 'PUT', path, body)).plan;
   }
 
   async getTemplate(stack: StackId): Promise<JsonObject> {

@@ -227,3 +227,15 @@ export interface HeatDrift {
   summary: Record<string, number>;
   resources: HeatDriftResource[];
 }
+
+/** Hearth's own `PUT /stacks/{name}/{id}/plan`: per changing resource, its action and changed properties. */
+export interface HearthPlan {
+  resources: {
+    resource_name: string;
+    resource_type: string;
+    action: 'create' | 'update' | 'replace' | 'delete';
+    reason?: string;
+    changes: { path: string; old: Json; new: Json; known_after_apply?: true }[];
+  }[];
+  summary: Record<'create' | 'update' | 'replace' | 'delete', number>;
+}

@@ -1,7 +1,7 @@
 import type { ResourcePlugin } from '../resources/contract.js';
 import { type ConvergeScope, DRIFTED, type ResourceRecord, type Tx } from '../store/contract.js';
 import type { Value } from '../template/functions/types.js';
-import type { Decision } from './update-node.js';
+import type { Decision } from './update-decision.js';
 import { liveDifferences } from './drift-compare.js';
 import { registryOf } from './hooks.js';
 import { type NodeScope, pluginContext } from './node-work.js';

@@ -26,7 +26,7 @@ import { chooseRows } from './plan.js';
 import { NodeResolveContext } from './resolver.js';
 import { childLevel, generatedChild, type PreviewLevel } from './preview-nested.js';
 import { unchangedResources } from './unchanged.js';
-import { decide } from './update-node.js';
+import { explainDecision } from './update-decision.js';
 
 /**
  * Previews (Heat's stack preview and update preview): what a create or an update would do to
@@ -56,6 +56,10 @@ export interface PreviewedChange {
   requiredBy: readonly string[];
   /** Its `description` in the new template ('' for a deleted one, or without one). */
   description: string;
+  /** Its new properties as far as known before the update (what `stack plan` diffs); none when not told. */
+  properties?: Value;
+  /** Why a replaced resource is replaced. */
+  reason?: string;
 }
 
 /** `stack update --dry-run`: the request validated as an update would be, then classified. */
@@ -198,15 +202,17 @@ async function classifyStack(
   for (const want of desired) {
     const row = chosen.get(want.name);
     const resource = definition.resources.get(want.name)!;
-    const change = unchanged.has(want.name)
-      ? 'unchanged'
+    const { change, properties, reason } = unchanged.has(want.name)
+      ? { change: 'unchanged' as const, properties: undefined, reason: undefined }
       : row
         ? classify(deps, definition, resource, row, unchanged)
-        : 'added';
+        : { change: 'added' as const, properties: knownProperties(deps, definition, resource, unchanged) };
     out.push({
       name: want.name,
       type: want.type,
       change,
+      ...(properties === undefined ? {} : { properties }),
+      ...(reason === undefined ? {} : { reason }),
       stackId,
       path,
       requiredBy: dependents.get(want.name) ?? [],
@@ -265,6 +271,12 @@ function generatedChildOf(
   );
 }
 
+interface Classified {
+  change: Change;
+  properties?: Value;
+  reason?: string;
+}
+
 /** A resource that has a row and is not left alone: what its update node would decide. */
 function classify(
   deps: EngineDeps,
@@ -272,36 +284,63 @@ function classify(
   resource: DefinedResource,
   row: ResourceState,
   unchanged: ReadonlyMap<string, NodeOutput>,
-): Change {
+): Classified {
   const impl = resource.implementation;
   const plugin = deps.plugins.plugin(impl.type);
   if (impl.kind === 'template' || isNestedPlugin(plugin)) {
+    const properties = knownProperties(deps, definition, resource, unchanged);
     // As nested.ts: a row that never had a child (it was a plugin resource), or whose child was
     // being deleted, gets a new row; otherwise the child is updated (Heat always updates a
     // nested stack and lets its resources decide).
-    if (row.action === 'INIT') return 'added';
+    if (row.action === 'INIT') return { change: 'added', properties };
     const hasChild = typeof row.data[CHILD_KEY] === 'string';
-    return (!hasChild && row.physicalId !== null) || row.action === 'DELETE' ? 'replaced' : 'updated';
+    if (row.action === 'DELETE')
+      return { change: 'replaced', properties, reason: 'its nested stack was deleted' };
+    if (!hasChild && row.physicalId !== null)
+      return { change: 'replaced', properties, reason: `type changes from ${row.type} to ${impl.type}` };
+    return { change: 'updated', properties };
   }
-  if (!plugin) return 'updated';
+  if (!plugin) return { change: 'updated' };
   if (isExternal(row, resource)) {
     // As external.ts: adopted anew on a new row, or looked at again (or refused) in place.
-    if (row.action === 'INIT') return 'added';
-    return row.type !== impl.type || row.action === 'DELETE' ? 'replaced' : 'updated';
+    if (row.action === 'INIT') return { change: 'added' };
+    if (row.type !== impl.type)
+      return { change: 'replaced', reason: `type changes from ${row.type} to ${impl.type}` };
+    if (row.action === 'DELETE') return { change: 'replaced', reason: 'its physical resource was deleted' };
+    return { change: 'updated' };
   }
   let properties: Value;
   try {
     properties = previewProperties(definition, resource, plugin, unchanged);
   } catch (err) {
     // The update node will fail on it: it is not left alone.
-    if (isTemplateError(err)) return 'updated';
+    if (isTemplateError(err)) return { change: 'updated' };
     throw err;
   }
-  if (properties === UNKNOWN) return 'updated';
-  const decision = decide(plugin, row, impl.type, properties as Record<string, Value>);
-  if (decision === 'none') return 'unchanged';
-  if (decision === 'create') return 'added';
-  return decision === 'update' ? 'updated' : 'replaced';
+  if (properties === UNKNOWN) return { change: 'updated', properties };
+  const { decision, reason } = explainDecision(plugin, row, impl.type, properties as Record<string, Value>);
+  if (decision === 'none') return { change: 'unchanged', properties };
+  if (decision === 'create') return { change: 'added', properties };
+  return decision === 'update'
+    ? { change: 'updated', properties }
+    : { change: 'replaced', properties, reason };
+}
+
+/** A resource's properties as far as known, or none when they do not resolve (the update will fail on them). */
+function knownProperties(
+  deps: EngineDeps,
+  definition: StackDefinition,
+  resource: DefinedResource,
+  known: ReadonlyMap<string, NodeOutput>,
+): Value | undefined {
+  const impl = resource.implementation;
+  const plugin = impl.kind === 'plugin' ? deps.plugins.plugin(impl.type) : undefined;
+  try {
+    return previewProperties(definition, resource, plugin, known);
+  } catch (err) {
+    if (isTemplateError(err)) return undefined;
+    throw err;
+  }
 }
 
 /** The children of a template resource, given what happens to the resource itself. */
@@ -327,6 +366,7 @@ function addAll(walk: Walk, level: PreviewLevel, path: string[]): void {
   const dependents = dependentsOf(level.definition);
   for (const [name, resource] of level.definition.resources) {
     const impl = resource.implementation;
+    const properties = knownProperties(walk.deps, level.definition, resource, new Map());
     walk.out.push({
       name,
       type: impl.type,
@@ -335,6 +375,7 @@ function addAll(walk: Walk, level: PreviewLevel, path: string[]): void {
       path,
       requiredBy: dependents.get(name) ?? [],
       description: resource.definition.description ?? '',
+      ...(properties === undefined ? {} : { properties }),
     });
     const child =
       impl.kind === 'template'

@@ -24,11 +24,11 @@ import {
 import { CHECK_NODE, type NodeOutput } from './nodes.js';
 import { resolveProperties } from './resolver.js';
 import type { TemplateCache } from './templates.js';
+import { decide } from './update-decision.js';
 import {
   ACTION_OF,
   actionFailed,
   afterAction,
-  decide,
   doneChanges,
   resultChanges,
   retryLater,

@@ -8,6 +8,7 @@ import { ClaimLostError, type ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
 import { diffProperties } from '../template/properties/index.js';
+import { decide } from './update-decision.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { convergeRefusal, liveBasis } from './converge.js';
@@ -169,28 +170,6 @@ async function followReplacements(scope: NodeScope, rowId: number): Promise<Reso
     }
     return row;
   });
-}
-
-export type Decision = 'none' | 'create' | 'update' | 'replace';
-
-/** What a row would need to become `properties` of `type` (shared with the update preview, preview.ts). */
-export function decide(
-  plugin: ResourcePlugin,
-  row: Pick<ResourceRecord, 'action' | 'status' | 'unhealthy' | 'type' | 'physicalId' | 'properties'>,
-  type: string,
-  properties: Record<string, Value>,
-  /** What the resource has now: its stored properties unless a converge read them live. */
-  previous: Record<string, Value> = (row.properties ?? {}) as Record<string, Value>,
-): Decision {
-  if (row.action === 'INIT') return 'create';
-  // A row whose delete ran (an overtaken cleanup, then a rollback wanting it back) is recreated.
-  if (row.action === 'DELETE') return 'replace';
-  if (row.status === 'FAILED' || row.unhealthy || row.type !== type || row.physicalId === null)
-    return 'replace';
-  const diff = diffProperties(plugin.properties, previous, properties);
-  if (diff.changed.length === 0) return 'none';
-  if (diff.requiresReplacement.length > 0) return 'replace';
-  return plugin.needsReplace?.(properties, previous, diff.changed) ? 'replace' : 'update';
 }
 
 /**

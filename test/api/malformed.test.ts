@@ -108,6 +108,21 @@ export const ROUTES: RouteCase[] = [
     stack: true,
   },
   {
+    route: 'plan update (Hearth)',
+    method: 'PUT',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/plan`,
+    body: () => ({ template: SAMPLE_TEMPLATE }),
+    template: true,
+    stack: true,
+  },
+  {
+    route: 'plan patch (Hearth)',
+    method: 'PATCH',
+    path: (s) => `${P}/stacks/${s.name}/${s.id}/plan`,
+    body: () => ({ parameters: { v: 'x' } }),
+    stack: true,
+  },
+  {
     route: 'list resources',
     method: 'GET',
     path: (s) => `${P}/stacks/${s.name}/${s.id}/resources`,

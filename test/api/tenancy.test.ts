@@ -96,6 +96,9 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/preview', own: 200, body: { stack_name: 'previewed', template: SAMPLE_TEMPLATE } },
   { route: 'PUT /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}/{stack_id}/preview', own: 200, body: { parameters: { v: 'x' } } },
+  // Hearth's own: the update preview with property diffs (`hearth stack plan`).
+  { route: 'PUT /stacks/{stack_name}/{stack_id}/plan', own: 200, body: { template: SAMPLE_TEMPLATE } },
+  { route: 'PATCH /stacks/{stack_name}/{stack_id}/plan', own: 200, body: { parameters: { v: 'x' } } },
   { route: 'POST /validate', own: 200, body: { template: SAMPLE_TEMPLATE } },
   { route: 'GET /resource_types', own: 200 },
   {

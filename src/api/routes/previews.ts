@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type PreviewedChange, previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
+import { planStackUpdate } from '../../engine/update-plan.js';
 import type { ResourceRecord } from '../../store/contract.js';
 import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
@@ -76,6 +77,23 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
           },
           changes,
         );
+      },
+    });
+
+    // Hearth's own (`hearth stack plan`): the update preview with property-level diffs and reasons.
+    app.route({
+      method,
+      url: '/stacks/:stack_name/:stack_id/plan',
+      schema: { params: StackParams, querystring: PreviewQuery, body: UpdateBody, tags: ['stacks'] },
+      preValidation: nullFieldsAbsent,
+      handler: async (request) => {
+        const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
+        const { show_nested } = request.query as typeof PreviewQuery.static;
+        const nested = queryBool(show_nested, 'show_nested');
+        const stack = await stackByIdentity(engine, request, name, id);
+        const body = request.body as UpdateBody;
+        const req = await updateRequest(engine, stack, body, method === 'PATCH' || body.existing === true);
+        return { plan: await planStackUpdate(engine.deps, engine.cache, stack.id, req, nested) };
       },
     });
   }

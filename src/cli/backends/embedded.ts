@@ -17,6 +17,7 @@ import {
 } from '../../engine/operations.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import { previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
+import { planStackUpdate } from '../../engine/update-plan.js';
 import { signalError, signalResource, signalSettled } from '../../engine/signal.js';
 import type { StackRecord } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
@@ -133,6 +134,10 @@ export class EmbeddedBackend implements Backend {
     return (await previewStackUpdate(this.deps, this.engine.cache, stack.id, change, nested)).map(
       previewChange,
     );
+  }
+
+  planUpdate(stack: StackRef, change: StackChange, nested: boolean) {
+    return planStackUpdate(this.deps, this.engine.cache, stack.id, change, nested);
   }
 
   async outputs(stack: StackRef) {

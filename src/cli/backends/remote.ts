@@ -218,6 +218,11 @@ export class RemoteBackend implements Backend {
     );
   }
 
+  planUpdate(stack: StackRef, change: StackChange, nested: boolean) {
+    const { patch, body } = changeBody(change);
+    return this.client.planUpdate(this.id(stack), body, { patch, showNested: nested });
+  }
+
   async outputs(stack: StackRef, values: boolean) {
     const id = this.id(stack);
     // The stack's own view carries every output with its value: one request for all.

@@ -8,6 +8,7 @@ import { waitDisplay } from '../progress.js';
 import { stackListView, stackView } from '../views.js';
 import { registerDriftCommands } from './drift.js';
 import { registerHookCommands } from './hook.js';
+import { renderPlan } from './plan.js';
 import { createPreviewView, updatePreviewView } from './preview.js';
 import { registerStackDetails } from './stack-details.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
@@ -239,6 +240,29 @@ export function registerStackCommands(program: Command, print: Print): void {
       });
     },
   );
+
+  // Hearth's own: the update's plan with property-level diffs (docs: README, `stack plan`).
+  environmentOptions(
+    stack
+      .command('plan <name>')
+      .description(
+        'Show what an update would do: per resource its action, why a replacement, and the properties that change (old → new); changes nothing',
+      )
+      .option('-t, --template <file>', 'the new template')
+      .option('--existing', 'reuse the stored template and environment, changing only the given parameters')
+      .option('-f, --format <format>', 'table, json, yaml or value', 'table'),
+  ).action(async (name: string, opts: TemplateOptions & FormatOptions & { existing?: boolean }) => {
+    if (!opts.template && !opts.existing) throw new Error('stack plan needs -t/--template or --existing');
+    const change = {
+      ...(opts.template ? { template: templateInput(opts) } : {}),
+      ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
+    };
+    // Nested stacks' resources too, named from the parent (a group's members as `group.0`).
+    const plan = await run(async (backend) =>
+      backend.planUpdate(await backend.findStack(name), change, true),
+    );
+    print(renderPlan(plan, opts.format));
+  });
 
   stack
     .command('delete <names...>')
