@@ -27,6 +27,8 @@ import { type HeatError, SAMPLE_TEMPLATE, startApi, tenant, type TestApi } from 
  */
 interface RouteRow {
   route: string;
+  /** The URL's path when it is not the route's (a wildcard route); `{project}` is the URL's project. */
+  path?: string;
   own: number;
   body?: unknown;
   params?: (stack: StackRef) => Record<string, string>;
@@ -62,6 +64,12 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/{stack_name}/actions', own: 302, body: { check: null } },
   { route: 'PUT /stacks/{stack_name}/preview', own: 302, body: { template: SAMPLE_TEMPLATE } },
   { route: 'PATCH /stacks/{stack_name}/preview', own: 302, body: { parameters: { v: 'x' } } },
+  // Heat's ARN in place of a stack's name (a wildcard route): redirected as a name's lookup is.
+  ...(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).map((method) => ({
+    route: `${method} /stacks*`,
+    path: '/stacks/arn:openstack:heat::{project}:stacks/{stack_name}/{stack_id}',
+    own: 302,
+  })),
   { route: 'GET /stacks/{stack_name}/{stack_id}', own: 200 },
   {
     route: 'PUT /stacks/{stack_name}/{stack_id}',
@@ -180,7 +188,8 @@ function fill(row: RouteRow, stack: StackRef, name: string = stack.name, id: str
     resource_name: 'r1',
     ...row.params?.(stack),
   };
-  return split(row.route).path.replace(/\{(\w+)\}/g, (_, key: string) => {
+  return (row.path ?? split(row.route).path).replace(/\{(\w+)\}/g, (placeholder, key: string) => {
+    if (key === 'project') return placeholder;
     const value = values[key];
     if (value === undefined)
       throw new Error(`${row.route}: no value for {${key}}: give it in the row's params`);
@@ -188,8 +197,9 @@ function fill(row: RouteRow, stack: StackRef, name: string = stack.name, id: str
   });
 }
 
-const takesStack = (row: RouteRow) => row.route.includes('{stack_name}');
-const isLookup = (row: RouteRow) => takesStack(row) && !row.route.includes('{stack_id}');
+const pathOf = (row: RouteRow) => row.path ?? row.route;
+const takesStack = (row: RouteRow) => pathOf(row).includes('{stack_name}');
+const isLookup = (row: RouteRow) => takesStack(row) && !pathOf(row).includes('{stack_id}');
 function rowName(row: RouteRow): string {
   if (row.body === undefined) return row.route;
   const json = JSON.stringify(row.body);
@@ -248,7 +258,7 @@ describe('API: tenant isolation', () => {
     token: string,
   ): Promise<LightMyRequestResponse> {
     const { method } = split(row.route);
-    return api.call(method, `/v1/${project}${path}`, {
+    return api.call(method, `/v1/${project}${path.replaceAll('{project}', project)}`, {
       token,
       ...(row.body === undefined ? {} : { body: row.body }),
     });
