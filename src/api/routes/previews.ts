@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { type PreviewedChange, previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
 import { planStackUpdate } from '../../engine/update-plan.js';
@@ -52,6 +53,16 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
     return { stack };
   });
 
+  /** The stack an update preview or plan names, the update its body asks (PATCH: `existing`), and show_nested. */
+  async function updateOf(request: FastifyRequest, method: 'PUT' | 'PATCH') {
+    const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
+    const { show_nested } = request.query as typeof PreviewQuery.static;
+    const stack = await stackByIdentity(engine, request, name, id);
+    const body = request.body as UpdateBody;
+    const req = await updateRequest(engine, stack, body, method === 'PATCH' || body.existing === true);
+    return { stack, req, nested: queryBool(show_nested, 'show_nested') };
+  }
+
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
       method,
@@ -59,12 +70,7 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
       schema: { params: StackParams, querystring: PreviewQuery, body: UpdateBody, tags: ['stacks'] },
       preValidation: nullFieldsAbsent,
       handler: async (request) => {
-        const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
-        const { show_nested } = request.query as typeof PreviewQuery.static;
-        const nested = queryBool(show_nested, 'show_nested');
-        const stack = await stackByIdentity(engine, request, name, id);
-        const body = request.body as UpdateBody;
-        const req = await updateRequest(engine, stack, body, method === 'PATCH' || body.existing === true);
+        const { stack, req, nested } = await updateOf(request, method);
         const changes = await previewStackUpdate(engine.deps, engine.cache, stack.id, req, nested);
         const { rows, stackNames } = await rowsOf(deps, changes);
         return updatePreviewBody(
@@ -87,12 +93,7 @@ export function registerPreviewRoutes(app: Api, deps: ApiDeps): void {
       schema: { params: StackParams, querystring: PreviewQuery, body: UpdateBody, tags: ['stacks'] },
       preValidation: nullFieldsAbsent,
       handler: async (request) => {
-        const { stack_name: name, stack_id: id } = request.params as typeof StackParams.static;
-        const { show_nested } = request.query as typeof PreviewQuery.static;
-        const nested = queryBool(show_nested, 'show_nested');
-        const stack = await stackByIdentity(engine, request, name, id);
-        const body = request.body as UpdateBody;
-        const req = await updateRequest(engine, stack, body, method === 'PATCH' || body.existing === true);
+        const { stack, req, nested } = await updateOf(request, method);
         return { plan: await planStackUpdate(engine.deps, engine.cache, stack.id, req, nested) };
       },
     });
