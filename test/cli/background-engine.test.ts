@@ -108,7 +108,9 @@ describe('embedded operations carry on after the command returns (background eng
 
   it('turned off, a create without --wait says how to run it, and nothing runs it', async () => {
     const w = new Workdir({ 'app.yaml': TEMPLATE });
-    const created = run(w, ['stack', 'create', 'app', '-t', 'app.yaml'], { HEARTH_BACKGROUND_ENGINE: 'false' });
+    const created = run(w, ['stack', 'create', 'app', '-t', 'app.yaml'], {
+      HEARTH_BACKGROUND_ENGINE: 'false',
+    });
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /No engine runs on this store: add --wait, or run: hearth stack run app/);
     assert.equal(existsSync(`${w.db}.engine.pid`), false);
