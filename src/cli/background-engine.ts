@@ -8,7 +8,7 @@ import { configuredDatabase, type GlobalOptions } from './embedded.js';
 /*
  * The background engine: a command on a SQLite store that starts work without --wait leaves a
  * detached `hearth engine --until-idle` behind, so the stack progresses after the command returns
- * (as it would with a Heat service). One per file, by a pid file; it exits once the queue is idle.
+ * (as it would with a Heat service). One per file, by a pid file; it exits once the queue is empty.
  * Several engines sharing a store is safe by design, so a race (two at once, one beside a
  * foreground --wait or a `hearth engine`) costs nothing but a process.
  */
@@ -119,15 +119,15 @@ export function startBackgroundEngine(config: Config, opts: GlobalOptions): stri
 }
 
 /**
- * `done` for `runUntil` of a background engine: true once nothing but parked items has been
- * queued for IDLE_EXIT_MS (delayed work keeps it running; parked work waits for a command, which
- * starts an engine again).
+ * `done` for `runUntil` of a background engine: true once the queue has been empty for `graceMs`.
+ * Work due later (a delay, a resource polled, a unit parked at a hook or on a wait condition until
+ * its next look) keeps it running: timeouts fire as they would with a Heat service.
  */
 export function idleFor(engine: Engine, graceMs: number = IDLE_EXIT_MS): () => Promise<boolean> {
   let since: number | undefined;
   return async () => {
     const now = engine.deps.clock.now();
-    if ((await engine.deps.store.nextWorkTime(now)) !== undefined) {
+    if ((await engine.deps.store.nextWorkTime()) !== undefined) {
       since = undefined;
       return false;
     }

@@ -343,7 +343,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
   background_engine: {
     type: 'bool',
     default: true,
-    help: 'A command on a SQLite store that starts work without --wait (create, update, delete, signal...) starts a detached engine for that file, which exits once the queue is idle; its log is <file>.engine.log. A PostgreSQL store relies on hearth engine or hearth serve.',
+    help: 'A command on a SQLite store that starts work without --wait (create, update, delete, signal...) starts a detached engine for that file, which exits once the queue is empty; its log is <file>.engine.log. A PostgreSQL store relies on hearth engine or hearth serve.',
     heat: null,
   },
   work_batch_size: {

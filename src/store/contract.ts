@@ -621,13 +621,8 @@ export interface Store {
    * Expired claims (a dead engine) are claimable again.
    */
   claimWork(engineId: string, now: number, limit: number, leaseMs: number): Promise<WorkItem[]>;
-  /**
-   * The time (ms) the next item becomes claimable, or undefined if the queue is empty. Given
-   * `activeAt` (now), items parked on an event (neither woken nor claimed) are left out: what an
-   * engine that may exit when idle still has to run (a parked item waits for a command that starts
-   * an engine anyway).
-   */
-  nextWorkTime(activeAt?: number): Promise<number | undefined>;
+  /** The time (ms) the next item becomes claimable, or undefined if the queue is empty. */
+  nextWorkTime(): Promise<number | undefined>;
   /**
    * Calls `listener` when work may have become due: after a transaction of this process enqueued
    * or woke some, and, where the backend can tell (PostgreSQL's NOTIFY), another process's. Returns

@@ -72,7 +72,7 @@ async function engineExited(w: Workdir): Promise<void> {
   );
   const pid = loggedPid(log);
   await until(`process ${pid} to exit`, () => (alive(pid) ? undefined : true));
-  assert.match(readFileSync(log, 'utf8'), /stopped: the queue is idle/);
+  assert.match(readFileSync(log, 'utf8'), /stopped: the queue is empty/);
 }
 
 describe('embedded operations carry on after the command returns (background engine)', () => {
@@ -103,6 +103,27 @@ describe('embedded operations carry on after the command returns (background eng
       const listed = parseJson<{ stack_name: string }[]>(run(w, ['stack', 'list', '-f', 'json']).stdout);
       return listed.length === 0 ? true : undefined;
     });
+    await engineExited(w);
+  });
+
+  it('a create paused at a hook keeps its engine; hook clear carries on to CREATE_COMPLETE', async () => {
+    const w = new Workdir({
+      'app.yaml': TEMPLATE,
+      'env.yaml': 'resource_registry:\n  resources:\n    second: {hooks: pre-create}\n',
+    });
+    const created = run(w, ['stack', 'create', 'app', '-t', 'app.yaml', '-e', 'env.yaml']);
+    assert.equal(created.code, 0, created.stderr);
+    await until('second to wait at its hook', () => {
+      const r = run(w, ['stack', 'hook', 'poll', 'app', '-f', 'json']);
+      return r.stdout.includes('pre-create') ? true : undefined;
+    });
+    // The paused unit is queued (its timeout must still fire): the engine has not gone.
+    assert.equal(existsSync(`${w.db}.engine.pid`), true, 'the background engine waits with the stack');
+    assert.equal(status(w, 'app'), 'CREATE_IN_PROGRESS');
+    const cleared = run(w, ['stack', 'hook', 'clear', 'app', 'second', '--pre-create']);
+    assert.equal(cleared.code, 0, cleared.stderr);
+    assert.match(cleared.stderr, /A background engine runs it/);
+    await until('CREATE_COMPLETE', () => (status(w, 'app') === 'CREATE_COMPLETE' ? true : undefined));
     await engineExited(w);
   });
 

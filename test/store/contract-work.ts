@@ -272,26 +272,6 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual([bItem?.runAt, bItem?.waitingFor], [900_000, null]);
       }));
 
-    it('nextWorkTime(now) leaves out parked items, not woken, claimed or unparked ones (a background engine idles)', () =>
-      withStore(open, async (store) => {
-        await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1'), work('t1', 's1', 'u:2')]));
-        const [a, b] = await store.claimWork('e1', 1000, 10, LEASE);
-        assert.equal(await store.nextWorkTime(1000), 1000 + LEASE, 'claimed: running');
-        await store.tx(async (tx) => {
-          await tx.work.reschedule(a!, 301_000, null, 'stack:x');
-          await tx.work.reschedule(b!, 9000);
-        });
-        assert.equal(await store.nextWorkTime(2000), 9000, 'a delayed item counts, the parked one not');
-        const [again] = await store.claimWork('e1', 9000, 10, LEASE);
-        assert.equal(again?.id, b!.id);
-        await store.tx((tx) => tx.work.complete(again!));
-        assert.equal(await store.nextWorkTime(9000), undefined, 'only a parked item: idle');
-        assert.equal(await store.nextWorkTime(), 301_000, 'without now: every item');
-        assert.equal(await store.nextWorkTime(301_000), 301_000, 'at its safety deadline it is due');
-        await store.tx((tx) => tx.work.wakeWaiting('stack:x', 3000));
-        assert.equal(await store.nextWorkTime(3000), 3000, 'woken: due');
-      }));
-
     it('an event that arrives while the parked item runs is not lost: its next park is due at once', () =>
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1')]));

@@ -187,7 +187,7 @@ export class EmbeddedBackend implements Backend {
     const error = await signalError(this.deps, stack.id, resource, signalId);
     if (error) throw new Error(error);
     // What the signal set going (the resource's operation, a scaling update) goes on after it.
-    if ((await this.deps.store.nextWorkTime(this.deps.clock.now())) !== undefined) await this.carryOn(stack);
+    if ((await this.deps.store.nextWorkTime()) !== undefined) await this.carryOn(stack);
   }
 
   async events(stack: StackRef) {

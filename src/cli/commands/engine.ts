@@ -25,7 +25,7 @@ export function registerEngineCommand(program: Command, print: Print): void {
     .description('Run engine workers on the store until stopped (what an operator starts after a crash)')
     .option(
       '--until-idle',
-      'on a SQLite store: exit once the queue is idle, one such engine per file (what commands start in the background)',
+      'on a SQLite store: exit once the queue is empty, one such engine per file (what commands start in the background)',
     )
     .action(async (opts: { untilIdle?: boolean }) => {
       if (opts.untilIdle) {
@@ -72,7 +72,7 @@ async function runUntilIdle(globals: GlobalOptions, plain: Print): Promise<void>
       releaseLock(lock);
       if (drain.signal.aborted) break;
       // A command that queued work while this engine was letting go saw the lock and started none.
-      if ((await engine.deps.store.nextWorkTime(engine.deps.clock.now())) === undefined) break;
+      if ((await engine.deps.store.nextWorkTime()) === undefined) break;
       if (!takeLock(lock)) break;
     }
   } finally {
@@ -81,6 +81,6 @@ async function runUntilIdle(globals: GlobalOptions, plain: Print): Promise<void>
     releaseLock(lock);
     await engine.stop();
     await engine.deps.store.close();
-    print(`engine ${engine.deps.engineId} stopped${drain.signal.aborted ? '' : ': the queue is idle'}\n`);
+    print(`engine ${engine.deps.engineId} stopped${drain.signal.aborted ? '' : ': the queue is empty'}\n`);
   }
 }

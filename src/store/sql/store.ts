@@ -57,8 +57,8 @@ export class SqlStore implements Store {
     return claimWork(this.driver, engineId, now, limit, leaseMs);
   }
 
-  nextWorkTime(activeAt?: number): Promise<number | undefined> {
-    return nextWorkTime(this.driver, activeAt);
+  nextWorkTime(): Promise<number | undefined> {
+    return nextWorkTime(this.driver);
   }
 
   onWork(listener: () => void): () => void {

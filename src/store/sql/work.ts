@@ -234,16 +234,8 @@ export async function claimWork(
   return rows.map((r) => WORK.decode(r)).sort((a, b) => a.runAt - b.runAt || a.id - b.id);
 }
 
-export async function nextWorkTime(driver: SqlDriver, activeAt?: number): Promise<number | undefined> {
-  // A woken item keeps its key until it runs, and a claimed one is running: both count as active.
-  const [row] =
-    activeAt === undefined
-      ? await driver.query('SELECT MIN(available_at) AS next FROM work')
-      : await driver.query(
-          `SELECT MIN(available_at) AS next FROM work
-           WHERE waiting_for IS NULL OR claimed_by IS NOT NULL OR available_at <= ${driver.dialect.bigintParam('$1')}`,
-          [activeAt],
-        );
+export async function nextWorkTime(driver: SqlDriver): Promise<number | undefined> {
+  const [row] = await driver.query('SELECT MIN(available_at) AS next FROM work');
   return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
 }
 
