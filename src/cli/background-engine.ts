@@ -111,6 +111,8 @@ export function startBackgroundEngine(config: Config, opts: GlobalOptions): stri
       stdio: ['ignore', out, out],
       env: process.env,
     });
+    // A failed start (no such executable) must not crash the command that has done its work.
+    child.on('error', (err) => process.stderr.write(`the background engine did not start: ${err.message}\n`));
     child.unref();
   } finally {
     closeSync(out);

@@ -73,10 +73,18 @@ export class EmbeddedBackend implements Backend {
 
   /** Runs the stack's operation to its end; Ctrl-C leaves it to an engine that carries on. */
   private async wait(stack: StackRef, display: WaitDisplay) {
-    const onInterrupt = () => void interruptedWait(this.engine, this.config, this.opts, stack);
+    const stop = new AbortController();
+    let interrupted: Promise<never> | undefined;
+    const onInterrupt = () => {
+      stop.abort();
+      interrupted = interruptedWait(this.engine, this.config, this.opts, stack);
+    };
     process.once('SIGINT', onInterrupt);
     try {
-      return await waitAndReport(this.engine, stack.id, this.print, display);
+      const final = await waitAndReport(this.engine, stack.id, this.print, display, stop.signal);
+      // Interrupted: the stack has not settled, and the command ends there (exit 130), not here.
+      if (interrupted) await interrupted;
+      return final;
     } finally {
       process.off('SIGINT', onInterrupt);
     }
