@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hearthNodeArgs } from '../support/hearth-command.js';
 import { type CliResult, hearth } from './helpers.js';
+import { startServe } from './serve-process.js';
 import { parseJson, type StackView, Workdir } from './workdir.js';
 
 const ON = { HEARTH_BACKGROUND_ENGINE: 'true' };
@@ -75,6 +77,25 @@ async function engineExited(w: Workdir): Promise<void> {
   assert.match(readFileSync(log, 'utf8'), /stopped: the queue is empty/);
 }
 
+/** `stack create slow --wait` (after `target`: --db or --url), Ctrl-C once its resource's create has started. */
+async function interruptedCreate(
+  w: Workdir,
+  target: string[],
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    [...hearthNodeArgs(), ...target, 'stack', 'create', 'slow', '-t', 'slow.yaml', '--wait'],
+    { cwd: w.dir, env: { ...process.env, ...ON }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+  await until('the create to start', () => (/slow.*CREATE_IN_PROGRESS/.test(output) ? true : undefined));
+  child.kill('SIGINT');
+  return { code: await exited, output };
+}
+
 describe('embedded operations carry on after the command returns (background engine)', () => {
   it('a create without --wait reaches CREATE_COMPLETE with no further command, then the engine exits', async () => {
     const w = new Workdir({ 'app.yaml': TEMPLATE });
@@ -141,24 +162,43 @@ describe('embedded operations carry on after the command returns (background eng
 
   it('Ctrl-C during --wait says how to watch or resume, and a background engine finishes the stack', async () => {
     const w = new Workdir({ 'slow.yaml': SLOW });
-    const child = spawn(
-      process.execPath,
-      [...hearthNodeArgs(), '--db', w.db, 'stack', 'create', 'slow', '-t', 'slow.yaml', '--wait'],
-      { cwd: w.dir, env: { ...process.env, ...ON }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
-    const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-    // Interrupted once the create is under way (its resource's create has started).
-    await until('the create to start', () => (/slow.*CREATE_IN_PROGRESS/.test(output) ? true : undefined));
-    child.kill('SIGINT');
-    assert.equal(await exited, 130, output);
+    const { code, output } = await interruptedCreate(w, ['--db', w.db]);
+    assert.equal(code, 130, output);
     assert.match(
       output,
       /Interrupted: the stack stays CREATE_IN_PROGRESS; a background engine carries on \(log: .*state\.db\.engine\.log; hearth stack show slow\), or run: hearth stack run slow/,
     );
     await until('CREATE_COMPLETE', () => (status(w, 'slow') === 'CREATE_COMPLETE' ? true : undefined));
     await engineExited(w);
+  });
+
+  it('Ctrl-C during a remote --wait says the server carries on; it does', async () => {
+    const w = new Workdir({ 'slow.yaml': SLOW });
+    const server = await startServe([
+      '--db',
+      join(w.dir, 'server.db'),
+      'serve',
+      '--auth',
+      'noauth',
+      '--port',
+      '0',
+    ]);
+    try {
+      const url = `${server.url}/v1/admin`;
+      const { code, output } = await interruptedCreate(w, ['--url', url]);
+      assert.equal(code, 130, output);
+      assert.match(
+        output,
+        /Interrupted: the server carries on with stack slow; watch with: hearth stack event list slow --follow/,
+      );
+      await until('CREATE_COMPLETE', () => {
+        const r = hearth(['--url', url, 'stack', 'show', 'slow', '-f', 'json'], w.dir);
+        return r.code === 0 && parseJson<StackView>(r.stdout).stack_status === 'CREATE_COMPLETE'
+          ? true
+          : undefined;
+      });
+    } finally {
+      await server.stop();
+    }
   });
 });
