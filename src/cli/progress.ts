@@ -55,13 +55,14 @@ function seconds(ms: number): string {
  * Runs the engine until the stack's operation settles, showing progress: on a terminal a status
  * line (status, resources done/total, in progress, failed, elapsed) redrawn in place; otherwise plain
  * lines, one per event, and a progress line when an operation starts and now and then after. Fails the command
- * if the operation failed.
+ * if the operation failed. `signal` stops the engine claiming more work (an interrupted wait).
  */
 export async function waitAndReport(
   engine: Engine,
   stackId: string,
   print: Print,
   display: WaitDisplay = waitDisplay(),
+  signal?: AbortSignal,
 ): Promise<StackRecord | undefined> {
   const store = engine.deps.store;
   const log = waitLog(print, display);
@@ -98,6 +99,7 @@ export async function waitAndReport(
 
   const final = await engine.waitForStack(stackId, display.tty ? terminal : plain, {
     reportEveryMs: REDRAW_MS,
+    ...(signal ? { signal } : {}),
   });
   if (display.failOnFailure && final?.status === 'FAILED') {
     throw new StackFailed(`${final.action}_FAILED: ${final.reason}`);

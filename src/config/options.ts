@@ -58,6 +58,8 @@ export interface Config {
   readonly engine_dead_after_ms: number;
   /** How long a stopping engine (SIGTERM) may finish the work it runs before handing the rest back, in ms. */
   readonly shutdown_timeout_ms: number;
+  /** An embedded command that starts work without --wait starts a background engine for its SQLite file. */
+  readonly background_engine: boolean;
   /** Units of work an engine claims and runs at once. */
   readonly work_batch_size: number;
   /** Resources whose live state drift detection reads at once. */
@@ -337,6 +339,12 @@ export const OPTIONS: { readonly [K in OptionName]: OptionSpec<Config[K]> } = {
       default: '60',
       note: 'oslo.service’s, in seconds, after which a stopping service just exits; Hearth’s is in ms and hands unfinished work back at once.',
     },
+  },
+  background_engine: {
+    type: 'bool',
+    default: true,
+    help: 'A command on a SQLite store that starts work without --wait (create, update, delete, signal...) starts a detached engine for that file, which exits once the queue is empty; its log is <file>.engine.log. A PostgreSQL store relies on hearth engine or hearth serve.',
+    heat: null,
   },
   work_batch_size: {
     type: 'int',

@@ -41,6 +41,7 @@ const DEFAULTS: Config = {
   heartbeat_interval_ms: 1000,
   engine_dead_after_ms: 5000,
   shutdown_timeout_ms: 20_000,
+  background_engine: true,
   work_batch_size: 256,
   drift_concurrency: 16,
   observe_heal_limit: 3,

@@ -4,6 +4,10 @@ import { pathToFileURL } from 'node:url';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SOURCES = resolve(ROOT, 'src/cli/index.ts');
 
+// Tests drive the engine themselves (a create without --wait stays IN_PROGRESS until a test runs
+// it): `hearth` children start no background engine unless a test turns background_engine on.
+process.env.HEARTH_BACKGROUND_ENGINE ??= 'false';
+
 /**
  * The node arguments that run the real `hearth` command (append its own arguments).
  *

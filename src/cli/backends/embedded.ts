@@ -23,9 +23,11 @@ import type { StackRecord } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
 import type { AdoptStack, Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
-import { type GlobalOptions, localProject, openEmbedded } from '../embedded.js';
+import type { Config } from '../../config/index.js';
+import { cliConfig, type GlobalOptions, localProject, openEngine } from '../embedded.js';
 import { waitAndReport, type WaitDisplay } from '../progress.js';
 import { driftInfo } from './drift-info.js';
+import { interruptedWait, reportCarryOn } from './embedded-carry-on.js';
 import { clearHooks, nestedResources, pendingHooks, resourceDetail } from './embedded-resources.js';
 import { eventInfo, previewChange, previewResource, stackInfo } from './embedded-views.js';
 
@@ -36,10 +38,13 @@ export class EmbeddedBackend implements Backend {
   private constructor(
     private readonly engine: Engine,
     private readonly print: Print,
+    private readonly config: Config,
+    private readonly opts: GlobalOptions,
   ) {}
 
   static async open(opts: GlobalOptions, print: Print): Promise<EmbeddedBackend> {
-    return new EmbeddedBackend(await openEmbedded(opts), print);
+    const config = cliConfig(opts);
+    return new EmbeddedBackend(await openEngine(config, opts), print, config, opts);
   }
 
   async close(): Promise<void> {
@@ -57,8 +62,33 @@ export class EmbeddedBackend implements Backend {
 
   /** The stack an operation started, or after running it to its end when asked. */
   private async settle(started: StackRecord, wait: WaitDisplay | undefined) {
-    const final = wait ? await waitAndReport(this.engine, started.id, this.print, wait) : started;
+    if (!wait) await this.carryOn(started);
+    const final = wait ? await this.wait(started, wait) : started;
     return stackInfo(final ?? started);
+  }
+
+  /** Work was queued and this command returns: something must run it (embedded-carry-on.ts). */
+  private carryOn(stack: StackRef): Promise<void> {
+    return reportCarryOn(this.engine, this.config, this.opts, stack.name);
+  }
+
+  /** Runs the stack's operation to its end; Ctrl-C leaves it to an engine that carries on. */
+  private async wait(stack: StackRef, display: WaitDisplay) {
+    const stop = new AbortController();
+    let interrupted: Promise<never> | undefined;
+    const onInterrupt = () => {
+      stop.abort();
+      interrupted = interruptedWait(this.engine, this.config, this.opts, stack);
+    };
+    process.once('SIGINT', onInterrupt);
+    try {
+      const final = await waitAndReport(this.engine, stack.id, this.print, display, stop.signal);
+      // Interrupted: the stack has not settled, and the command ends there (exit 130), not here.
+      if (interrupted) await interrupted;
+      return final;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
   }
 
   async listStacks(nested: boolean) {
@@ -94,7 +124,8 @@ export class EmbeddedBackend implements Backend {
 
   async deleteStack(stack: StackRef, wait?: WaitDisplay) {
     await deleteStack(this.deps, stack.id);
-    if (wait) await waitAndReport(this.engine, stack.id, this.print, wait);
+    if (wait) await this.wait(stack, wait);
+    else await this.carryOn(stack);
   }
 
   async visitStack(stack: StackRef, visit: StackVisit, wait?: WaitDisplay) {
@@ -107,9 +138,8 @@ export class EmbeddedBackend implements Backend {
 
   async cancelStack(stack: StackRef, rollback: boolean, wait?: WaitDisplay) {
     await cancelStack(this.deps, stack.id, { rollback });
-    const final = wait
-      ? await waitAndReport(this.engine, stack.id, this.print, wait)
-      : await this.record(stack);
+    if (!wait) await this.carryOn(stack);
+    const final = wait ? await this.wait(stack, wait) : await this.record(stack);
     return final && stackInfo(final);
   }
 
@@ -118,7 +148,7 @@ export class EmbeddedBackend implements Backend {
   }
 
   async waitForStack(stack: StackRef, display: WaitDisplay) {
-    const final = await waitAndReport(this.engine, stack.id, this.print, display);
+    const final = await this.wait(stack, display);
     return final && stackInfo(final);
   }
 
@@ -169,6 +199,8 @@ export class EmbeddedBackend implements Backend {
     await this.engine.runUntil(() => signalSettled(this.deps, signalId));
     const error = await signalError(this.deps, stack.id, resource, signalId);
     if (error) throw new Error(error);
+    // What the signal set going (the resource's operation, a scaling update) goes on after it.
+    if ((await this.deps.store.nextWorkTime()) !== undefined) await this.carryOn(stack);
   }
 
   async events(stack: StackRef) {
@@ -188,6 +220,7 @@ export class EmbeddedBackend implements Backend {
 
   async clearHooks(stack: StackRef, path: string, hooks: Hook[]) {
     await clearHooks(this.deps, await this.record(stack), path, hooks);
+    await this.carryOn(stack);
   }
 
   async detectDrift(stack: StackRef) {

@@ -125,8 +125,20 @@ export class RemoteBackend implements Backend {
   }
 
   private async poll(stack: StackId, mark: EventMark, wait: WaitDisplay, options: PollOptions = {}) {
-    const final = await pollStack(this.client, stack, mark, this.print, wait, options);
-    return final && stackInfo(final);
+    // Ctrl-C stops only the watching: the server's engines carry on (issue 29 item 2).
+    const onInterrupt = () => {
+      process.stderr.write(
+        `\nInterrupted: the server carries on with stack ${stack.name}; watch with: hearth stack event list ${stack.name} --follow (same --url)\n`,
+      );
+      process.exit(130);
+    };
+    process.once('SIGINT', onInterrupt);
+    try {
+      const final = await pollStack(this.client, stack, mark, this.print, wait, options);
+      return final && stackInfo(final);
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
   }
 
   async listStacks(nested: boolean) {
