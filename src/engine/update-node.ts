@@ -418,7 +418,15 @@ async function finish(
   op?: Operation,
   reassess = false,
 ): Promise<void> {
-  const outputs = await outputsOf(plugin, pluginContext(scope, row), properties);
+  let outputs: Awaited<ReturnType<typeof outputsOf>>;
+  try {
+    outputs = await outputsOf(plugin, pluginContext(scope, row), properties);
+  } catch (err) {
+    // The plugin could not read the attributes (a refused or failed call): the resource fails,
+    // saying why, rather than the unit running again every second for ever.
+    if (err instanceof ClaimLostError) throw err;
+    return failNode(scope, row, resourceFailureText(err, row.name), op && ACTION_OF[op]);
+  }
   return recordDone(scope, row, properties, holder, outputs, op, {}, reassess);
 }
 
