@@ -35,7 +35,10 @@ describe('an attribute the plugin cannot read after its action', () => {
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     const [row] = await h.rows('s');
     assert.equal(row!.status, 'FAILED');
-    assert.match(row!.reason ?? '', /^Exception: resources\.u: \(rule:get_segments\) is disallowed by policy/);
+    assert.match(
+      row!.reason ?? '',
+      /^Exception: resources\.u: \(rule:get_segments\) is disallowed by policy/,
+    );
     assert.equal(await h.deps.store.nextWorkTime(), undefined, 'no unit left to run again');
   });
 });
