@@ -1,9 +1,11 @@
 import {
   type ActionResult,
   type PollResult,
+  ResourceFailure,
   type ResourcePlugin,
   UpdateReplace,
 } from '../resources/contract.js';
+import { OpenStackError } from '../openstack/index.js';
 import { ClaimLostError, type ResourceRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import type { Value } from '../template/functions/types.js';
@@ -422,12 +424,19 @@ async function finish(
   try {
     outputs = await outputsOf(plugin, pluginContext(scope, row), properties);
   } catch (err) {
-    // The plugin could not read the attributes (a refused or failed call): the resource fails,
-    // saying why, rather than the unit running again every second for ever.
-    if (err instanceof ClaimLostError) throw err;
+    // The plugin could not read the attributes: refused (a failure, a cloud's 4xx), the resource
+    // fails saying why, rather than the unit running again every second for ever; anything else
+    // (a cloud out of reach, the store) may pass, and the unit runs again.
+    if (!refused(err)) throw err;
     return failNode(scope, row, resourceFailureText(err, row.name), op && ACTION_OF[op]);
   }
   return recordDone(scope, row, properties, holder, outputs, op, {}, reassess);
+}
+
+/** An error no retry can mend: the plugin's own failure, or a cloud's refusal (4xx). */
+function refused(err: unknown): boolean {
+  if (err instanceof ResourceFailure) return true;
+  return err instanceof OpenStackError && err.status !== undefined && err.status >= 400 && err.status < 500;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { OpenStackError } from '../../src/openstack/index.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { attr, P } from '../../src/template/properties/index.js';
 import { Harness } from './harness.js';
@@ -19,7 +20,14 @@ function unreadable(): ResourcePlugin {
       return { physicalId: 'unreadable-1' };
     },
     async attribute() {
-      throw new Error('(rule:get_segments) is disallowed by policy');
+      throw new OpenStackError({
+        status: 403,
+        service: 'network',
+        method: 'GET',
+        url: 'http://cloud/v2.0/segments',
+        detail: '(rule:get_segments) is disallowed by policy',
+        attempts: 1,
+      });
     },
     async delete() {
       return { done: true };
@@ -37,7 +45,7 @@ describe('an attribute the plugin cannot read after its action', () => {
     assert.equal(row!.status, 'FAILED');
     assert.match(
       row!.reason ?? '',
-      /^Exception: resources\.u: \(rule:get_segments\) is disallowed by policy/,
+      /^Forbidden: resources\.u: \(rule:get_segments\) is disallowed by policy/,
     );
     assert.equal(await h.deps.store.nextWorkTime(), undefined, 'no unit left to run again');
   });
