@@ -39,7 +39,11 @@ describe('a 200-server stack on a noisy sandbox cloud', () => {
     await w.ok(['stack', 'create', 'big', '-t', 'big.yaml', '--wait'], 600_000);
     const addresses = (await w.outputs('big')).addresses as string[];
     assert.equal(addresses.length, SERVERS);
-    assert.equal(new Set(addresses).size, SERVERS, 'every server has an address of its own');
+    assert.equal(
+      new Set(addresses).size,
+      SERVERS,
+      `every server has an address of its own: ${JSON.stringify(addresses)}`,
+    );
     for (const a of addresses) assert.match(a, /^10\.40\.[0-3]\.\d+$/);
 
     const servers = cloud.state.list<Server>('server');
