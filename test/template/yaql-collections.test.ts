@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateYaql, YaqlError } from '../../src/template/yaql/index.js';
+import { fails, y } from './yaql-helpers.js';
 
 // Expected values are yaql's own (its docstrings, and the Python yaql library that Heat uses run on
 // the same expressions), except where a comment says the behaviour is Hearth's. yaql's sets come
 // out as lists here (JSON has no sets), in first-seen order where Python's are in hash order.
-
-function y(expression: string): unknown {
-  return evaluateYaql(expression, null);
-}
-
-function fails(expression: string, message: RegExp): void {
-  assert.throws(
-    () => y(expression),
-    (error: unknown) => error instanceof YaqlError && message.test(error.message),
-  );
-}
 
 describe('yaql sets', () => {
   it('set() builds a set; set(dict, ...) still updates a dict', () => {

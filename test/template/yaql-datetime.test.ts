@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateYaql, YaqlError } from '../../src/template/yaql/index.js';
+import { fails, y } from './yaql-helpers.js';
 
 // Expected values are yaql's own (its docstrings, and the Python yaql library that Heat uses run on
 // the same expressions). Dates come out as Heat's API writes them: datetimes in ISO 8601
 // (Python's isoformat()), timespans as Python's str() of a timedelta.
-
-function y(expression: string): unknown {
-  return evaluateYaql(expression, null);
-}
-
-function fails(expression: string, message: RegExp): void {
-  assert.throws(
-    () => y(expression),
-    (error: unknown) => error instanceof YaqlError && message.test(error.message),
-  );
-}
 
 describe('yaql datetime()', () => {
   it('builds a UTC datetime from parts, a timestamp or a string', () => {

@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateYaql, YaqlError } from '../../src/template/yaql/index.js';
+import { fails, y } from './yaql-helpers.js';
 
 // Expected values are yaql's own (its docstrings, and the Python yaql library that Heat uses run on
 // the same expressions), except where a comment says the behaviour is Hearth's.
 
-function y(expression: string, limits = {}): unknown {
-  return evaluateYaql(expression, null, limits);
-}
-
 function exceedsSteps(expression: string, maxSteps = 10_000): void {
-  assert.throws(
-    () => y(expression, { maxSteps }),
-    (error: unknown) =>
-      error instanceof YaqlError && new RegExp(`limit of ${maxSteps} steps`).test(error.message),
-  );
+  fails(expression, new RegExp(`limit of ${maxSteps} steps`), { maxSteps });
 }
 
 describe('yaql generators', () => {

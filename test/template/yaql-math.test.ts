@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateYaql, YaqlError } from '../../src/template/yaql/index.js';
+import { fails, y } from './yaql-helpers.js';
 
 // Expected values are yaql's own (its docstrings, and the Python yaql library that Heat uses run on
 // the same expressions).
-
-function y(expression: string): unknown {
-  return evaluateYaql(expression, null);
-}
-
-function fails(expression: string, message: RegExp): void {
-  assert.throws(
-    () => y(expression),
-    (error: unknown) => error instanceof YaqlError && message.test(error.message),
-  );
-}
 
 describe('yaql math functions', () => {
   it('round() rounds half to even, on the exact binary value', () => {

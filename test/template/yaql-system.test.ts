@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateYaql, YaqlError } from '../../src/template/yaql/index.js';
+import { fails, y } from './yaql-helpers.js';
 
 // def() and call(), which Heat's yaql context has (delegates, and so lambda(), are off there).
 // Expected values are yaql's own (its docstrings, and the Python yaql library run on the same
 // expressions), except where a comment says the behaviour is Hearth's.
-
-function y(expression: string, limits = {}): unknown {
-  return evaluateYaql(expression, null, limits);
-}
-
-function fails(expression: string, message: RegExp, limits = {}): void {
-  assert.throws(
-    () => y(expression, limits),
-    (error: unknown) => error instanceof YaqlError && message.test(error.message),
-  );
-}
 
 describe('yaql def()', () => {
   it('defines a function for the right of ->', () => {
