@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, serveForClients } from './serve-process.js';
 
 // The real OpenStack client (Debian's python3-openstackclient + python3-heatclient) against
 // `hearth serve` with standalone auth: a token made by `hearth manage`, sent by the client's
@@ -40,19 +40,9 @@ describe('the real openstack CLI against hearth serve', { skip }, () => {
         'heat_template_version: 2018-08-31\nresources:\n  x: {type: OS::Heat::TestResource, properties: {nope: 1}}\n',
     });
     dir = w.dir;
-    const project = JSON.parse(w.run(['manage', 'project', 'create', 'demo', '-f', 'json']).stdout) as {
-      id: string;
-    };
-    assert.equal(w.run(['manage', 'user', 'create', 'alice', '--project', 'demo']).code, 0);
-    const made = w.run(['manage', 'token', 'create', '--project', 'demo', '--user', 'alice', '-f', 'json']);
-    const { token } = JSON.parse(made.stdout) as { token: string };
-    server = await startServe(['--db', w.db, 'serve', '--port', '0']);
-    env = {
-      OS_AUTH_TYPE: 'admin_token',
-      OS_TOKEN: token,
-      OS_ENDPOINT: `${server.url}/v1/${project.id}`,
-      OS_CLOUD: '',
-    };
+    const served = await serveForClients(w);
+    server = served.server;
+    env = served.envOf.alice!;
   });
   after(async () => {
     await server?.stop();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, serveForClients } from './serve-process.js';
 
 // What Heat's own clients read off Heat's texts and links, through the real `openstack` CLI
 // against `hearth serve`: the labels `stack event list --nested-depth` builds for nested stacks'
@@ -39,20 +39,9 @@ describe('the real openstack CLI: nested event labels, failure reasons, ARNs', {
   before(async () => {
     const w = workdir({ 'top.yaml': TOP, 'member.yaml': MEMBER });
     dir = w.dir;
-    const project = JSON.parse(w.run(['manage', 'project', 'create', 'demo', '-f', 'json']).stdout) as {
-      id: string;
-    };
-    projectId = project.id;
-    assert.equal(w.run(['manage', 'user', 'create', 'alice', '--project', 'demo']).code, 0);
-    const made = w.run(['manage', 'token', 'create', '--project', 'demo', '--user', 'alice', '-f', 'json']);
-    const { token } = JSON.parse(made.stdout) as { token: string };
-    server = await startServe(['--db', w.db, 'serve', '--port', '0']);
-    env = {
-      OS_AUTH_TYPE: 'admin_token',
-      OS_TOKEN: token,
-      OS_ENDPOINT: `${server.url}/v1/${project.id}`,
-      OS_CLOUD: '',
-    };
+    const served = await serveForClients(w);
+    ({ server, projectId } = served);
+    env = served.envOf.alice!;
   });
   after(async () => {
     await server?.stop();

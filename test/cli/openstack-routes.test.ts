@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, serveForClients } from './serve-process.js';
 
 // The real OpenStack client against `hearth serve` (standalone auth) for the routes of issue 21
 // items 5, 6 and 25: a ResourceGroup's members in `stack create --dry-run`, the template types in
@@ -40,25 +40,10 @@ describe('the real openstack CLI: previews of groups, validate, services, export
   before(async () => {
     const w = workdir({ 'group.yaml': GROUP, 'member.yaml': MEMBER });
     dir = w.dir;
-    const project = JSON.parse(w.run(['manage', 'project', 'create', 'demo', '-f', 'json']).stdout) as {
-      id: string;
-    };
-    assert.equal(w.run(['manage', 'user', 'create', 'alice', '--project', 'demo']).code, 0);
-    assert.equal(w.run(['manage', 'user', 'create', 'root', '--project', 'demo', '--role', 'admin']).code, 0);
-    server = await startServe(['--db', w.db, 'serve', '--port', '0']);
-    for (const [who, user] of [
-      ['member', 'alice'],
-      ['admin', 'root'],
-    ] as const) {
-      const made = w.run(['manage', 'token', 'create', '--project', 'demo', '--user', user, '-f', 'json']);
-      const { token } = JSON.parse(made.stdout) as { token: string };
-      tokens[who] = {
-        OS_AUTH_TYPE: 'admin_token',
-        OS_TOKEN: token,
-        OS_ENDPOINT: `${server.url}/v1/${project.id}`,
-        OS_CLOUD: '',
-      };
-    }
+    const served = await serveForClients(w, [{ name: 'alice' }, { name: 'root', role: 'admin' }]);
+    server = served.server;
+    tokens.member = served.envOf.alice!;
+    tokens.admin = served.envOf.root!;
   });
   after(async () => {
     await server?.stop();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, serveForClients } from './serve-process.js';
 
 // The real OpenStack client against `hearth serve` (standalone auth): `openstack stack snapshot
 // create|list|show|restore|delete` (issue 21, item 24). A restore brings the stack back to the
@@ -49,19 +49,9 @@ describe('the real openstack CLI: stack snapshots', { skip }, () => {
   before(async () => {
     const w = workdir({ 'stack.yaml': TEMPLATE, 'changed.yaml': CHANGED });
     dir = w.dir;
-    const project = JSON.parse(w.run(['manage', 'project', 'create', 'demo', '-f', 'json']).stdout) as {
-      id: string;
-    };
-    assert.equal(w.run(['manage', 'user', 'create', 'alice', '--project', 'demo']).code, 0);
-    server = await startServe(['--db', w.db, 'serve', '--port', '0']);
-    const made = w.run(['manage', 'token', 'create', '--project', 'demo', '--user', 'alice', '-f', 'json']);
-    const { token } = JSON.parse(made.stdout) as { token: string };
-    env = {
-      OS_AUTH_TYPE: 'admin_token',
-      OS_TOKEN: token,
-      OS_ENDPOINT: `${server.url}/v1/${project.id}`,
-      OS_CLOUD: '',
-    };
+    const served = await serveForClients(w);
+    server = served.server;
+    env = served.envOf.alice!;
   });
   after(async () => {
     await server?.stop();

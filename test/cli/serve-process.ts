@@ -94,3 +94,43 @@ async function stop(child: ChildProcess, exited: Promise<number | null>): Promis
     clearTimeout(timer);
   }
 }
+
+/** `hearth serve` for the real clients: its project, and the OS_* variables of each user. */
+export interface ClientServe {
+  server: ServeProcess;
+  projectId: string;
+  /** The variables that make `openstack` this user (a token of `hearth manage token create`). */
+  envOf: Record<string, Record<string, string>>;
+}
+
+/**
+ * On the workdir's store: project demo with `users` (by default alice, a member), then `hearth
+ * serve` on a free port, and a token per user for the openstack client's admin_token mode.
+ */
+export async function serveForClients(
+  w: { db: string; run: (args: string[]) => { code: number; stdout: string; stderr: string } },
+  users: readonly { name: string; role?: string }[] = [{ name: 'alice' }],
+): Promise<ClientServe> {
+  const ok = (args: string[]) => {
+    const r = w.run(args);
+    if (r.code !== 0) throw new Error(`hearth ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const projectId = (JSON.parse(ok(['manage', 'project', 'create', 'demo', '-f', 'json'])) as { id: string })
+    .id;
+  for (const { name, role } of users) {
+    ok(['manage', 'user', 'create', name, '--project', 'demo', ...(role ? ['--role', role] : [])]);
+  }
+  const server = await startServe(['--db', w.db, 'serve', '--port', '0']);
+  const envOf: Record<string, Record<string, string>> = {};
+  for (const { name } of users) {
+    const made = ok(['manage', 'token', 'create', '--project', 'demo', '--user', name, '-f', 'json']);
+    envOf[name] = {
+      OS_AUTH_TYPE: 'admin_token',
+      OS_TOKEN: (JSON.parse(made) as { token: string }).token,
+      OS_ENDPOINT: `${server.url}/v1/${projectId}`,
+      OS_CLOUD: '',
+    };
+  }
+  return { server, projectId, envOf };
+}
