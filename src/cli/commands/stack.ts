@@ -99,7 +99,7 @@ const PRE_UPDATE_HELP =
 
 /** heatclient's `--poll`: --wait, polling at that interval (5 s when no value is given). */
 const POLL_HELP =
-  'as --wait, asking the server every this many seconds with --url (default 5; the embedded engine reports as it goes)';
+  'as --wait, asking the server every this many seconds with --url (the embedded engine reports as it goes)';
 
 function pollOption(): Option {
   return new Option('--poll [seconds]', POLL_HELP).preset('5').argParser(pollSeconds);
