@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { selectColumns } from './columns.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 
@@ -39,13 +40,24 @@ export function cell(value: unknown): string {
 
 const FORMATS = ['table', 'json', 'yaml', 'value'] as const;
 
-/** Prints rows (or one record) in the format the user chose, like the openstack client. */
+/** A command's `-f` and `-c` (columnOption in columns.ts). */
+export interface OutputOptions {
+  format: string;
+  column?: string[];
+}
+
+/**
+ * Prints rows (or one record) in the format the user chose, like the openstack client: only the
+ * columns `-c` names, when it names some.
+ */
 export function show(
   print: (s: string) => void,
-  format: string,
-  value: Record<string, unknown> | Record<string, unknown>[],
+  output: string | OutputOptions,
+  shown: Record<string, unknown> | Record<string, unknown>[],
 ): void {
+  const { format, column } = typeof output === 'string' ? { format: output, column: undefined } : output;
   const fmt = checkFormat(format);
+  const value = selectColumns(shown, column);
   if (Array.isArray(value) && value.length === 0 && (fmt === 'table' || fmt === 'value')) return;
   if (fmt === 'value') {
     const rows = Array.isArray(value) ? value : Object.values(value).map((v) => ({ v }));

@@ -21,6 +21,8 @@ export interface WaitDisplay {
    * (`-f json|yaml|value`). Otherwise they go where the command prints, as `openstack` does.
    */
   logToStderr?: boolean;
+  /** `--poll SECONDS`: how often a remote wait asks the server (the embedded engine reports as it goes). */
+  pollMs?: number;
 }
 
 /** The display of a `--wait`: a status line when stderr is a terminal. */

@@ -134,7 +134,8 @@ export class RemoteBackend implements Backend {
     };
     process.once('SIGINT', onInterrupt);
     try {
-      const final = await pollStack(this.client, stack, mark, this.print, wait, options);
+      const interval = wait.pollMs !== undefined ? { intervalMs: wait.pollMs } : {};
+      const final = await pollStack(this.client, stack, mark, this.print, wait, { ...interval, ...options });
       return final && stackInfo(final);
     } finally {
       process.off('SIGINT', onInterrupt);

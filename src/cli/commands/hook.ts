@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Hook } from '../../template/environment/index.js';
 import { withBackend } from '../backend.js';
+import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 
 type Print = (s: string) => void;
@@ -19,6 +20,7 @@ export function registerHookCommands(stack: Command, program: Command, print: Pr
     .command('poll <stack>')
     .description('List the resources waiting at a hook, in the stack and its nested stacks')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, opts: { format: string }) => {
       const waiting = await withBackend(program, print, async (backend) =>
         backend.pendingHooks(await backend.findStack(name)),
@@ -28,7 +30,7 @@ export function registerHookCommands(stack: Command, program: Command, print: Pr
         pending_hook: w.hook,
         stack_name: w.stackName,
       }));
-      show(print, opts.format, rows);
+      show(print, opts, rows);
     });
   hook
     .command('clear <stack> <resources...>')

@@ -13,6 +13,7 @@ import type { Config } from '../../config/index.js';
 import { loadCloudSettings } from '../../openstack/index.js';
 import type { Store, UserRecord } from '../../store/contract.js';
 import { cliConfig, type GlobalOptions, openConfiguredStore } from '../embedded.js';
+import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 
 type Print = (s: string) => void;
@@ -42,19 +43,21 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
     .command('create <name>')
     .description('Create a project; its id is what API URLs carry (/v1/<project_id>)')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (name: string, opts: { format: string }) => {
       const made = await withStore((store) => createProject(store, name));
-      show(print, opts.format, { id: made.id, name: made.name });
+      show(print, opts, { id: made.id, name: made.name });
     });
   project
     .command('list')
     .description('List projects')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (opts: { format: string }) => {
       const projects = await withStore((store) => listProjects(store));
       show(
         print,
-        opts.format,
+        opts,
         projects.map((p) => ({ id: p.id, name: p.name, created_at: p.createdAt })),
       );
     });
@@ -73,6 +76,7 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
     .option('--os-cloud <name>', 'the cloud, by its name in clouds.yaml (read by every Hearth process)')
     .option('--clear', 'remove the project’s cloud')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (name: string, opts: { osCloud?: string; clear?: boolean; format: string }) => {
       if ((opts.osCloud === undefined) === (opts.clear !== true)) {
         throw new Error('give the cloud (--os-cloud NAME) or --clear, not both');
@@ -83,7 +87,7 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
         loadCloudSettings({ cloud, env: { OS_CLIENT_CONFIG_FILE: process.env.OS_CLIENT_CONFIG_FILE } });
       }
       const found = await withStore((store) => setProjectCloud(store, name, cloud));
-      show(print, opts.format, { id: found.id, name: found.name, os_cloud: cloud });
+      show(print, opts, { id: found.id, name: found.name, os_cloud: cloud });
     });
 
   const user = manage.command('user').description('Users of standalone authentication');
@@ -93,9 +97,10 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
     .requiredOption('--project <project>', 'the project (name or id)')
     .option('--role <role>', 'a role (repeatable; "admin" may act on every project)', collect, [])
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (name: string, opts: { project: string; role: string[]; format: string }) => {
       const made = await withStore((store) => createUser(store, opts.project, name, opts.role));
-      show(print, opts.format, {
+      show(print, opts, {
         id: made.id,
         name: made.name,
         project_id: made.projectId,
@@ -107,11 +112,12 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
     .description('List users, of one project or of all')
     .option('--project <project>', 'only this project’s (name or id)')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (opts: { project?: string; format: string }) => {
       const users = await withStore((store) => listUsers(store, opts.project));
       show(
         print,
-        opts.format,
+        opts,
         users.map((u) => ({
           id: u.id,
           name: u.name,
@@ -134,9 +140,10 @@ export function registerIdentityCommands(manage: Command, program: Command, prin
           : 'Disable a user: the API refuses its tokens until it is enabled again',
       )
       .option(...FORMAT)
+      .addOption(columnOption())
       .action(async (projectName: string, userName: string, opts: { format: string }) => {
         const changed = await withStore((store) => setUserEnabled(store, projectName, userName, enabled));
-        show(print, opts.format, userView(changed));
+        show(print, opts, userView(changed));
       });
   }
   user

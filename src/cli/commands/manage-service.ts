@@ -3,6 +3,7 @@ import type { Config } from '../../config/index.js';
 import { engineAlive, removeDeadEngines } from '../../engine/liveness.js';
 import type { ServiceRecord, Store } from '../../store/contract.js';
 import { cliConfig, type GlobalOptions, openConfiguredStore } from '../embedded.js';
+import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 
 type Print = (s: string) => void;
@@ -33,13 +34,14 @@ export function registerServiceCommands(manage: Command, program: Command, print
     .command('list')
     .description('List engines: host, pid, start, last heartbeat, and whether they are alive')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (opts: { format: string }) => {
       const rows = await withStore(async (store, config) => {
         const services = await store.tx((tx) => tx.services.list());
         const now = Date.now();
         return services.map((s) => serviceRow(s, now, config.engine_dead_after_ms));
       });
-      show(print, opts.format, rows);
+      show(print, opts, rows);
     });
 
   service

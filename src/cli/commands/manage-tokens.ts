@@ -8,6 +8,7 @@ import {
   tokenState,
 } from '../../auth/index.js';
 import type { TokenListing } from '../../store/contract.js';
+import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 import { storeRunner } from './manage-identity.js';
 
@@ -38,13 +39,14 @@ export function registerTokenCommands(manage: Command, program: Command, print: 
     .addOption(new Option('--expires-in <seconds>').hideHelp())
     .option('--no-expiry', 'a token that never expires (it lives until revoked)')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (opts: CreateOptions) => {
       const made = await withStore((store, config) =>
         createToken(store, opts.project, opts.user, {
           ttlSeconds: lifetime(opts, config.token_expiration),
         }),
       );
-      show(print, opts.format, {
+      show(print, opts, {
         token: made.token,
         id: made.id,
         project_id: made.user.projectId,
@@ -61,6 +63,7 @@ export function registerTokenCommands(manage: Command, program: Command, print: 
     .option('--project <project>', 'only this project’s (name or id)')
     .option('--user <user>', 'only this user’s (name or id; needs --project)')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (opts: { project?: string; user?: string; format: string }) => {
       const tokens = await withStore((store) =>
         listTokens(store, {
@@ -68,7 +71,7 @@ export function registerTokenCommands(manage: Command, program: Command, print: 
           ...(opts.user === undefined ? {} : { user: opts.user }),
         }),
       );
-      show(print, opts.format, tokenRows(tokens));
+      show(print, opts, tokenRows(tokens));
     });
 
   token
@@ -79,6 +82,7 @@ export function registerTokenCommands(manage: Command, program: Command, print: 
     .option('--project <project>', 'the project of --user (name or id)')
     .option('--user <user>', 'revoke every token of this user (name or id)')
     .option(...FORMAT)
+    .addOption(columnOption())
     .action(async (ids: string[], opts: { project?: string; user?: string; format: string }) => {
       const byUser = opts.user !== undefined || opts.project !== undefined;
       if (byUser && ids.length > 0)
@@ -92,7 +96,7 @@ export function registerTokenCommands(manage: Command, program: Command, print: 
       const revoked = await withStore((store) =>
         byUser ? revokeUserTokens(store, opts.project!, opts.user!) : revokeTokens(store, ids),
       );
-      show(print, opts.format, tokenRows(revoked));
+      show(print, opts, tokenRows(revoked));
     });
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { type Backend, withBackend } from '../backend.js';
+import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 import { waitDisplay } from '../progress.js';
 import { eventView, resourceDetailView, resourceView } from '../views.js';
@@ -30,12 +31,13 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
       nestedDepth,
     )
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, opts: FormatOptions & { nestedDepth?: number }) => {
       const depth = opts.nestedDepth ?? 0;
       const rows = await run(async (backend) => backend.resources(await backend.findStack(name), depth));
       show(
         print,
-        opts.format,
+        opts,
         rows.map((r) => resourceView(r, depth > 0)),
       );
     });
@@ -43,9 +45,10 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
     .command('show <stack> <resource>')
     .description('Show one resource, with its attributes')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, resourceName: string, opts: FormatOptions) => {
       const row = await run(async (backend) => backend.resource(await backend.findStack(name), resourceName));
-      show(print, opts.format, resourceDetailView(row));
+      show(print, opts, resourceDetailView(row));
     });
 
   registerSignalCommand(resource, run);
@@ -63,11 +66,12 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
   output
     .command('list <stack>')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, opts: FormatOptions) => {
       const outputs = await run(async (backend) => backend.outputs(await backend.findStack(name), false));
       show(
         print,
-        opts.format,
+        opts,
         outputs.map((o) => ({ output_key: o.output_key, description: o.description })),
       );
     });
@@ -75,16 +79,17 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
     .command('show <stack> [output]')
     .option('--all', 'every output')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, key: string | undefined, opts: FormatOptions & { all?: boolean }) => {
       await run(async (backend) => {
         const found = await backend.findStack(name);
         if (opts.all || key === undefined) {
           const all: Record<string, unknown> = {};
           for (const o of await backend.outputs(found, true)) all[o.output_key] = o;
-          show(print, opts.format, all);
+          show(print, opts, all);
           return;
         }
-        show(print, opts.format, { ...(await backend.output(found, key)) });
+        show(print, opts, { ...(await backend.output(found, key)) });
       });
     });
 
@@ -96,6 +101,7 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
       'keep printing new events until the operation ends (with --url: polled about every second)',
     )
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, opts: FormatOptions & { follow?: boolean }) => {
       await run(async (backend) => {
         const found = await backend.findStack(name);
@@ -103,7 +109,7 @@ export function registerStackDetails(stack: Command, program: Command, print: Pr
           await backend.waitForStack(found, waitDisplay());
           return;
         }
-        show(print, opts.format, (await backend.events(found)).map(eventView));
+        show(print, opts, (await backend.events(found)).map(eventView));
       });
     });
 

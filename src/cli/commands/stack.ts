@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { timeoutProblem } from '../../engine/stack-timeout.js';
+import type { Hook } from '../../template/environment/index.js';
 import { loadEnvironments, loadStackInput, toFileUrl } from '../../template/loader.js';
 import { type Backend, type StackInfo, withBackend } from '../backend.js';
-import { show, tabular } from '../output.js';
+import { columnOption } from '../columns.js';
+import { type OutputOptions, show, tabular } from '../output.js';
 import { waitDisplay } from '../progress.js';
 import { stackListView, stackView } from '../views.js';
 import { registerDriftCommands } from './drift.js';
@@ -11,6 +13,7 @@ import { registerHookCommands } from './hook.js';
 import { renderPlan } from './plan.js';
 import { createPreviewView, updatePreviewView } from './preview.js';
 import { registerStackDetails } from './stack-details.js';
+import { parameterFileValues, pollSeconds, withHooks } from './stack-input.js';
 import { parseParameterArgs, readLocalFile } from './template.js';
 
 type Print = (s: string) => void;
@@ -19,6 +22,7 @@ interface TemplateOptions {
   template?: string;
   environment: string[];
   parameter: string[];
+  parameterFile: string[];
 }
 
 interface FormatOptions {
@@ -26,12 +30,19 @@ interface FormatOptions {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-function templateInput(opts: TemplateOptions) {
+/** `--parameter` and `--parameter-file` values (a file's wins, as in heatclient). */
+function parameterValues(opts: Omit<TemplateOptions, 'environment'>) {
+  return { ...parseParameterArgs(opts.parameter), ...parameterFileValues(opts.parameterFile, opts.template) };
+}
+
+/** The template, environments and parameters; `hooks` set on the resources they name (`--pre-create`). */
+function templateInput(opts: TemplateOptions, hooks?: { paths: string[]; hook: Hook }) {
   const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
-  const environment = {
+  const given = {
     ...input.environment,
-    parameters: { ...input.environment.parameters, ...parseParameterArgs(opts.parameter) },
+    parameters: { ...input.environment.parameters, ...parameterValues(opts) },
   };
+  const environment = hooks ? withHooks(given, hooks.paths, hooks.hook) : given;
   return { url: input.url, text: input.text, files: input.files, environment };
 }
 
@@ -59,7 +70,13 @@ function timeoutMinutes(text: string): number | null {
 function environmentOptions(cmd: Command): Command {
   return cmd
     .option('-e, --environment <file>', 'an environment file (repeatable)', collect, [])
-    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, []);
+    .option('--parameter <key=value>', 'a parameter value (repeatable)', collect, [])
+    .option(
+      '--parameter-file <key=file>',
+      "a parameter whose value is the file's content (repeatable; a relative path is taken from the template's directory)",
+      collect,
+      [],
+    );
 }
 
 /** What `--wait` shows: with --url, the stack's status and new events polled about every second. */
@@ -70,16 +87,39 @@ const WAIT_HELP =
 function operationOptions(cmd: Command): Command {
   return cmd
     .option('--wait', WAIT_HELP)
-    .option('-f, --format <format>', 'table, json, yaml or value', 'table');
+    .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption());
 }
 
-/** The `--wait` display an operation runs with, or none. */
-const waitFor = (opts: { wait?: boolean; format?: string }) =>
-  opts.wait ? waitDisplay(true, opts.format) : undefined;
+/** heatclient's breakpoints: a resource of a nested stack by its path, `parent/child` (fnmatch patterns allowed). */
+const PRE_CREATE_HELP =
+  'set a pre-create hook on this resource (repeatable; nested: parent/child; wildcards: group/*)';
+const PRE_UPDATE_HELP =
+  'set a pre-update hook on this resource (repeatable; nested: parent/child; wildcards: group/*)';
+
+/** heatclient's `--poll`: --wait, polling at that interval (5 s when no value is given). */
+const POLL_HELP =
+  'as --wait, asking the server every this many seconds with --url (the embedded engine reports as it goes)';
+
+function pollOption(): Option {
+  return new Option('--poll [seconds]', POLL_HELP).preset('5').argParser(pollSeconds);
+}
+
+interface WaitOptions {
+  wait?: boolean;
+  poll?: number;
+  format?: string;
+}
+
+/** The `--wait` (or `--poll`) display an operation runs with, or none. */
+const waitFor = (opts: WaitOptions) =>
+  opts.wait || opts.poll !== undefined
+    ? { ...waitDisplay(true, opts.format), ...(opts.poll !== undefined ? { pollMs: opts.poll * 1000 } : {}) }
+    : undefined;
 
 /** Prints the stack an operation started on (or ended with, after --wait). */
-function printStack(print: Print, format: string, stack: StackInfo | undefined): void {
-  if (stack) show(print, format, stackView(stack));
+function printStack(print: Print, output: string | OutputOptions, stack: StackInfo | undefined): void {
+  if (stack) show(print, output, stackView(stack));
 }
 
 const OBSERVE_HELP =
@@ -118,7 +158,9 @@ export function registerStackCommands(program: Command, print: Print): void {
       .option('--tags <tags>', 'comma-separated tags')
       .option('--observe <seconds>', OBSERVE_HELP, (v) => Number(v))
       .option('--heal', HEAL_HELP)
-      .option('--dry-run', 'show the resources the create would make, and create nothing'),
+      .option('--pre-create <resource>', PRE_CREATE_HELP, collect, [])
+      .option('--dry-run', 'show the resources the create would make, and create nothing')
+      .addOption(pollOption()),
   ).action(
     async (
       name: string,
@@ -127,14 +169,15 @@ export function registerStackCommands(program: Command, print: Print): void {
           timeout?: number | null;
           enableRollback?: boolean;
           tags?: string;
-          wait?: boolean;
+          preCreate: string[];
           dryRun?: boolean;
-        } & ObserveOptions,
+        } & WaitOptions &
+        ObserveOptions,
     ) => {
       const observe = observePolicy(opts);
       const request = {
         name,
-        template: templateInput(opts),
+        template: templateInput(opts, { paths: opts.preCreate, hook: 'pre-create' }),
         timeoutMins: opts.timeout ?? null,
         disableRollback: !opts.enableRollback,
         tags: opts.tags ? opts.tags.split(',') : [],
@@ -143,9 +186,9 @@ export function registerStackCommands(program: Command, print: Print): void {
       await run(async (backend) => {
         if (opts.dryRun) {
           const resources = await backend.previewCreate(request);
-          return show(print, opts.format, createPreviewView(name, resources, tabular(opts.format)));
+          return show(print, opts, createPreviewView(name, resources, tabular(opts.format)));
         }
-        printStack(print, opts.format, await backend.createStack(request, waitFor(opts)));
+        printStack(print, opts, await backend.createStack(request, waitFor(opts)));
       });
     },
   );
@@ -177,15 +220,13 @@ export function registerStackCommands(program: Command, print: Print): void {
         document: readDocument(opts.adoptFile),
         environment: {
           ...environment,
-          parameters: { ...environment.parameters, ...parseParameterArgs(opts.parameter) },
+          parameters: { ...environment.parameters, ...parameterValues(opts) },
         },
         files,
         timeoutMins: opts.timeout ?? null,
         disableRollback: !opts.enableRollback,
       };
-      await run(async (backend) =>
-        printStack(print, opts.format, await backend.adoptStack(request, waitFor(opts))),
-      );
+      await run(async (backend) => printStack(print, opts, await backend.adoptStack(request, waitFor(opts))));
     },
   );
 
@@ -204,8 +245,10 @@ export function registerStackCommands(program: Command, print: Print): void {
         '--converge',
         "compare with the resources' live state, not the stored one: what changed or went away outside Hearth is put back",
       )
+      .option('--pre-update <resource>', PRE_UPDATE_HELP, collect, [])
       .option('--dry-run', 'show what the update would do to each resource, and change nothing')
-      .option('--show-nested', 'with --dry-run: the resources of nested stacks too'),
+      .option('--show-nested', 'with --dry-run: the resources of nested stacks too')
+      .addOption(pollOption()),
   ).action(
     async (
       name: string,
@@ -214,17 +257,21 @@ export function registerStackCommands(program: Command, print: Print): void {
           existing?: boolean;
           rollback?: string;
           timeout?: number | null;
-          wait?: boolean;
+          preUpdate: string[];
           dryRun?: boolean;
           showNested?: boolean;
           converge?: boolean;
-        } & ObserveOptions,
+        } & WaitOptions &
+        ObserveOptions,
     ) => {
       if (!opts.template && !opts.existing) throw new Error('stack update needs -t/--template or --existing');
       if (opts.showNested && !opts.dryRun) throw new Error('--show-nested goes with --dry-run');
+      // With --existing alone the stored environment is kept as it is: no hook can be added to it.
+      if (opts.preUpdate.length > 0 && !opts.template) throw new Error('--pre-update needs -t/--template');
+      const hooks = { paths: opts.preUpdate, hook: 'pre-update' as const };
       const change = {
-        ...(opts.template ? { template: templateInput(opts) } : {}),
-        ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
+        ...(opts.template ? { template: templateInput(opts, hooks) } : {}),
+        ...(opts.existing ? { parameters: parameterValues(opts) } : {}),
         ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
         ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),
         ...(opts.converge ? { converge: true } : {}),
@@ -234,9 +281,9 @@ export function registerStackCommands(program: Command, print: Print): void {
         const found = await backend.findStack(name);
         if (opts.dryRun) {
           const changes = await backend.previewUpdate(found, change, opts.showNested ?? false);
-          return show(print, opts.format, updatePreviewView(changes, tabular(opts.format)));
+          return show(print, opts, updatePreviewView(changes, tabular(opts.format)));
         }
-        printStack(print, opts.format, await backend.updateStack(found, change, waitFor(opts)));
+        printStack(print, opts, await backend.updateStack(found, change, waitFor(opts)));
       });
     },
   );
@@ -255,7 +302,7 @@ export function registerStackCommands(program: Command, print: Print): void {
     if (!opts.template && !opts.existing) throw new Error('stack plan needs -t/--template or --existing');
     const change = {
       ...(opts.template ? { template: templateInput(opts) } : {}),
-      ...(opts.existing ? { parameters: parseParameterArgs(opts.parameter) } : {}),
+      ...(opts.existing ? { parameters: parameterValues(opts) } : {}),
     };
     // Nested stacks' resources too, named from the parent (a group's members as `group.0`).
     const plan = await run(async (backend) =>
@@ -269,12 +316,14 @@ export function registerStackCommands(program: Command, print: Print): void {
     .description('Delete stacks')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--wait', WAIT_HELP)
-    .action(async (names: string[], opts: { yes?: boolean; wait?: boolean }) => {
+    .addOption(pollOption())
+    .action(async (names: string[], opts: { yes?: boolean } & WaitOptions) => {
       await run(async (backend) => {
         for (const name of names) {
           const found = await backend.findStack(name);
-          await backend.deleteStack(found, waitFor(opts));
-          if (!opts.wait) print(`Request to delete stack ${found.name} (${found.id}) has been accepted.\n`);
+          const wait = waitFor(opts);
+          await backend.deleteStack(found, wait);
+          if (!wait) print(`Request to delete stack ${found.name} (${found.id}) has been accepted.\n`);
         }
       });
     });
@@ -285,12 +334,13 @@ export function registerStackCommands(program: Command, print: Print): void {
     // Heat's API calls it show_nested, the openstack client --nested.
     .option('--nested, --show-nested', 'include nested stacks, with the id of their parent')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (opts: FormatOptions & { showNested?: boolean }) => {
       const nested = opts.showNested === true;
       const stacks = await run((backend) => backend.listStacks(nested));
       show(
         print,
-        opts.format,
+        opts,
         stacks.map((s) => stackListView(s, nested)),
       );
     });
@@ -299,11 +349,12 @@ export function registerStackCommands(program: Command, print: Print): void {
     .command('show <name>')
     .description('Show a stack, with its outputs')
     .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+    .addOption(columnOption())
     .action(async (name: string, opts: FormatOptions) => {
       await run(async (backend) => {
         const found = await backend.findStack(name);
         const outputs = await backend.outputs(found, true);
-        show(print, opts.format, { ...stackView(found), outputs });
+        show(print, opts, { ...stackView(found), outputs });
       });
     });
 
@@ -354,10 +405,11 @@ export function registerStackCommands(program: Command, print: Print): void {
       .description(description)
       .option('--wait', WAIT_HELP.replace('the operation', `the ${visit}`))
       .option('-f, --format <format>', 'table, json, yaml or value', 'table')
+      .addOption(columnOption())
       .action(async (name: string, opts: FormatOptions & { wait?: boolean }) => {
         await run(async (backend) => {
           const found = await backend.findStack(name);
-          printStack(print, opts.format, await backend.visitStack(found, visit, waitFor(opts)));
+          printStack(print, opts, await backend.visitStack(found, visit, waitFor(opts)));
         });
       });
   }
