@@ -152,6 +152,73 @@ describe('hearth completion', () => {
     assert.ok(!existsSync(missing));
   });
 
+  it(
+    'fish completes subcommands, options, choices and the stacks of the store named',
+    {
+      skip: !installed('fish') && 'fish is not installed',
+    },
+    () => {
+      const w = workdir({ 't.yaml': 'heat_template_version: 2018-08-31\nresources: {}\n' });
+      assert.equal(w.run(['stack', 'create', 'fishy', '-t', 't.yaml', '--wait']).code, 0);
+      const offers = (line: string) => {
+        const r = spawnSync(
+          'fish',
+          ['--no-config', '-c', `source ${scripts.fish}; complete -C ${shellWord(line)}`],
+          {
+            encoding: 'utf8',
+            env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+            timeout: 60_000,
+          },
+        );
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => l.split('\t')[0]);
+      };
+      assert.deepEqual(offers('hearth stack cr'), ['create']);
+      const options = offers('hearth stack create -');
+      for (const flag of ['-t', '--template', '--wait', '--format']) assert.ok(options.includes(flag), flag);
+      assert.deepEqual(offers('hearth stack show x -f ').sort(), ['json', 'table', 'value', 'yaml']);
+      assert.deepEqual(offers(`hearth --db ${w.db} stack show `), ['fishy']);
+    },
+  );
+
+  it(
+    'zsh completes subcommands, options, choices and stacks on a TAB in a terminal (zpty)',
+    {
+      skip: !installed('zsh') && 'zsh is not installed',
+    },
+    () => {
+      const w = workdir({ 't.yaml': 'heat_template_version: 2018-08-31\nresources: {}\n' });
+      assert.equal(w.run(['stack', 'create', 'zshy', '-t', 't.yaml', '--wait']).code, 0);
+      // An interactive zsh in a pty: the line typed, a TAB, then its screen read until `pattern`.
+      const driver = join(dir, 'tab.zsh');
+      writeFileSync(
+        driver,
+        `zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z 'PS1="> "; autoload -U compinit; compinit -u -D; setopt nobeep'
+zpty -w z "source \${(q)1}; PATH=\${(q)2}:\\$PATH"
+zpty -w -n z "$3"$'\\t'
+zpty -r z screen "$4" && print -r -- completed
+zpty -d z
+`,
+      );
+      const tab = (line: string, pattern: string) => {
+        const r = spawnSync('zsh', ['-f', driver, scripts.zsh!, dir, line, pattern], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        assert.equal(r.stdout.trim(), 'completed', `${line} → ${pattern}: ${r.stdout}${r.stderr}`);
+      };
+      tab('hearth stack cr', '*hearth stack create*');
+      tab('hearth stack create -', '*--template*--wait*');
+      tab('hearth stack show x -f ', '*json*table*value*yaml*');
+      tab(`hearth --db ${w.db} stack show `, '*stack show zshy*');
+    },
+  );
+
   it('zsh and fish scripts carry the same tree: subcommands, options, choices, stacks', () => {
     const zsh = hearth(['completion', 'zsh']).stdout;
     assert.match(zsh, /^#compdef hearth$/m);

@@ -92,9 +92,16 @@ function __hearth_using -a expected
     test "$path" = "$expected"
 end
 
+# The stacks of the store this command line names (--db, --config, --url).
 function __hearth_stacks
     set -l tokens (commandline -opc)
-    $tokens[1] __complete stacks 2>/dev/null
+    set -l store
+    for i in (seq 2 (math (count $tokens) - 1))
+        if contains -- $tokens[$i] --db --config --url
+            set -a store $tokens[$i] $tokens[(math $i + 1)]
+        end
+    end
+    $tokens[1] $store __complete stacks 2>/dev/null
 end
 
 complete -c hearth -f

@@ -85,7 +85,7 @@ export function zshScript(tree: CommandSpec): string {
 
 _hearth_stacks() {
   local -a stacks
-  stacks=(\${(f)"$(\${_hearth_program:-hearth} __complete stacks 2>/dev/null)"})
+  stacks=(\${(f)"$(\${_hearth_program:-hearth} "\${_hearth_store[@]}" __complete stacks 2>/dev/null)"})
   _describe -t stacks 'stack' stacks
 }
 
@@ -101,10 +101,18 @@ fi
 `;
 }
 
-/** The program's function remembers which \`hearth\` was typed, to list stacks with it. */
+/**
+ * The program's function remembers which `hearth` was typed and the store the line names
+ * (--db, --config, --url), to list stacks with them.
+ */
 function rootFunction(cmd: CommandSpec): string {
   return commandFunction(cmd).replace(
     'typeset -A opt_args',
-    'typeset -A opt_args\n  local _hearth_program="${words[1]}"',
+    `typeset -A opt_args
+  local _hearth_program="\${words[1]}" i
+  local -a _hearth_store
+  for ((i = 2; i < $#words; i++)); do
+    case "\${words[i]}" in --db | --config | --url) _hearth_store+=("\${words[i]}" "\${(Q)words[i + 1]}") ;; esac
+  done`,
   );
 }
