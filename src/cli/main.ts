@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { TypeCatalog } from '../template/types.js';
 import { HEARTH_VERSION } from '../version.js';
+import { registerCompletionCommands } from './commands/completion.js';
 import { registerEngineCommand } from './commands/engine.js';
 import { registerManageCommands } from './commands/manage.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
@@ -9,6 +10,8 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { describeError, EXIT_INVALID, EXIT_USAGE } from './errors.js';
+import { addTableOptions, setTableLayout, tableLayoutFor } from './output.js';
+import { paint } from './terminal.js';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -46,11 +49,21 @@ export function buildProgram(
   registerServeCommand(program, io.out);
   registerManageCommands(program, io.out);
   registerSandboxCommands(program, io.out);
+  registerCompletionCommands(program, io.out);
+  // Commander's own errors (`error: unknown option`) get the red prefix ours have.
+  const outputError = (text: string, write: (s: string) => void) =>
+    write(io === STDIO ? text.replace(/^error:/, (prefix) => paint(process.stderr, 'red', prefix)) : text);
   const configure = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+    cmd.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err, outputError });
+    // Every command that prints tables (its `-f` defaults to table) takes cliff's width options.
+    if (cmd.options.some((o) => o.long === '--format' && o.defaultValue === 'table')) addTableOptions(cmd);
     cmd.commands.forEach(configure);
   };
+  program.configureOutput({ outputError });
   program.commands.forEach(configure);
+  program.hook('preAction', (_program, action) => {
+    setTableLayout(tableLayoutFor(action.opts(), io === STDIO ? process.stdout : undefined));
+  });
   return program;
 }
 
@@ -81,7 +94,8 @@ export async function main(argv: string[], io: CliIO = STDIO): Promise<number> {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    io.err(`Error: ${describeError(err)}\n`);
+    const prefix = io === STDIO ? paint(process.stderr, 'red', 'Error:') : 'Error:';
+    io.err(`${prefix} ${describeError(err)}\n`);
     return EXIT_INVALID;
   }
 }

@@ -2,6 +2,7 @@ import type { Engine, StackProgress } from '../engine/engine.js';
 import type { StackProgressCounts, StackRecord } from '../store/contract.js';
 import { eventInfo } from './backends/embedded-views.js';
 import { StackFailed } from './errors.js';
+import { useColour } from './terminal.js';
 import { eventLine } from './views.js';
 
 type Print = (s: string) => void;
@@ -23,11 +24,15 @@ export interface WaitDisplay {
   logToStderr?: boolean;
   /** `--poll SECONDS`: how often a remote wait asks the server (the embedded engine reports as it goes). */
   pollMs?: number;
+  /** Event lines colour their status (where they go is a terminal, or FORCE_COLOR; no NO_COLOR). */
+  colour?: boolean;
 }
 
 /** The display of a `--wait`: a status line when stderr is a terminal. */
 export function waitDisplay(failOnFailure = true, format = 'table'): WaitDisplay {
-  return { tty: process.stderr.isTTY === true, failOnFailure, logToStderr: format !== 'table' };
+  const logToStderr = format !== 'table';
+  const colour = useColour(logToStderr ? process.stderr : process.stdout);
+  return { tty: process.stderr.isTTY === true, failOnFailure, logToStderr, colour };
 }
 
 /** Where a plain (not terminal) display writes its lines. */
@@ -76,7 +81,7 @@ export async function waitAndReport(
   const plain = async (progress: StackProgress) => {
     const events = await store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
     lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events) log(eventLine(eventInfo(e)));
+    for (const e of events) log(eventLine(eventInfo(e), display.colour));
     const counts = countsText(progress.counts);
     const running = progress.counts.total > 0 && !progress.final;
     // A line when an operation starts (a rollback is another), then only now and then.

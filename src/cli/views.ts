@@ -1,4 +1,6 @@
 import type { EventInfo, ResourceDetail, ResourceInfo, StackInfo, StackSummary } from './backend.js';
+import { statusStyle } from './output.js';
+import { styled } from './terminal.js';
 
 /*
  * The rows and records the stack commands print, with Heat's column names: one definition for
@@ -62,7 +64,9 @@ export function eventView(event: EventInfo): Record<string, unknown> {
   };
 }
 
-/** An event as `--wait` prints it, one line each. */
-export function eventLine(event: EventInfo): string {
-  return `${event.time} [${event.resourceName}]: ${event.status}  ${event.reason}\n`;
+/** An event as `--wait` prints it, one line each; with `colour`, its status coloured. */
+export function eventLine(event: EventInfo, colour = false): string {
+  const style = colour ? statusStyle(event.status) : undefined;
+  const status = style ? styled(style, event.status) : event.status;
+  return `${event.time} [${event.resourceName}]: ${status}  ${event.reason}\n`;
 }

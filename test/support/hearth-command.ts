@@ -7,6 +7,9 @@ const SOURCES = resolve(ROOT, 'src/cli/index.ts');
 // Tests drive the engine themselves (a create without --wait stays IN_PROGRESS until a test runs
 // it): `hearth` children start no background engine unless a test turns background_engine on.
 process.env.HEARTH_BACKGROUND_ENGINE ??= 'false';
+// Children print as into a pipe whatever terminal the tests run from: the runners set FORCE_COLOR=1
+// on one (scripts/run-tests.mjs, node --test), which would colour the tables the tests read.
+delete process.env.FORCE_COLOR;
 
 /**
  * The node arguments that run the real `hearth` command (append its own arguments).

@@ -87,7 +87,7 @@ export async function pollStack(
       try {
         const fresh = await client.listEvents(stackId, { sort_dir: 'asc', ...(marker ? { marker } : {}) });
         marker = fresh.at(-1)?.id ?? marker;
-        if (!display.tty) for (const e of fresh) log(eventLine(eventInfo(e)));
+        if (!display.tty) for (const e of fresh) log(eventLine(eventInfo(e), display.colour));
       } catch (err) {
         if (!(err instanceof HeatApiError && (err.noRoute || err.status === 404))) throw err;
         events = !err.noRoute;
