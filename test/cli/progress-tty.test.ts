@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { hearthNodeArgs } from '../support/hearth-command.js';
+import type { CliResult } from './helpers.js';
+import { T, Workdir } from './workdir.js';
+
+// `--wait` as a user sees it: in a real pseudo-terminal (script(1) gives the command one) and in
+// a log. The members of a ResourceGroup are a nested stack's; each takes a second or two, so
+// work is visibly in progress for several redraws.
+const TEMPLATE = `heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 3
+      resource_def: {type: ${T}, properties: {action_wait_secs: {create: 2}}}
+  after: {type: OS::Heat::None, depends_on: group}
+`;
+
+const COLUMNS = 50;
+// eslint-disable-next-line no-control-regex
+const ESCAPE = /\x1b\[[0-9;]*[A-Za-z]/g;
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Runs `hearth` in a pseudo-terminal COLUMNS wide: what the terminal received, as it came. */
+function inTerminal(w: Workdir, args: string[], env: Record<string, string>): Promise<CliResult> {
+  const command = [process.execPath, ...hearthNodeArgs(), '--db', w.db, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qfec', `stty cols ${COLUMNS} rows 24; exec ${command}`, '/dev/null'], {
+    cwd: w.dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  return new Promise((res) => child.on('close', (code) => res({ code: code ?? -1, stdout, stderr })));
+}
+
+describe('--wait progress display', () => {
+  it('on a terminal: a redrawn block with a bar, counts over nested stacks, names, then a summary', async () => {
+    const w = new Workdir({ 't.yaml': TEMPLATE });
+    const r = await inTerminal(w, ['stack', 'create', 's', '-t', 't.yaml', '--wait', '-f', 'value'], {
+      NO_COLOR: '1',
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const screen = r.stdout;
+    assert.ok(screen.includes('\x1b[K') && screen.includes('\x1b[J'), 'redrawn in place');
+    assert.ok(/\x1b\[\dA/.test(screen), 'the block is taller than a line: redrawn from its top');
+    assert.doesNotMatch(screen, /\x1b\[(3\d|2)m/, 'no colour with NO_COLOR');
+    const lines = screen.replace(ESCAPE, '').split(/[\r\n]+/);
+    // The group's node and its 3 members run together: counted though their rows are the
+    // nested stack's; `after` waits for the group.
+    assert.ok(
+      lines.some((l) => /^[3-9] in progress, 1 waiting, 0 failed/.test(l)),
+      screen,
+    );
+    assert.ok(
+      lines.some((l) => /^CREATE_IN_PROGRESS \[[#.]{5,}\] \d\/5 \d+%$/.test(l)),
+      'a bar in the status line',
+    );
+    assert.ok(lines.some((l) => /^running: group/.test(l)));
+    assert.ok(
+      lines.some((l) => /group\.\d/.test(l)),
+      'a member named after its group',
+    );
+    // Every line of the block fits the terminal, short of its last column.
+    const block = lines.filter((l) => /in progress|_IN_PROGRESS|running:/.test(l));
+    assert.ok(block.length > 3);
+    for (const l of block) assert.ok(l.length < COLUMNS, `${l.length} columns: ${l}`);
+    assert.match(screen, /CREATE_COMPLETE: 5 resources in \d+\.\ds \(\d+(\.\d)?\/s\)\r\n/);
+  });
+
+  it('in a log: plain lines (progress, events, the summary) and no escape codes', async () => {
+    const w = new Workdir({ 't.yaml': TEMPLATE });
+    const r = await w.run(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!/[\r\x1b]/.test(r.stdout + r.stderr), 'nothing redrawn');
+    const lines = r.stdout.split('\n');
+    assert.equal(lines[0], 'Progress: 0/2 done, 1 in progress, 1 waiting, 0 failed (0.0s)');
+    assert.ok(lines.some((l) => /\[group\]: CREATE_COMPLETE/.test(l)));
+    assert.ok(
+      lines.some((l) => /^CREATE_COMPLETE: 5 resources in \d+\.\ds/.test(l)),
+      r.stdout,
+    );
+  });
+});
