@@ -73,7 +73,8 @@ describe('--wait progress display', () => {
     const block = lines.filter((l) => /in progress|_IN_PROGRESS|running:/.test(l));
     assert.ok(block.length > 3);
     for (const l of block) assert.ok(l.length < COLUMNS, `${l.length} columns: ${l}`);
-    assert.match(screen, /CREATE_COMPLETE: 5 resources in \d+\.\ds \(\d+(\.\d)?\/s\)\r\n/);
+    // The block gives way to the summary, on a line of its own.
+    assert.match(screen, /\x1b\[2ACREATE_COMPLETE: 5 resources in \d+\.\ds \(\d+(\.\d)?\/s\)\x1b\[K\x1b\[J\r\n/);
   });
 
   it('in a log: plain lines (progress, events, the summary) and no escape codes', async () => {
