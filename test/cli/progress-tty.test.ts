@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- terminal escape codes are what these tests look at */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
@@ -19,7 +20,6 @@ resources:
 `;
 
 const COLUMNS = 50;
-// eslint-disable-next-line no-control-regex
 const ESCAPE = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 function quote(arg: string): string {
@@ -74,7 +74,10 @@ describe('--wait progress display', () => {
     assert.ok(block.length > 3);
     for (const l of block) assert.ok(l.length < COLUMNS, `${l.length} columns: ${l}`);
     // The block gives way to the summary, on a line of its own.
-    assert.match(screen, /\x1b\[2ACREATE_COMPLETE: 5 resources in \d+\.\ds \(\d+(\.\d)?\/s\)\x1b\[K\x1b\[J\r\n/);
+    assert.match(
+      screen,
+      /\x1b\[\dACREATE_COMPLETE: 5 resources in \d+\.\ds \(\d+(\.\d)?\/s\)\x1b\[K\x1b\[J\r\n/,
+    );
   });
 
   it('in a log: plain lines (progress, events, the summary) and no escape codes', async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- terminal escape codes are what these tests look at */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -23,7 +24,6 @@ const VIEW: ProgressView = {
   nowMs: 6100,
 };
 
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 describe('progress view', () => {
