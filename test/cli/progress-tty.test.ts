@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { hearthNodeArgs } from '../support/hearth-command.js';
+import { startServe } from './serve-process.js';
 import type { CliResult } from './helpers.js';
 import { T, Workdir } from './workdir.js';
 
@@ -27,10 +28,10 @@ function quote(arg: string): string {
 }
 
 /** Runs `hearth` in a pseudo-terminal COLUMNS wide: what the terminal received, as it came. */
-function inTerminal(w: Workdir, args: string[], env: Record<string, string>): Promise<CliResult> {
-  const command = [process.execPath, ...hearthNodeArgs(), '--db', w.db, ...args].map(quote).join(' ');
+function inTerminal(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const command = [process.execPath, ...hearthNodeArgs(), ...args].map(quote).join(' ');
   const child = spawn('script', ['-qfec', `stty cols ${COLUMNS} rows 24; exec ${command}`, '/dev/null'], {
-    cwd: w.dir,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120_000,
@@ -45,9 +46,8 @@ function inTerminal(w: Workdir, args: string[], env: Record<string, string>): Pr
 describe('--wait progress display', () => {
   it('on a terminal: a redrawn block with a bar, counts over nested stacks, names, then a summary', async () => {
     const w = new Workdir({ 't.yaml': TEMPLATE });
-    const r = await inTerminal(w, ['stack', 'create', 's', '-t', 't.yaml', '--wait', '-f', 'value'], {
-      NO_COLOR: '1',
-    });
+    const args = ['--db', w.db, 'stack', 'create', 's', '-t', 't.yaml', '--wait', '-f', 'value'];
+    const r = await inTerminal(w.dir, args, { NO_COLOR: '1' });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const screen = r.stdout;
     assert.ok(screen.includes('\x1b[K') && screen.includes('\x1b[J'), 'redrawn in place');
@@ -92,5 +92,24 @@ describe('--wait progress display', () => {
       lines.some((l) => /^CREATE_COMPLETE: 5 resources in \d+\.\ds/.test(l)),
       r.stdout,
     );
+  });
+
+  it('remote (--url) on a terminal: the same block with what the API tells (status, time), then the summary', async () => {
+    const w = new Workdir({
+      't.yaml': `heat_template_version: 2018-08-31
+resources:
+  slow: {type: ${T}, properties: {action_wait_secs: {create: 2}}}
+`,
+    });
+    const server = await startServe(['--db', w.db, 'serve', '--auth', 'noauth', '--port', '0']);
+    try {
+      const args = ['--url', `${server.url}/v1/admin`, 'stack', 'create', 's', '-t', 't.yaml', '--wait'];
+      const r = await inTerminal(w.dir, args);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /\rCREATE_IN_PROGRESS {2}\d+\.\ds elapsed\x1b\[K\x1b\[J/);
+      assert.match(r.stdout, /\rCREATE_COMPLETE in \d+\.\ds\x1b\[K\x1b\[J\r\n/);
+    } finally {
+      await server.stop();
+    }
   });
 });
