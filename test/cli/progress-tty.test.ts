@@ -80,7 +80,7 @@ describe('--wait progress display', () => {
     );
   });
 
-  it('in a log: plain lines (progress, events, the summary) and no escape codes', async () => {
+  it('in a log: plain lines (progress, events, the summary: how far a failure got) and no escape codes', async () => {
     const w = new Workdir({ 't.yaml': TEMPLATE });
     const r = await w.run(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
     assert.equal(r.code, 0, r.stderr);
@@ -92,6 +92,16 @@ describe('--wait progress display', () => {
       lines.some((l) => /^CREATE_COMPLETE: 5 resources in \d+\.\ds/.test(l)),
       r.stdout,
     );
+
+    // A failure's summary says how far it got and what failed; the error follows.
+    w.write(
+      'bad.yaml',
+      `heat_template_version: 2018-08-31\nresources:\n  bad: {type: ${T}, properties: {fail: true}}\n`,
+    );
+    const failed = await w.run(['stack', 'create', 'f', '-t', 'bad.yaml', '--wait']);
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stdout, /^CREATE_FAILED after \d+\.\ds: 0\/1 done, 1 failed \(bad\)$/m);
+    assert.match(failed.stderr, /CREATE_FAILED/);
   });
 
   it('remote (--url) on a terminal: the same block with what the API tells (status, time), then the summary', async () => {
