@@ -10,7 +10,7 @@ import {
   renderBlock,
   summaryLine,
 } from './progress-view.js';
-import { terminalWidth, useColour } from './terminal.js';
+import { type TerminalStream, terminalWidth, useColour } from './terminal.js';
 import { eventLine } from './views.js';
 
 type Print = (s: string) => void;
@@ -42,29 +42,44 @@ export function waitLog(print: Print, display: WaitDisplay): Print {
   return display.logToStderr ? (s) => process.stderr.write(s) : print;
 }
 
+/** Where a status block is drawn: stderr, or a test's stand-in. */
+export interface BlockStream extends TerminalStream {
+  write(text: string): unknown;
+}
+
 /**
  * The block a terminal shows on stderr, redrawn in place (progress-view.ts renders it), and the
  * summary line that replaces it at the end.
  */
 export class StatusBlock {
   private lines = 0;
-  private readonly colour = useColour(process.stderr);
+  private width = 0;
+  private readonly colour: boolean;
+
+  constructor(private readonly stream: BlockStream = process.stderr) {
+    this.colour = useColour(stream);
+  }
 
   draw(view: ProgressView): void {
-    const lines = renderBlock(view, terminalWidth(process.stderr), this.colour);
-    process.stderr.write(redraw(this.lines, lines));
+    const width = terminalWidth(this.stream);
+    // A terminal made narrower may have wrapped the old lines: going up over them would land
+    // inside them. The block starts again below instead.
+    if (width < this.width) this.leave();
+    this.width = width;
+    const lines = renderBlock(view, width, this.colour);
+    this.stream.write(redraw(this.lines, lines));
     this.lines = lines.length;
   }
 
   /** Replaces the block with the summary. */
   finish(summary: string): void {
-    process.stderr.write(`${redraw(this.lines, [summary])}\n`);
+    this.stream.write(`${redraw(this.lines, [summary])}\n`);
     this.lines = 0;
   }
 
   /** Leaves the block as it is (an interrupted wait), the cursor on a fresh line. */
   leave(): void {
-    if (this.lines > 0) process.stderr.write('\n');
+    if (this.lines > 0) this.stream.write('\n');
     this.lines = 0;
   }
 }

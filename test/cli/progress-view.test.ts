@@ -11,6 +11,7 @@ import {
   renderBlock,
   summaryLine,
 } from '../../src/cli/progress-view.js';
+import { StatusBlock } from '../../src/cli/progress.js';
 import { useColour, terminalWidth } from '../../src/cli/terminal.js';
 
 const COUNTS = { total: 2000, done: 660, inProgress: 12, waiting: 1328, failed: 0 };
@@ -153,5 +154,28 @@ describe('terminal', () => {
     assert.equal(terminalWidth({ columns: 132 }), 132);
     assert.equal(terminalWidth({}), 80);
     assert.equal(terminalWidth({ columns: 0 }), 80);
+  });
+});
+
+describe('status block', () => {
+  const view: ProgressView = { status: 'CREATE_IN_PROGRESS', elapsedMs: 1000, counts: COUNTS };
+
+  it('redraws over itself, and starts again below when the terminal got narrower', () => {
+    let out = '';
+    const stream = { isTTY: true, columns: 80, write: (s: string) => (out += s) };
+    const block = new StatusBlock(stream);
+    block.draw(view);
+    block.draw(view);
+    assert.equal(out.split('\x1b[1A').length, 2, 'the second draw went up over the first');
+    out = '';
+    stream.columns = 40;
+    block.draw(view);
+    assert.ok(out.startsWith('\n\r') && !out.includes('\x1b[1A'), JSON.stringify(out));
+    for (const line of out.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/[\r\n]+/)) {
+      assert.ok(line.length < 40, line);
+    }
+    out = '';
+    block.finish('CREATE_COMPLETE in 1.0s');
+    assert.equal(out, '\r\x1b[1ACREATE_COMPLETE in 1.0s\x1b[K\x1b[J\n');
   });
 });
