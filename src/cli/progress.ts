@@ -99,6 +99,7 @@ class WaitHistory {
       // A rollback (or a cancel's) is another operation: its own rate and size.
       this.action = stack.action;
       this.total = 0;
+      this.latest = undefined;
       this.window.reset();
     }
     if (counts.total > 0) {
@@ -118,13 +119,13 @@ class WaitHistory {
   }
 
   summary(final: StackProgress): string {
-    const failed = final.counts.failed;
     return summaryLine({
       status: `${final.stack.action}_${final.stack.status}`,
       elapsedMs: final.elapsedMs,
       total: this.total,
+      // The final report comes after the graph went: how far it got is the last count seen.
       done: this.latest?.counts.done ?? 0,
-      failed,
+      failed: final.counts.failed,
       failedNames: final.activity.failed,
     });
   }
