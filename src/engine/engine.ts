@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { StackProgressCounts, StackRecord } from '../store/contract.js';
+import type { StackActivity, StackProgressCounts, StackRecord, Tx } from '../store/contract.js';
 import { shareCloudRate } from './cloud-rate.js';
 import type { EngineDeps } from './deps.js';
 import { engineAlive } from './liveness.js';
@@ -13,6 +13,8 @@ export interface StackProgress {
   stack: StackRecord;
   elapsedMs: number;
   counts: StackProgressCounts;
+  /** A few running (longest first) and failed resources by name. */
+  activity: StackActivity;
   /** The operation has settled: this is the last report. */
   final: boolean;
 }
@@ -22,6 +24,9 @@ export interface WaitOptions {
   /** Least time between two progress reports (the first and the last are always made). */
   reportEveryMs?: number;
 }
+
+/** How many running and failed resources a progress report names. */
+const ACTIVITY_NAMES = 3;
 
 /** How often a busy engine still asks whether what it runs for is done. */
 const DONE_CHECK_MS = 250;
@@ -220,21 +225,21 @@ export class Engine {
     const settled = async () => {
       const now = this.deps.clock.now();
       const due = onProgress !== undefined && now - lastReport >= every;
-      const { stack, pending, counts } = await this.deps.store.tx(async (tx) => {
+      const { stack, pending, report } = await this.deps.store.tx(async (tx) => {
         const found = await tx.stacks.get(stackId);
         return {
           stack: found,
           // Counting the queue costs a pass over the stack's units: only once the stack has settled.
           pending: found?.status === 'IN_PROGRESS' ? undefined : await tx.work.countForStack(stackId),
-          counts: due ? await tx.stacks.progress(stackId) : undefined,
+          report: due ? await progressReport(tx, stackId) : undefined,
         };
       });
       last = stack;
       const final = !stack || (stack.status !== 'IN_PROGRESS' && pending === 0);
       if (stack && onProgress && (due || final)) {
         lastReport = now;
-        const latest = counts ?? (await this.deps.store.tx((tx) => tx.stacks.progress(stackId)));
-        if (latest) await onProgress({ stack, elapsedMs: now - start, counts: latest, final });
+        const latest = report ?? (await this.deps.store.tx((tx) => progressReport(tx, stackId)));
+        if (latest) await onProgress({ stack, elapsedMs: now - start, ...latest, final });
       }
       return final;
     };
@@ -261,6 +266,16 @@ export class Engine {
       })
       .catch(() => undefined);
   }
+}
+
+/** The counts and names of a progress report, read in the caller's transaction. */
+async function progressReport(
+  tx: Tx,
+  stackId: string,
+): Promise<{ counts: StackProgressCounts; activity: StackActivity } | undefined> {
+  const counts = await tx.stacks.progress(stackId);
+  if (!counts) return undefined;
+  return { counts, activity: await tx.stacks.activity(stackId, ACTIVITY_NAMES) };
 }
 
 /** An idle wait that a notification ends early; a notification while busy ends the next wait at once. */

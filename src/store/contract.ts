@@ -2,6 +2,7 @@ import type { Json, JsonObject } from '../util/json.js';
 import type { DriftRecord, DriftSummary, HealRecord, ObserverCounts } from './reality.js';
 import type {
   EventQuery,
+  StackActivity,
   StackFilter,
   StackProgressCounts,
   StackQuery,
@@ -380,6 +381,8 @@ export interface Tx {
     children(parentId: string): Promise<StackRecord[]>;
     /** The stack's progress counts (for `--wait` displays); undefined if there is no such stack. */
     progress(id: string): Promise<StackProgressCounts | undefined>;
+    /** A few names of the stack tree's running (longest first) and failed resources, `limit` of each. */
+    activity(id: string, limit: number): Promise<StackActivity>;
     /** Live stacks (nested ones included) counted by action and status: one aggregate over an index. */
     countByStatus(): Promise<StackStatusCount[]>;
   };

@@ -1,19 +1,34 @@
 /* What the store's queries take and give beyond whole records: filters, pages, counts. */
 import type { StackAction, Status } from './contract.js';
 
-/** How far a stack's operation has got, counted by the database (one aggregate query, no rows loaded). */
+/**
+ * How far a stack's operation has got, over its tree (the stack and, for a root, the nested stacks
+ * its current operation started), counted by the database: aggregate queries by index, no rows
+ * loaded.
+ */
 export interface StackProgressCounts {
   /**
-   * Nodes of the stack's current traversal — the resources it creates, updates or checks and the
-   * rows it deletes (an update's unchanged resources have none) — and how many have finished.
-   * Both 0 when no traversal runs: a traversal's graph goes when it ends.
+   * Nodes of the tree's current traversals — the resources they create, update or check and the
+   * rows they delete (an update's unchanged resources have none) — plus the resources of nested
+   * stacks whose part of the operation has ended (their graphs are gone). 0 when nothing runs.
    */
   total: number;
+  /** Of `total`, those finished. */
   done: number;
-  /** Resources of the stack with an operation running (status IN_PROGRESS). */
+  /** Nodes whose inputs are all in and that have not finished: their work is queued or running. */
   inProgress: number;
-  /** Resources of the stack that are FAILED. */
+  /** Nodes still waiting for some of their dependencies. */
+  waiting: number;
+  /** Resources of the tree that are FAILED (they outlive the traversal). */
   failed: number;
+}
+
+/** Names of a stack tree's resources worth showing while it runs (`parent.name` for nested ones). */
+export interface StackActivity {
+  /** The resources IN_PROGRESS, longest running first, with when they started (ms). */
+  running: { name: string; since: number }[];
+  /** FAILED resources, first failed first. */
+  failed: string[];
 }
 
 /** How many live stacks are in one action and status (monitoring). */

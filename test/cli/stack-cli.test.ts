@@ -84,7 +84,7 @@ describe('hearth stack (embedded engine)', () => {
     assert.doesNotMatch(created.stdout, /Progress|\[first\]/);
     assert.match(created.stdout, /^p$/m);
     const lines = created.stderr.split('\n');
-    assert.equal(lines[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.equal(lines[0], 'Progress: 0/3 done, 2 in progress, 1 waiting, 0 failed (0.0s)');
     assert.ok(lines.some((l) => /^\S+ \[first\]: CREATE_COMPLETE {2}state changed$/.test(l)));
     assert.ok(
       lines.some((l) => /^\S+ \[p\]: CREATE_COMPLETE {2}Stack CREATE completed successfully$/.test(l)),
@@ -95,12 +95,19 @@ describe('hearth stack (embedded engine)', () => {
     const updated = w.run(args);
     assert.equal(updated.code, 0, updated.stderr);
     assert.equal(updated.stderr, '', 'no status line: stderr is not a terminal');
-    assert.equal(updated.stdout.split('\n')[0], 'Progress: 0/2 done, 0 in progress, 0 failed (0.0s)');
+    assert.equal(
+      updated.stdout.split('\n')[0],
+      'Progress: 0/2 done, 1 in progress, 1 waiting, 0 failed (0.0s)',
+    );
     assert.doesNotMatch(updated.stdout, /\[extra\]/);
 
     const deleted = w.run(['stack', 'delete', 'p', '--yes', '--wait']);
     assert.equal(deleted.code, 0, deleted.stderr);
-    assert.equal(deleted.stdout.split('\n')[0], 'Progress: 0/3 done, 0 in progress, 0 failed (0.0s)');
+    assert.equal(
+      deleted.stdout.split('\n')[0],
+      'Progress: 0/3 done, 2 in progress, 1 waiting, 0 failed (0.0s)',
+    );
+    assert.match(deleted.stdout, /^DELETE_COMPLETE: 3 resources in \d+\.\ds/m);
     assert.match(deleted.stdout, /\[p\]: DELETE_COMPLETE/);
   });
 

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StackFilter, Store } from '../../src/store/contract.js';
-import { point, resource, stack, template, traversal, withStore } from './fixtures.js';
+import type { StackFilter, StackRecord, Store } from '../../src/store/contract.js';
+import { point, resource, stack, T0, template, traversal, withStore } from './fixtures.js';
+
+const T1 = '2024-05-01T12:01:00.000Z';
+const T2 = '2024-05-01T12:02:00.000Z';
+const T3 = '2024-05-01T12:03:00.000Z';
 
 export function stacksContract(open: () => Promise<Store>): void {
   describe('stacks', () => {
@@ -130,9 +134,9 @@ export function stacksContract(open: () => Promise<Store>): void {
           tags: ['t'],
         });
       }));
-    it("progress counts the current traversal's nodes and the stack's running and failed resources", () =>
+    it("progress counts the current traversal's nodes by state and the stack's failed resources", () =>
       withStore(open, async (store) => {
-        const s = stack();
+        const s = stack({ updatedAt: T1 });
         const current = traversal(s.id);
         const old = traversal(s.id);
         const other = stack();
@@ -145,7 +149,8 @@ export function stacksContract(open: () => Promise<Store>): void {
             point(current.id, s.id, 'u:1', { done: true }),
             point(current.id, s.id, 'u:2', { done: true }),
             point(current.id, s.id, 'u:3'),
-            point(current.id, s.id, 'c:4'),
+            point(current.id, s.id, 'c:4', { waiting: 1 }),
+            point(current.id, s.id, 'c:5', { waiting: 2 }),
             // A superseded traversal's points are not this operation's.
             point(old.id, s.id, 'u:1'),
             point(old.id, s.id, 'u:9', { done: true }),
@@ -153,28 +158,103 @@ export function stacksContract(open: () => Promise<Store>): void {
           await tx.resources.insert([
             resource(s.id, 'a', { action: 'CREATE', status: 'COMPLETE' }),
             resource(s.id, 'b', { action: 'CREATE', status: 'IN_PROGRESS' }),
-            resource(s.id, 'c', { action: 'UPDATE', status: 'IN_PROGRESS' }),
             resource(s.id, 'd', { action: 'CREATE', status: 'FAILED' }),
-            resource(s.id, 'e', { action: 'INIT', status: 'COMPLETE' }),
             resource(other.id, 'x', { action: 'CREATE', status: 'FAILED' }),
             resource(other.id, 'y', { action: 'DELETE', status: 'IN_PROGRESS' }),
           ]);
         });
+        // Ready nodes (all inputs in, not done) are in progress, whatever their rows say.
         assert.deepEqual(await store.tx((tx) => tx.stacks.progress(s.id)), {
-          total: 4,
+          total: 5,
           done: 2,
-          inProgress: 2,
+          inProgress: 1,
+          waiting: 2,
           failed: 1,
         });
-        // No traversal running (ended, or failed: the id is ''): nothing to count but resources.
+        // No traversal running (ended, or failed: the id is ''): nothing to count but failures.
         await store.tx((tx) => tx.stacks.update(s.id, null, { traversalId: '', status: 'FAILED' }));
         assert.deepEqual(await store.tx((tx) => tx.stacks.progress(s.id)), {
           total: 0,
           done: 0,
-          inProgress: 2,
+          inProgress: 0,
+          waiting: 0,
           failed: 1,
         });
         assert.equal(await store.tx((tx) => tx.stacks.progress('missing')), undefined);
+      }));
+
+    it("a root's progress takes in the nested stacks its operation started; activity names their resources", () =>
+      withStore(open, async (store) => {
+        const root = stack({ updatedAt: T1 });
+        const nested = (name: string, changes: Partial<StackRecord>) =>
+          stack({ rootId: root.id, parentId: root.id, parentResource: name, ...changes });
+        // Running: its graph counts. Ended: its graph is gone, its rows count as done.
+        const running = nested('group', { updatedAt: T2, traversalId: 'run' });
+        const ended = nested('done', { updatedAt: T2, traversalId: '', status: 'COMPLETE' });
+        // Left alone by this operation (its latest traversal began before): not counted.
+        const untouched = nested('old', { updatedAt: T0, traversalId: '', status: 'COMPLETE' });
+        const grandchild = stack({
+          rootId: root.id,
+          parentId: running.id,
+          parentResource: '0',
+          updatedAt: T2,
+        });
+        const t = traversal(root.id);
+        const run = traversal(running.id, { id: 'run', rootStackId: root.id });
+        const g = traversal(grandchild.id, { rootStackId: root.id });
+        await store.tx(async (tx) => {
+          for (const x of [{ ...root, traversalId: t.id }, running, ended, untouched])
+            await tx.stacks.insert(x);
+          await tx.stacks.insert({ ...grandchild, traversalId: g.id });
+          for (const x of [t, run, g]) await tx.traversals.insert(x);
+          await tx.sync.insert([
+            point(t.id, root.id, 'u:1'),
+            point(t.id, root.id, 'u:2', { done: true }),
+            point(run.id, running.id, 'u:10'),
+            point(run.id, running.id, 'u:11', { done: true }),
+            point(run.id, running.id, 'u:12', { waiting: 1 }),
+            point(g.id, grandchild.id, 'u:20'),
+          ]);
+          await tx.resources.insert([
+            resource(root.id, 'group', { status: 'IN_PROGRESS', updatedAt: T1 }),
+            resource(running.id, '0', { status: 'IN_PROGRESS', updatedAt: T3 }),
+            resource(running.id, '1', { status: 'IN_PROGRESS', updatedAt: T2 }),
+            resource(running.id, '2', { status: 'FAILED', updatedAt: T2 }),
+            resource(ended.id, 'a', { status: 'COMPLETE' }),
+            resource(ended.id, 'b', { status: 'COMPLETE' }),
+            resource(untouched.id, 'x', { status: 'FAILED' }),
+            resource(untouched.id, 'y', { status: 'IN_PROGRESS' }),
+            resource(grandchild.id, 'leaf', { status: 'IN_PROGRESS', updatedAt: T3 }),
+          ]);
+        });
+        assert.deepEqual(await store.tx((tx) => tx.stacks.progress(root.id)), {
+          total: 2 + 3 + 1 + 2,
+          done: 1 + 1 + 0 + 2,
+          inProgress: 1 + 1 + 1,
+          waiting: 1,
+          failed: 1,
+        });
+        assert.deepEqual(await store.tx((tx) => tx.stacks.activity(root.id, 3)), {
+          running: [
+            { name: 'group', since: Date.parse(T1) },
+            { name: 'group.1', since: Date.parse(T2) },
+            { name: 'group.0', since: Date.parse(T3) },
+          ],
+          failed: ['group.2'],
+        });
+        assert.equal((await store.tx((tx) => tx.stacks.activity(root.id, 1))).running.length, 1);
+        // A nested stack alone is its own tree.
+        assert.deepEqual(await store.tx((tx) => tx.stacks.progress(running.id)), {
+          total: 3,
+          done: 1,
+          inProgress: 1,
+          waiting: 1,
+          failed: 1,
+        });
+        // The root settled: ended nested stacks' rows no longer count.
+        await store.tx((tx) => tx.stacks.update(root.id, null, { traversalId: '', status: 'COMPLETE' }));
+        const settled = await store.tx((tx) => tx.stacks.progress(root.id));
+        assert.equal(settled?.total, 3 + 1, 'only the graphs of the nested stacks still running');
       }));
 
     it('counts live stacks by action and status, nested ones included', () =>

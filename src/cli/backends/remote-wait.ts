@@ -3,7 +3,8 @@ import { HeatApiError } from '../../client/errors.js';
 import type { HeatClient } from '../../client/heat-client.js';
 import type { HeatStack, StackId } from '../../client/types.js';
 import { StackFailed } from '../errors.js';
-import { type WaitDisplay, waitLog } from '../progress.js';
+import { StatusBlock, type WaitDisplay, waitLog } from '../progress.js';
+import { summaryLine } from '../progress-view.js';
 import { eventLine } from '../views.js';
 import { eventInfo } from './remote-views.js';
 
@@ -62,9 +63,10 @@ export interface PollOptions {
 
 /**
  * The remote `--wait`: polls the stack (about every second) and its new events until it is no
- * longer IN_PROGRESS, printing each event as the embedded wait does (or, on a terminal, a status
- * line redrawn in place). The API tells no resource counts, so there is no progress line; a
- * status line is printed whenever the stack's status changes instead. Throws StackFailed when
+ * longer IN_PROGRESS, printing each event as the embedded wait does (or, on a terminal, the
+ * embedded wait's status block, with what the API tells: status and time, no resource counts,
+ * then its summary line). With no counts there is no progress line; a status line is printed
+ * whenever the stack's status changes instead. Throws StackFailed when
  * the operation ended FAILED and the display asks so.
  */
 export async function pollStack(
@@ -81,6 +83,7 @@ export async function pollStack(
   let events = mark.available;
   let lastStatus = '';
   let failedAt: number | undefined;
+  const block = new StatusBlock();
   for (;;) {
     const stack = await current(client, stackId);
     if (events) {
@@ -101,7 +104,8 @@ export async function pollStack(
       final = Date.now() - failedAt >= ROLLBACK_START_MS;
     }
     if (display.tty) {
-      process.stderr.write(`\r${status}  ${seconds(elapsed)}\x1b[K${final ? '\n' : ''}`);
+      if (final) block.finish(summaryLine({ status, elapsedMs: elapsed }));
+      else block.draw({ status, elapsedMs: elapsed });
     } else if (status !== lastStatus) {
       log(`Status: ${status} (${seconds(elapsed)})\n`);
     }

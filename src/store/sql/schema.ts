@@ -353,4 +353,14 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX snapshots_by_stack ON snapshots (stack_id)',
     ],
   },
+  {
+    version: 20,
+    description:
+      "progress of a stack tree: a root's nested stacks; a stack's running and failed rows (partial indexes: settled rows are not in them)",
+    statements: () => [
+      'CREATE INDEX stacks_by_root ON stacks (root_stack_id)',
+      "CREATE INDEX resources_running ON resources (stack_id) WHERE status = 'IN_PROGRESS'",
+      "CREATE INDEX resources_failed ON resources (stack_id) WHERE status = 'FAILED'",
+    ],
+  },
 ];

@@ -1,21 +1,13 @@
 import type { StackAction, StackFilter, StackRecord, Status, TemplateRecord, Tx } from '../contract.js';
 import type { SqlExecutor, SqlValue } from './driver.js';
 import { insertSql } from './columns.js';
+import { stackActivity, stackProgress } from './stack-progress.js';
 import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
 const INSERT_TEMPLATE = insertSql('templates', [...TEMPLATES.columnNames, 'root_stack_id'], 1);
 const SKIP_ID: ReadonlySet<string> = new Set(['id']);
-
-// Counted where the rows are, each an index range scan (sync points by traversal, resources by
-// stack): a progress display never loads rows, however big the stack.
-const PROGRESS = `SELECT
-  (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = s.traversal_id) AS total,
-  (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = s.traversal_id AND p.done = 1) AS done,
-  (SELECT COUNT(*) FROM resources r WHERE r.stack_id = s.id AND r.status = 'IN_PROGRESS') AS in_progress,
-  (SELECT COUNT(*) FROM resources r WHERE r.stack_id = s.id AND r.status = 'FAILED') AS failed
-  FROM stacks s WHERE s.id = $1`;
 
 export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
   const many = async (sql: string, params: SqlValue[]) =>
@@ -88,16 +80,9 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
       );
     },
 
-    async progress(id) {
-      const [row] = await db.all(PROGRESS, [id]);
-      if (!row) return undefined;
-      return {
-        total: Number(row.total),
-        done: Number(row.done),
-        inProgress: Number(row.in_progress),
-        failed: Number(row.failed),
-      };
-    },
+    progress: (id) => stackProgress(db, id),
+
+    activity: (id, limit) => stackActivity(db, id, limit),
 
     async countByStatus() {
       // An index on (deleted_at, action, status) answers it without reading the table (migration 10).
