@@ -23,8 +23,8 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
+import { buildCli, buildRoot, buildTests } from './test-build.mjs';
 import { PROGRESS_MARK } from './test-progress-reporter.mjs';
 
 const SERVER = process.env.HEARTH_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -113,31 +113,11 @@ async function dropDatabase(name) {
   }
 }
 
-/** Bundles the CLI for the tests' children; returns the bundle's entry point. */
-async function bundleCli() {
-  // Under node_modules, so the bundle's imports of packages resolve to the project's.
-  const outdir = resolve('node_modules', '.cache', 'hearth-test-cli', String(process.pid));
-  await build({
-    // The YAML worker's entry too: yaml-off-loop.ts starts it from beside the bundle's chunks.
-    entryPoints: { index: 'src/cli/index.ts', 'yaml-worker': 'src/template/yaml-worker.ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    splitting: true,
-    outdir,
-    logLevel: 'warning',
-  });
-  return { outdir, entry: join(outdir, 'index.js') };
-}
-
 const children = new Set();
 
 /** Runs one pass; resolves with its exit code and everything it printed. */
 function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
   const args = [
-    '--import',
-    'tsx',
     '--enable-source-maps',
     '--test',
     '--test-reporter=spec',
@@ -145,7 +125,7 @@ function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
     `--test-reporter=${PROGRESS_REPORTER}`,
     '--test-reporter-destination=stderr',
     `--test-concurrency=${concurrency}`,
-    ...passFiles,
+    ...passFiles.map((f) => built.get(f)),
   ];
   const started = Date.now();
   const child = spawn(process.execPath, args, {
@@ -220,8 +200,16 @@ if (engineFiles.length > 0 || clusterFiles.length > 0) {
   }
 }
 
-const cli = await bundleCli();
-const dbEnv = { HEARTH_TEST_CLI: cli.entry, ...(database ? { HEARTH_TEST_DATABASE: database } : {}) };
+const outdir = buildRoot();
+const [cli, built] = await Promise.all([
+  buildCli(join(outdir, 'cli')),
+  buildTests(selected, join(outdir, 'tests')).then((paths) => new Map(selected.map((f, i) => [f, paths[i]]))),
+]);
+const dbEnv = {
+  HEARTH_TEST_CLI: cli,
+  HEARTH_TEST_BUILD: join(outdir, 'tests'),
+  ...(database ? { HEARTH_TEST_DATABASE: database } : {}),
+};
 if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv).then((r) => [r]));
 passes.push(
   (async () => {
@@ -249,7 +237,7 @@ passes.push(
   })(),
 );
 const results = (await Promise.all(passes)).flat();
-rmSync(cli.outdir, { recursive: true, force: true });
+rmSync(outdir, { recursive: true, force: true });
 if (database)
   await dropDatabase(database).catch((error) =>
     console.error(`could not drop ${database}: ${error.message}`),

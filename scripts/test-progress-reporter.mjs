@@ -4,6 +4,14 @@
 // from anything else on the pass's stderr.
 import { relative } from 'node:path';
 
+// Test files run bundled (scripts/test-build.mjs): named here by their sources.
+const BUILD = process.env.HEARTH_TEST_BUILD;
+
+function named(file) {
+  if (BUILD && file.startsWith(BUILD)) return relative(BUILD, file).replace(/\.js$/, '.ts');
+  return relative(process.cwd(), file);
+}
+
 export const PROGRESS_MARK = '» ';
 
 export default async function* progress(source) {
@@ -14,7 +22,7 @@ export default async function* progress(source) {
     const verdict =
       event.type === 'test:fail' ? 'FAIL' : skip !== undefined || todo !== undefined ? 'skip' : 'ok';
     const seconds = ((details?.duration_ms ?? 0) / 1000).toFixed(1);
-    const where = file ? `${relative(process.cwd(), file)} › ` : '';
+    const where = file ? `${named(file)} › ` : '';
     yield `${PROGRESS_MARK}${verdict.padEnd(4)} ${where}${name} (${seconds} s)\n`;
   }
 }
