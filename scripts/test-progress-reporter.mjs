@@ -2,17 +2,16 @@
 // describe, or a lone test) ends, so a long run shows its progress while the spec reporter's full
 // output waits for the end of its pass. Lines start with PROGRESS_MARK so the runner tells them
 // from anything else on the pass's stderr.
-import { relative } from 'node:path';
-
-// Test files run bundled (scripts/test-build.mjs): named here by their sources.
-const BUILD = process.env.HEARTH_TEST_BUILD;
-
-function named(file) {
-  if (BUILD && file.startsWith(BUILD)) return relative(BUILD, file).replace(/\.js$/, '.ts');
-  return relative(process.cwd(), file);
-}
+import { relative, sep } from 'node:path';
 
 export const PROGRESS_MARK = '» ';
+
+// Test files run bundled (scripts/test-build.mjs): named by their sources, from the project's root
+// (`test/x/y.test.ts`), whether the runner gives the bundle or, through its source map, the source.
+function named(file) {
+  const at = file.lastIndexOf(`${sep}test${sep}`);
+  return at < 0 ? relative(process.cwd(), file) : file.slice(at + 1).replace(/\.js$/, '.ts');
+}
 
 export default async function* progress(source) {
   for await (const event of source) {
