@@ -22,9 +22,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
+import { buildCli, buildRoot, buildTests } from './test-build.mjs';
+import { longestFirst, TimesRecorder } from './test-order.mjs';
 import { PROGRESS_MARK } from './test-progress-reporter.mjs';
 
 const SERVER = process.env.HEARTH_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,7 +34,7 @@ const ENGINE_DIR = join('test', 'engine') + sep;
 const CLUSTER_DIR = join('test', 'cluster') + sep;
 // Test files run at once in each pass (two passes run side by side): most tests wait on children.
 const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY ?? '2';
-const PROGRESS_REPORTER = pathToFileURL(resolve('scripts', 'test-progress-reporter.mjs')).href;
+const PASS_SCRIPT = resolve('scripts', 'test-pass.mjs');
 
 function collect(dir, out) {
   for (const name of readdirSync(dir).sort()) {
@@ -45,7 +45,9 @@ function collect(dir, out) {
   return out;
 }
 
-const filters = process.argv.slice(2);
+// `--check` (npm test): `npm run check` (lint, format, types) runs beside the passes.
+const withCheck = process.argv.includes('--check');
+const filters = process.argv.slice(2).filter((a) => a !== '--check');
 const selected = collect('test', []).filter(
   (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
 );
@@ -113,40 +115,14 @@ async function dropDatabase(name) {
   }
 }
 
-/** Bundles the CLI for the tests' children; returns the bundle's entry point. */
-async function bundleCli() {
-  // Under node_modules, so the bundle's imports of packages resolve to the project's.
-  const outdir = resolve('node_modules', '.cache', 'hearth-test-cli', String(process.pid));
-  await build({
-    // The YAML worker's entry too: yaml-off-loop.ts starts it from beside the bundle's chunks.
-    entryPoints: { index: 'src/cli/index.ts', 'yaml-worker': 'src/template/yaml-worker.ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    splitting: true,
-    outdir,
-    logLevel: 'warning',
-  });
-  return { outdir, entry: join(outdir, 'index.js') };
-}
-
 const children = new Set();
+const times = new TimesRecorder();
 
 /** Runs one pass; resolves with its exit code and everything it printed. */
 function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
-  const args = [
-    '--import',
-    'tsx',
-    '--enable-source-maps',
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    `--test-reporter=${PROGRESS_REPORTER}`,
-    '--test-reporter-destination=stderr',
-    `--test-concurrency=${concurrency}`,
-    ...passFiles,
-  ];
+  const pass = label.split(' ')[0];
+  const ordered = longestFirst(pass, passFiles).map((f) => built.get(f));
+  const args = ['--enable-source-maps', PASS_SCRIPT, String(concurrency), ...ordered];
   const started = Date.now();
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
@@ -161,9 +137,10 @@ function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
     const lines = (partial + text).split('\n');
     partial = lines.pop();
     for (const line of lines) {
-      if (line.startsWith(PROGRESS_MARK))
-        process.stdout.write(`[${label.split(' ')[0]}] ${line.slice(PROGRESS_MARK.length)}\n`);
-      else chunks.push(Buffer.from(`${line}\n`));
+      if (line.startsWith(PROGRESS_MARK)) {
+        process.stdout.write(`[${pass}] ${line.slice(PROGRESS_MARK.length)}\n`);
+        times.add(pass, line);
+      } else chunks.push(Buffer.from(`${line}\n`));
     }
   });
   return new Promise((resolve) => {
@@ -174,6 +151,24 @@ function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stdout.write(`\n===== ${label}: ${passFiles.length} files, ${seconds} s =====\n${output}`);
       resolve({ label, code: code ?? 1, signal, ...counts(output) });
+    });
+  });
+}
+
+/** `npm run check` beside the passes (they leave a core idle now and then); printed when it ends. */
+function runCheck() {
+  const started = Date.now();
+  const child = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const chunks = [];
+  child.stdout.on('data', (c) => chunks.push(c));
+  child.stderr.on('data', (c) => chunks.push(c));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n===== check (npm run check): ${seconds} s =====\n${Buffer.concat(chunks)}`);
+      resolve({ code: code ?? 1, signal });
     });
   });
 }
@@ -220,8 +215,16 @@ if (engineFiles.length > 0 || clusterFiles.length > 0) {
   }
 }
 
-const cli = await bundleCli();
-const dbEnv = { HEARTH_TEST_CLI: cli.entry, ...(database ? { HEARTH_TEST_DATABASE: database } : {}) };
+const outdir = buildRoot();
+const [cli, built] = await Promise.all([
+  buildCli(join(outdir, 'cli')),
+  buildTests(selected, join(outdir, 'tests')).then((paths) => new Map(selected.map((f, i) => [f, paths[i]]))),
+]);
+const dbEnv = {
+  HEARTH_TEST_CLI: cli,
+  HEARTH_TEST_BUILD: join(outdir, 'tests'),
+  ...(database ? { HEARTH_TEST_DATABASE: database } : {}),
+};
 if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv).then((r) => [r]));
 passes.push(
   (async () => {
@@ -248,8 +251,10 @@ passes.push(
     return chain;
   })(),
 );
+const checked = withCheck ? runCheck() : undefined;
 const results = (await Promise.all(passes)).flat();
-rmSync(cli.outdir, { recursive: true, force: true });
+times.save();
+rmSync(outdir, { recursive: true, force: true });
 if (database)
   await dropDatabase(database).catch((error) =>
     console.error(`could not drop ${database}: ${error.message}`),
@@ -266,6 +271,13 @@ for (const r of results) {
     ok = false;
     console.log(`${r.label} failed (${r.signal ? `signal ${r.signal}` : `exit code ${r.code}`})`);
   }
+}
+const check = await checked;
+if (check && check.code !== 0) {
+  ok = false;
+  console.log(
+    `check failed (${check.signal ? `signal ${check.signal}` : `exit code ${check.code}`}): see its output above`,
+  );
 }
 if (postgresProblem) console.log('PostgreSQL pass skipped: no server');
 console.log(`${passed} passed, ${failed} failed`);
