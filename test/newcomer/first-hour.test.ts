@@ -188,6 +188,7 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
       },
     );
     assert.equal(created.code, 0, describeStep('npx hearth stack create', created));
+    t.diagnostic(`npx hearth stack create: ${cost(created)}`);
     assert.ok(
       created.stderr.includes(
         `A background engine runs it (log: ${log}); watch with: hearth stack event list hello --follow`,
@@ -218,6 +219,8 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
     await until(`the background engine (pid ${pid}) to exit`, COMPLETE_MS, async () =>
       alive(pid) ? undefined : true,
     );
-    assert.match(readFileSync(log, 'utf8'), /stopped: the queue is empty/);
+    const logged = readFileSync(log, 'utf8');
+    assert.match(logged, /stopped: the queue is empty/);
+    for (const line of logged.trimEnd().split('\n')) t.diagnostic(`engine log: ${line}`);
   });
 });
