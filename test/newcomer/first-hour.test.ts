@@ -159,7 +159,7 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
     t.diagnostic(`npm run demo: ${cost(r)}`);
     assert.equal(r.code, 0, describeStep('npm run demo', r));
     const demoDb = join(tmp, 'hearth-demo', 'hearth.db');
-    assert.ok(r.stdout.includes(`\nThe demo's database: ${demoDb}\n`), r.stdout);
+    assert.ok(r.stdout.includes(`\nThe demo's database: ${demoDb}\n`), `not in ${demoDb}:\n${r.stdout}`);
     assert.match(r.stdout, /\| hello +\| UPDATE_COMPLETE +\|/);
     assert.match(r.stdout, /^Hello, Hearth!$/m);
     // Its last words: the stack is there, and how to look at it, change it or remove it.
@@ -170,13 +170,17 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
       `  ${hearthOnDemo} stack event list hello`,
       `  ${hearthOnDemo} stack delete hello --yes --wait`,
     ].join('\n');
-    assert.ok(r.stdout.trimEnd().endsWith(ending), r.stdout);
+    assert.ok(
+      r.stdout.trimEnd().endsWith(ending),
+      `its last lines are not:\n${ending}\n--- it printed ---\n${r.stdout}`,
+    );
     passed.add('npm run demo');
   });
 
   it('a create without --wait reaches CREATE_COMPLETE with no further command; its engine then exits', async (t: TestContext) => {
     requires('npm ci');
-    // README's command, without --wait; `--no`: never a package of that name from the registry.
+    // README's command, without --wait; `--no`: never a package of that name from the registry. Being
+    // the checkout's first npx, it also runs `prepare` again (npm puts the project in its npx cache).
     const started = Date.now();
     const created = await runStep(
       'npx',
