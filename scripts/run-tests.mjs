@@ -32,8 +32,11 @@ const SERVER = process.env.HEARTH_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.
 const RUN_PREFIX = `hearth_test_run_${createHash('sha256').update(hostname()).digest('hex').slice(0, 8)}_`;
 const ENGINE_DIR = join('test', 'engine') + sep;
 const CLUSTER_DIR = join('test', 'cluster') + sep;
-// Test files run at once in each pass (two passes run side by side): most tests wait on children.
-const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY ?? '2';
+// Test files run at once in a pass (two passes run side by side): most tests wait on children or
+// timers, so more files than cores keep the cores busy. HEARTH_TEST_CONCURRENCY sets every pass's.
+const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY;
+const SQLITE_CONCURRENCY = CONCURRENCY ?? '3';
+const POSTGRES_CONCURRENCY = CONCURRENCY ?? '2';
 const PASS_SCRIPT = resolve('scripts', 'test-pass.mjs');
 
 function collect(dir, out) {
@@ -119,7 +122,7 @@ const children = new Set();
 const times = new TimesRecorder();
 
 /** Runs one pass; resolves with its exit code and everything it printed. */
-function runPass(label, passFiles, env, concurrency = CONCURRENCY) {
+function runPass(label, passFiles, env, concurrency) {
   const pass = label.split(' ')[0];
   const ordered = longestFirst(pass, passFiles).map((f) => built.get(f));
   const args = ['--enable-source-maps', PASS_SCRIPT, String(concurrency), ...ordered];
@@ -225,16 +228,18 @@ const dbEnv = {
   HEARTH_TEST_BUILD: join(outdir, 'tests'),
   ...(database ? { HEARTH_TEST_DATABASE: database } : {}),
 };
-if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv).then((r) => [r]));
+if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv, SQLITE_CONCURRENCY).then((r) => [r]));
 passes.push(
   (async () => {
     const chain = [];
     if (database && engineFiles.length > 0) {
       chain.push(
-        await runPass('PostgreSQL pass (HEARTH_TEST_BACKEND=postgres, test/engine/)', engineFiles, {
-          ...dbEnv,
-          HEARTH_TEST_BACKEND: 'postgres',
-        }),
+        await runPass(
+          'PostgreSQL pass (HEARTH_TEST_BACKEND=postgres, test/engine/)',
+          engineFiles,
+          { ...dbEnv, HEARTH_TEST_BACKEND: 'postgres' },
+          POSTGRES_CONCURRENCY,
+        ),
       );
     }
     if (clusterFiles.length > 0) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { hearthNodeArgs } from '../support/hearth-command.js';
+import { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -75,12 +76,7 @@ export async function startNoauthServe(): Promise<ServeProcess> {
  * client (.ci/run): there its absence fails the tests instead of skipping them.
  */
 export async function openstackSkip(): Promise<string | false> {
-  try {
-    await promisify(execFile)('openstack', ['--version']);
-    return false;
-  } catch {
-    return process.env.CI === 'true' ? false : 'the openstack client is not installed';
-  }
+  return OPENSTACK_CLIENT_SKIP;
 }
 
 /** Runs `openstack <args>` against the server, as project `admin` without authentication. */

@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
 import { type ServeProcess, serveForClients } from './serve-process.js';
+import { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 
 // The real OpenStack client (Debian's python3-openstackclient + python3-heatclient) against
 // `hearth serve` with standalone auth: a token made by `hearth manage`, sent by the client's
 // admin_token plugin. Every command must exit 0 and print what Heat's API would make it print.
 
-const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
-// CI installs the client (.ci/run): there its absence is a failure, not a skip.
-const skip = !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
+const skip = OPENSTACK_CLIENT_SKIP;
 
 const TEMPLATE = `heat_template_version: 2018-08-31
 description: Hearth and the real openstack client

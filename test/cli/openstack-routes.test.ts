@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
 import { type ServeProcess, serveForClients } from './serve-process.js';
+import { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 
 // The real OpenStack client against `hearth serve` (standalone auth) for the routes of issue 21
 // items 5, 6 and 25: a ResourceGroup's members in `stack create --dry-run`, the template types in
 // validate's environment, `orchestration service list` (admin only) and `stack export`.
 
-const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
+const skip = OPENSTACK_CLIENT_SKIP;
 
 const MEMBER = `heat_template_version: 2018-08-31
 parameters:

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from './helpers.js';
 import { type ServeProcess, serveForClients } from './serve-process.js';
+import { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 
 // The real OpenStack client against `hearth serve` (standalone auth): `openstack stack snapshot
 // create|list|show|restore|delete` (issue 21, item 24). A restore brings the stack back to the
 // snapshot's template and parameters; a RandomString keeps the value recorded in the snapshot.
 
-const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
+const skip = OPENSTACK_CLIENT_SKIP;
 
 const TEMPLATE = `heat_template_version: 2018-08-31
 parameters:

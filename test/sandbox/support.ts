@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,10 +36,7 @@ export async function login(
 }
 
 const run = promisify(execFile);
-const available = spawnSync('openstack', ['--version'], { encoding: 'utf8' }).status === 0;
-/** `skip` for a describe() of real-client tests: only without the client and outside CI. */
-export const OPENSTACK_CLIENT_SKIP =
-  !available && process.env.CI !== 'true' ? 'the openstack client is not installed' : false;
+export { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 
 /** The OS_* variables that make a client user demo of the sandbox at `address` (its URL). */
 export function sandboxEnv(address: string): Record<string, string> {
