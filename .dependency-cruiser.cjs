@@ -14,10 +14,10 @@ module.exports = {
     {
       name: 'foundations-stay-below',
       comment:
-        'template, graph, store, resources, openstack, auth, config, util, client and the sandbox never import the engine, the API or the CLI.',
+        'template, graph, store, resources, openstack, auth, config, util, client and the sandbox never import the engine, the views, the API or the CLI.',
       severity: 'error',
       from: { path: '^src/(template|graph|store|resources|openstack|auth|config|util|client|sandbox)/' },
-      to: { path: '^src/(engine|api|cli)/' },
+      to: { path: '^src/(engine|views|api|cli)/' },
     },
     {
       name: 'resources-not-store',
@@ -28,9 +28,16 @@ module.exports = {
     },
     {
       name: 'engine-not-frontends',
-      comment: 'The engine knows nothing of the API or the CLI.',
+      comment: 'The engine knows nothing of the views, the API or the CLI.',
       severity: 'error',
       from: { path: '^src/engine/' },
+      to: { path: '^src/(views|api|cli)/' },
+    },
+    {
+      name: 'views-below-frontends',
+      comment: "Heat's JSON shapes (src/views/) serve the API and the CLI alike and import neither.",
+      severity: 'error',
+      from: { path: '^src/views/' },
       to: { path: '^src/(api|cli)/' },
     },
     {

@@ -4,16 +4,16 @@ import type { KeystoneTrusts } from '../auth/trusts.js';
 import { type CredentialSource, DEPLOYMENT, type StackOwner } from '../engine/deps.js';
 import type { StackCredentials } from '../store/contract.js';
 import { authToken } from './authenticator.js';
-import type { ApiDeps } from './deps.js';
+import type { ApiDeps, TrustMaker } from './deps.js';
+
+// `hearth serve` names the trust maker's type here (the CLI imports no other API module).
+export type { TrustMaker } from './deps.js';
 
 /**
  * Whose credentials a stack created through the API acts with, by the server's auth mode: keystone,
  * a trust from the requesting user (made with the request's own token, as Heat does); standalone,
  * the project's own cloud; noauth (loopback, development), the configured cloud.
  */
-
-/** Makes the Keystone trust of a new stack of `identity`, with the request's `token`. */
-export type TrustMaker = (identity: Identity, token: string) => CredentialSource;
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 

@@ -1,8 +1,12 @@
 import type { SignalSigner } from '../auth/signal-tokens.js';
 import type { Config } from '../config/options.js';
+import type { CredentialSource } from '../engine/deps.js';
 import type { Engine } from '../engine/engine.js';
+import type { Identity } from '../auth/identity.js';
 import type { Authenticator } from './authenticator.js';
-import type { TrustMaker } from './credentials.js';
+
+/** Makes the Keystone trust of a new stack of `identity`, with the request's `token` (credentials.ts). */
+export type TrustMaker = (identity: Identity, token: string) => CredentialSource;
 
 /** The API's limits, from the configuration (Heat's option names). */
 export type ApiLimits = Pick<

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiDeps } from './deps.js';
-import type { Api } from './server.js';
+import type { Api } from './context.js';
 
 const REQUEST_LABELS = ['method', 'route', 'status'] as const;
 

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from '../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js';
 import { authToken } from './authenticator.js';
 import { bodyTooLarge, registerJsonBodyParser } from './body-limits.js';
+import type { Api } from './context.js';
 import type { ApiDeps } from './deps.js';
 import { classify, heatErrorBody, HttpError } from './errors.js';
 import { registerMetrics } from './metrics.js';
@@ -30,34 +26,12 @@ import { registerStackRoutes } from './routes/stacks.js';
 import { registerServiceRoutes } from './routes/services.js';
 import { registerVersionRoutes } from './routes/versions.js';
 import { registerValidateRoutes } from './routes/validate.js';
-import type { Base } from './views/common.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who the request acts for; set for every route under /v1/{project_id}. */
-    identity: Identity;
-  }
-}
-
-export type Api = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 export interface ServerOptions {
   /** A pino logger for requests, or false for none (tests). */
   logger?: FastifyBaseLogger | false;
   /** Monotonic time in ms for the write rate limit (tests stop it); performance.now by default. */
   now?: () => number;
-}
-
-/** The project part of the URLs the client used, so links in bodies lead back to this server. */
-export function baseOf(request: FastifyRequest): Base {
-  const { project_id: project } = request.params as { project_id: string };
-  return { project: `${request.protocol}://${request.host}/v1/${project}` };
 }
 
 /** The identity of a signal token in X-Auth-Token, if the request carries a valid one. */

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import type { StackRecord } from '../store/contract.js';
-import type { StackDefinition } from '../template/stack-definition.js';
 import { stackNotFound } from './errors.js';
 
 /**
@@ -40,17 +39,4 @@ export async function stackByIdentity(
     throw stackNotFound(`${name}/${id}`);
   }
   return found;
-}
-
-/** The stack's current template bound to it (cached: a hit reads nothing), or undefined before it has one. */
-export async function stackDefinition(
-  engine: Engine,
-  stack: StackRecord,
-): Promise<StackDefinition | undefined> {
-  if (!stack.templateId) return undefined;
-  return engine.cache.lookup(
-    stack.templateId,
-    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
-    (id) => engine.deps.store.read((tx) => tx.templates.get(id)),
-  );
 }

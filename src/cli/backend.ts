@@ -1,14 +1,9 @@
-import type { Command } from 'commander';
 import type { StackOutput } from '../engine/outputs.js';
 import type { UpdatePlan } from '../engine/update-plan.js';
 import type { ObservePolicy } from '../store/contract.js';
 import type { Environment, Hook } from '../template/environment/index.js';
 import type { StackInput } from '../template/loader.js';
 import type { Json, JsonObject } from '../util/json.js';
-import { EmbeddedBackend } from './backends/embedded.js';
-import { RemoteBackend } from './backends/remote.js';
-import type { GlobalOptions } from './embedded.js';
-import type { WaitDisplay } from './progress.js';
 
 /*
  * What the stack commands need of Hearth, whether the engine runs in this process on a SQLite file
@@ -16,6 +11,23 @@ import type { WaitDisplay } from './progress.js';
  * are what the CLI prints, in Heat's terms (statuses `ACTION_STATUS`, times to the second in UTC),
  * so that a command prints the same in both modes.
  */
+
+/** How a `--wait` shows the operation's progress (progress.ts draws it). */
+export interface WaitDisplay {
+  /** A terminal gets a status block redrawn in place (when stderr is one). */
+  tty: boolean;
+  /** Throw StackFailed when the operation ends FAILED (a cancel ends FAILED by design). */
+  failOnFailure: boolean;
+  /**
+   * Events and progress lines go to stderr: stdout carries only a machine-readable document
+   * (`-f json|yaml|value`). Otherwise they go where the command prints, as `openstack` does.
+   */
+  logToStderr?: boolean;
+  /** `--poll SECONDS`: how often a remote wait asks the server (the embedded engine reports as it goes). */
+  pollMs?: number;
+  /** Event lines colour their status (where they go is a terminal, or FORCE_COLOR; no NO_COLOR). */
+  colour?: boolean;
+}
 
 export interface StackRef {
   id: string;
@@ -211,38 +223,4 @@ export interface ResourceActions {
 /** The stack commands' view of Hearth, opened for one command and closed after it. */
 export interface Backend extends StackOperations, StackDetails, ResourceActions, DriftActions {
   close(): Promise<void>;
-}
-
-/** The global options that choose the backend (see main.ts). */
-export interface BackendOptions extends GlobalOptions {
-  url?: string;
-  token?: string;
-}
-
-type Print = (s: string) => void;
-
-/** Opens the backend the global options choose: the API at `--url` (or HEARTH_URL), else embedded. */
-export async function openBackend(program: Command, print: Print): Promise<Backend> {
-  const opts = program.opts<BackendOptions>();
-  const url = opts.url ?? process.env.HEARTH_URL;
-  if (url !== undefined && url !== '') {
-    if (opts.db !== undefined) throw new Error('--db is for the embedded engine; it does not go with --url');
-    return RemoteBackend.open(url, opts.token ?? process.env.HEARTH_TOKEN, print);
-  }
-  if (opts.token !== undefined) throw new Error('--token goes with --url (the embedded engine takes none)');
-  return EmbeddedBackend.open(opts, print);
-}
-
-/** Runs `fn` with the backend the global options choose, always closing it. */
-export async function withBackend<T>(
-  program: Command,
-  print: Print,
-  fn: (backend: Backend) => Promise<T>,
-): Promise<T> {
-  const backend = await openBackend(program, print);
-  try {
-    return await fn(backend);
-  } finally {
-    await backend.close();
-  }
 }

@@ -1,6 +1,7 @@
 import type { Engine, StackProgress } from '../engine/engine.js';
 import type { StackRecord } from '../store/contract.js';
 import { eventInfo } from './backends/embedded-views.js';
+import type { WaitDisplay } from './backend.js';
 import { StackFailed } from './errors.js';
 import {
   plainProgressLine,
@@ -19,22 +20,6 @@ type Print = (s: string) => void;
 const REDRAW_MS = 250;
 /** Least time between two progress lines in plain output (logs): events already tell each change. */
 const PLAIN_PROGRESS_MS = 10_000;
-
-export interface WaitDisplay {
-  /** A terminal gets a status block redrawn in place (when stderr is one). */
-  tty: boolean;
-  /** Throw StackFailed when the operation ends FAILED (a cancel ends FAILED by design). */
-  failOnFailure: boolean;
-  /**
-   * Events and progress lines go to stderr: stdout carries only a machine-readable document
-   * (`-f json|yaml|value`). Otherwise they go where the command prints, as `openstack` does.
-   */
-  logToStderr?: boolean;
-  /** `--poll SECONDS`: how often a remote wait asks the server (the embedded engine reports as it goes). */
-  pollMs?: number;
-  /** Event lines colour their status (where they go is a terminal, or FORCE_COLOR; no NO_COLOR). */
-  colour?: boolean;
-}
 
 /** The display of a `--wait`: a status block when stderr is a terminal. */
 export function waitDisplay(failOnFailure = true, format = 'table'): WaitDisplay {

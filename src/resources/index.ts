@@ -1,11 +1,10 @@
 export {
   builtinPlugins,
-  type CatalogPlugin,
-  type PluginExtras,
   pluginCatalog,
   type SchemaPluginCatalog,
   type SchemaTypeCatalog,
 } from './catalog.js';
+export type { CatalogPlugin, PluginExtras } from './plugin-extras.js';
 export {
   type ActionResult,
   NoActionRequired,

@@ -1,5 +1,5 @@
 /* What the store's queries take and give beyond whole records: filters, pages, counts. */
-import type { StackAction, Status } from './contract.js';
+import type { StackAction, Status } from './contract/actions.js';
 
 /**
  * How far a stack's operation has got, over its tree (the stack and, for a root, the nested stacks

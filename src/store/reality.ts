@@ -66,3 +66,31 @@ export interface DriftSummary {
   /** When the newest result was observed; null when there is none. */
   detectedAt: string | null;
 }
+
+/** The results of drift detection. */
+export interface DriftRepository {
+  /** Replaces every stored result of the stack with `records` (one detection's; none: clears them). */
+  replace(stackId: string, rootStackId: string, records: readonly DriftRecord[]): Promise<void>;
+  /** The stored results of a stack, by resource name. */
+  list(stackId: string): Promise<DriftRecord[]>;
+  /** The stored results of these stacks counted by status, with the newest detection time. */
+  summary(stackIds: readonly string[]): Promise<DriftSummary>;
+}
+
+/** The observer's heal records. */
+export interface HealRepository {
+  /** The records of a tree's stacks (one read for a whole observation), by stack and name. */
+  listTree(rootStackId: string): Promise<HealRecord[]>;
+  /** Inserts or replaces these records (by stack and resource name). */
+  put(records: readonly HealRecord[]): Promise<void>;
+  remove(stackId: string, names: readonly string[]): Promise<void>;
+  /** Forgets every record of a tree (a person updated the stack: bounds start again). */
+  clearTree(rootStackId: string): Promise<void>;
+}
+
+/** The observer's counters, by project. */
+export interface ObserverCountRepository {
+  /** Adds to a project's counters (created at zero). */
+  add(counts: ObserverCounts): Promise<void>;
+  list(): Promise<ObserverCounts[]>;
+}

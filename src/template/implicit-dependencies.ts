@@ -2,8 +2,8 @@ import { isPlainObject } from '../util/json.js';
 import { FnCall, type Node } from './functions/types.js';
 import { hasUnknown } from './properties/walk.js';
 import type { DependencyGraph } from '../graph/index.js';
-import type { DefinedResource } from './stack-definition.js';
-import type { ResourceTypeInfo } from './types.js';
+import type { DefinedResource } from './stack-definition-types.js';
+import type { ImplicitView, ResourceTypeInfo } from './types.js';
 import type { ValidationContext } from './validation-context.js';
 
 /**
@@ -13,34 +13,6 @@ import type { ValidationContext } from './validation-context.js';
  * edges. Properties are compared as written, before anything exists: `{get_resource: net}` in one
  * resource and in another name the same object, and two `get_param`s of the same value are equal.
  */
-
-/** A resource as a rule sees it. */
-export interface ImplicitView {
-  readonly name: string;
-  /** Its type after the resource registry. */
-  readonly type: string;
-  /** The names it requires explicitly (references and depends_on). */
-  readonly requires: readonly string[];
-  /**
-   * What the property at `path` (`'fixed_ips', 0, 'subnet'`) refers to, comparable across
-   * resources: `resource:<name>` for a get_resource, the JSON of a value known at binding, or
-   * undefined when absent or not known yet.
-   */
-  identity(...path: (string | number)[]): string | undefined;
-  /** How many items the list property at `path` has (0 when absent or not a list yet). */
-  count(...path: (string | number)[]): number;
-}
-
-export interface ImplicitDependencyRule {
-  /** The types this one may depend on through the rule (after the registry). */
-  readonly on: readonly string[];
-  /** Whether `self` needs `other` first; `lookup` gives any other resource of the template. */
-  applies(
-    self: ImplicitView,
-    other: ImplicitView,
-    lookup: (name: string) => ImplicitView | undefined,
-  ): boolean;
-}
 
 /** The node at `path` below `node`; undefined where the path leaves what is written. */
 function nodeAt(node: Node, path: readonly (string | number)[]): Node | undefined {

@@ -16,8 +16,11 @@ import { type DeferredConstraints, deferParameterConstraints } from './deferred-
 import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
+import type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
+
+export type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
 
 export interface DefineOptions {
   /** The files map: every file a template, environment or get_file refers to, by URL. */
@@ -43,38 +46,6 @@ export interface DefineOptions {
    * this synchronous binding.
    */
   deferredConstraints?: DeferredConstraints;
-}
-
-/** How a resource is implemented: a plugin type, or a nested stack from a template. */
-export type Implementation =
-  | { kind: 'plugin'; type: string; info: ResourceTypeInfo }
-  | { kind: 'unknown'; type: string }
-  | { kind: 'template'; type: string; url: string; stack: StackDefinition };
-
-export interface DefinedResource {
-  readonly definition: ResourceDefinition;
-  readonly implementation: Implementation;
-  /** Names of the resources this one depends on (references and depends_on). */
-  readonly requires: readonly string[];
-}
-
-/**
- * A template bound to an environment and parameter values: conditions evaluated, disabled
- * resources dropped, types resolved (nested templates included, recursively), every snippet
- * resolved once to find errors, and the dependency graph built and checked for cycles.
- */
-export interface StackDefinition {
-  readonly template: Template;
-  readonly url: string;
-  /** The files map the template was bound with (get_file contents, nested templates). */
-  readonly files: Readonly<Record<string, string>>;
-  readonly parameters: ReadonlyMap<string, Json | Unknown>;
-  readonly conditions: ReadonlyMap<string, boolean | Unknown>;
-  readonly resources: ReadonlyMap<string, DefinedResource>;
-  readonly outputs: ReadonlyMap<string, OutputDefinition>;
-  readonly graph: DependencyGraph<string>;
-  /** Resources in this stack and every nested stack below it. */
-  readonly totalResources: number;
 }
 
 interface Nesting {

@@ -1,7 +1,6 @@
 import type { DocPath } from './errors.js';
 import type { Value } from './functions/types.js';
 import type { Json } from '../util/json.js';
-import type { ImplicitDependencyRule } from './implicit-dependencies.js';
 import type { ConstraintUse } from './properties/constraint-uses.js';
 import type { Environment } from './environment/index.js';
 import type { TemplateLimits } from './limits.js';
@@ -49,6 +48,39 @@ export interface BindingScope {
   readonly files: Readonly<Record<string, string>>;
   readonly environment: Environment | undefined;
   readonly limits: TemplateLimits;
+}
+
+/*
+ * Implicit dependencies (Heat's add_dependencies): a type's rules, applied by
+ * implicit-dependencies.ts when a template is bound.
+ */
+
+/** A resource as a rule sees it. */
+export interface ImplicitView {
+  readonly name: string;
+  /** Its type after the resource registry. */
+  readonly type: string;
+  /** The names it requires explicitly (references and depends_on). */
+  readonly requires: readonly string[];
+  /**
+   * What the property at `path` (`'fixed_ips', 0, 'subnet'`) refers to, comparable across
+   * resources: `resource:<name>` for a get_resource, the JSON of a value known at binding, or
+   * undefined when absent or not known yet.
+   */
+  identity(...path: (string | number)[]): string | undefined;
+  /** How many items the list property at `path` has (0 when absent or not a list yet). */
+  count(...path: (string | number)[]): number;
+}
+
+export interface ImplicitDependencyRule {
+  /** The types this one may depend on through the rule (after the registry). */
+  readonly on: readonly string[];
+  /** Whether `self` needs `other` first; `lookup` gives any other resource of the template. */
+  applies(
+    self: ImplicitView,
+    other: ImplicitView,
+    lookup: (name: string) => ImplicitView | undefined,
+  ): boolean;
 }
 
 /** Looks resource types up by name (`OS::Heat::RandomString`). */

@@ -8,7 +8,8 @@ import {
   standaloneAuthenticator,
 } from '../../src/api/authenticator.js';
 import type { ApiLimits } from '../../src/api/deps.js';
-import { type Api, buildServer } from '../../src/api/server.js';
+import type { Api } from '../../src/api/context.js';
+import { buildServer } from '../../src/api/server.js';
 import { createProject, createToken, createUser, SignalSigner } from '../../src/auth/index.js';
 import { defaultConfig } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine/engine.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Api } from '../../src/api/server.js';
+import type { Api } from '../../src/api/context.js';
 import { type HeatError, SAMPLE_TEMPLATE, startApi, tenant, type TestApi } from './harness.js';
 
 /**

@@ -3,7 +3,7 @@
 // moves when told, a seeded random source, and a Reality (in memory unless one is given).
 import assert from 'node:assert/strict';
 import type { Cloud } from '../../src/openstack/index.js';
-import type { CatalogPlugin } from '../../src/resources/catalog.js';
+import type { CatalogPlugin } from '../../src/resources/plugin-extras.js';
 import {
   type ActionResult,
   type PeerResource,

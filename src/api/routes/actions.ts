@@ -3,7 +3,7 @@ import { cancelStack, checkStack, suspendOrResume } from '../../engine/operation
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { replyNull } from '../replies.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
 
 const StackParams = Type.Object({

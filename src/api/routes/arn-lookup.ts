@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../deps.js';
 import { HttpError, stackNotFound } from '../errors.js';
-import { type Api, baseOf } from '../server.js';
+import { type Api, baseOf } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
 import { stackPath } from '../views/common.js';
 

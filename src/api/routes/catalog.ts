@@ -6,7 +6,7 @@ import { HEARTH_VERSION } from '../../version.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
 import { queryBool } from '../request/query.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 import {
   HOT_VERSION_KEY,
   resourceTypeJSON,

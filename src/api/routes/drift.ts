@@ -1,8 +1,8 @@
 import { detectDrift, storedDrift } from '../../engine/drift.js';
 import type { ApiDeps } from '../deps.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
-import { driftJSON } from '../views/drift.js';
+import { driftJSON } from '../../views/drift.js';
 import { StackParams } from './params.js';
 
 /**

@@ -1,7 +1,7 @@
 import { engineAlive } from '../../engine/liveness.js';
 import type { ApiDeps } from '../deps.js';
 import { heatErrorBody } from '../errors.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 
 /** A store that has not answered by then is reported down (rather than leaving the prober waiting). */
 const STORE_TIMEOUT_MS = 5000;

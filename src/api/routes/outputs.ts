@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { stackOutputs } from '../../engine/outputs.js';
 import type { ApiDeps } from '../deps.js';
 import { notFound } from '../errors.js';
-import { redactorFor } from '../redact.js';
-import type { Api } from '../server.js';
-import { stackByIdentity, stackDefinition } from '../stack-access.js';
+import { redactorFor } from '../../views/redact.js';
+import type { Api } from '../context.js';
+import { stackByIdentity } from '../stack-access.js';
+import { stackDefinition } from '../../views/definition.js';
 import { StackParams } from './params.js';
 
 const OutputParams = Type.Composite([StackParams, Type.Object({ output_key: Type.String() })]);

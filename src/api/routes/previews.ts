@@ -13,7 +13,7 @@ import {
   UpdateBody,
   updateRequest,
 } from '../request/stack-body.js';
-import { type Api, baseOf } from '../server.js';
+import { type Api, baseOf } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
 import { createPreviewBody, updatePreviewBody } from '../views/preview.js';
 

@@ -6,12 +6,13 @@ import { currentRow } from '../../engine/rows.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
-import { redactorFor } from '../redact.js';
+import { redactorFor } from '../../views/redact.js';
 import { replyNull } from '../replies.js';
 import { acceptSignal } from '../signal.js';
 import { listResources, type ResourceFilter } from '../resource-listing.js';
-import { type Api, baseOf } from '../server.js';
-import { stackByIdentity, stackDefinition } from '../stack-access.js';
+import { type Api, baseOf } from '../context.js';
+import { stackByIdentity } from '../stack-access.js';
+import { stackDefinition } from '../../views/definition.js';
 import { resourceView } from '../views/resource.js';
 import { boolParam, refuseUnknown, ResourceParams, StackParams, Strings } from './params.js';
 

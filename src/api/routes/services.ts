@@ -4,7 +4,7 @@ import type { ServiceRecord } from '../../store/contract.js';
 import type { JsonObject } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 
 /** Heat's datetime columns as its JSON serializer prints them (isoformat, whole seconds, no zone). */
 function heatDateTime(ms: number): string {

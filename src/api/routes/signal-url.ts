@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiDeps } from '../deps.js';
 import { HttpError, notFound } from '../errors.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 import { acceptSignal } from '../signal.js';
 
 /**

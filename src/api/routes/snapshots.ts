@@ -12,10 +12,10 @@ import { MASK } from '../../template/parameters/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { type Redact, redactJson, redactorFor } from '../redact.js';
-import type { Api } from '../server.js';
+import { type Redact, redactJson, redactorFor } from '../../views/redact.js';
+import type { Api } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
-import { heatTime } from '../views/common.js';
+import { heatTime } from '../../views/time.js';
 import { StackParams } from './params.js';
 
 const SnapshotParams = Type.Object({

@@ -3,9 +3,10 @@ import { MASK } from '../../template/parameters/index.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
-import { redactJson, redactorFor } from '../redact.js';
-import type { Api } from '../server.js';
-import { stackByIdentity, stackDefinition } from '../stack-access.js';
+import { redactJson, redactorFor } from '../../views/redact.js';
+import type { Api } from '../context.js';
+import { stackByIdentity } from '../stack-access.js';
+import { stackDefinition } from '../../views/definition.js';
 import { StackParams } from './params.js';
 
 function hiddenNames(definition: StackDefinition | undefined): Set<string> {

@@ -10,7 +10,7 @@ import { newStackCredentials } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
 import { queryBool } from '../request/query.js';
-import { redactJson, redactorFor } from '../redact.js';
+import { redactJson, redactorFor } from '../../views/redact.js';
 import {
   CreateBody,
   createRequest,
@@ -19,9 +19,10 @@ import {
   UpdateBody,
   updateRequest,
 } from '../request/stack-body.js';
-import { type Api, baseOf } from '../server.js';
+import { type Api, baseOf } from '../context.js';
 import { isArn, redirectToArn, registerArnLookupRoute } from './arn-lookup.js';
-import { stackByIdentity, stackByNameOrId, stackDefinition } from '../stack-access.js';
+import { stackByIdentity, stackByNameOrId } from '../stack-access.js';
+import { stackDefinition } from '../../views/definition.js';
 import { stackDetail, stackListItem } from '../views/stack.js';
 import { stackPath } from '../views/common.js';
 

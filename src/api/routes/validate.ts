@@ -7,7 +7,7 @@ import { badRequest } from '../errors.js';
 import { queryBool } from '../request/query.js';
 import { nullFieldsAbsent, TemplateBody } from '../request/stack-body.js';
 import { type TemplateFields, templateInput } from '../request/template-input.js';
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 import { validateBody } from '../views/validate.js';
 
 const ValidateQuery = Type.Object({

@@ -1,4 +1,4 @@
-import type { Api } from '../server.js';
+import type { Api } from '../context.js';
 
 /**
  * `GET /` (Heat's versions controller, "List versions" in its API reference): the one API version,

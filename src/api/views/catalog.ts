@@ -1,4 +1,4 @@
-import type { CatalogPlugin } from '../../resources/catalog.js';
+import type { CatalogPlugin } from '../../resources/plugin-extras.js';
 import type { ResourcePlugin } from '../../resources/contract.js';
 import { schemaToHeatJSON } from '../../template/properties/index.js';
 import type { TemplateVersion } from '../../template/versions.js';

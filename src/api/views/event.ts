@@ -1,7 +1,8 @@
 import type { EventRecord, StackRecord } from '../../store/contract.js';
 import type { Json, JsonObject } from '../../util/json.js';
-import type { Redact } from '../redact.js';
-import { type Base, heatTime, type Link, stackPath } from './common.js';
+import type { Redact } from '../../views/redact.js';
+import { type Base, type Link, stackPath } from './common.js';
+import { heatTime } from '../../views/time.js';
 import { resourcePath } from './resource.js';
 
 export interface EventViewOptions {

@@ -1,11 +1,12 @@
 import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
-import type { CatalogPlugin } from '../../resources/catalog.js';
+import type { CatalogPlugin } from '../../resources/plugin-extras.js';
 import type { PluginCatalog } from '../../resources/contract.js';
 import type { ResourceRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import { shownDescription } from '../../template/template.js';
 import type { Json, JsonObject } from '../../util/json.js';
-import { type Base, heatTime } from './common.js';
+import type { Base } from './common.js';
+import { heatTime } from '../../views/time.js';
 import { shownParameters } from './stack.js';
 
 /**

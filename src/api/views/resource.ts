@@ -1,7 +1,8 @@
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { Json, JsonObject } from '../../util/json.js';
-import type { Redact } from '../redact.js';
-import { type Base, heatTime, type Link, stackPath } from './common.js';
+import type { Redact } from '../../views/redact.js';
+import { type Base, type Link, stackPath } from './common.js';
+import { heatTime } from '../../views/time.js';
 
 /** One resource as the API shows it, with what its view needs beyond its row. */
 export interface ShownResource {

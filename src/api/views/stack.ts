@@ -5,7 +5,8 @@ import { isUnknown } from '../../template/functions/types.js';
 import { MASK, pyStr } from '../../template/parameters/index.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import type { StackOutput } from '../../engine/outputs.js';
-import { type Base, heatTime, type Link, stackPath } from './common.js';
+import { type Base, type Link, stackPath } from './common.js';
+import { heatTime } from '../../views/time.js';
 
 export function stackStatus(stack: StackRecord): string {
   return `${stack.action}_${stack.status}`;

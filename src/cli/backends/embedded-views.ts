@@ -1,4 +1,4 @@
-import { heatTime } from '../../api/views/common.js';
+import { heatTime } from '../../views/time.js';
 import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { EventInfo, PreviewChange, PreviewResource, ResourceInfo, StackInfo } from '../backend.js';

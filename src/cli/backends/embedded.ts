@@ -1,4 +1,4 @@
-import { driftJSON } from '../../api/views/drift.js';
+import { driftJSON } from '../../views/drift.js';
 import type { HeatDrift } from '../../client/types.js';
 import { abandonStack } from '../../engine/abandon.js';
 import { adoptStack } from '../../engine/adopt.js';
@@ -22,10 +22,18 @@ import { signalError, signalResource, signalSettled } from '../../engine/signal.
 import type { StackRecord } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';
-import type { AdoptStack, Backend, NewStack, StackChange, StackRef, StackVisit } from '../backend.js';
+import type {
+  AdoptStack,
+  Backend,
+  NewStack,
+  StackChange,
+  StackRef,
+  StackVisit,
+  WaitDisplay,
+} from '../backend.js';
 import type { Config } from '../../config/index.js';
 import { cliConfig, type GlobalOptions, localProject, openEngine } from '../embedded.js';
-import { waitAndReport, type WaitDisplay } from '../progress.js';
+import { waitAndReport } from '../progress.js';
 import { driftInfo } from './drift-info.js';
 import { interruptedWait, reportCarryOn } from './embedded-carry-on.js';
 import { clearHooks, nestedResources, pendingHooks, resourceDetail } from './embedded-resources.js';

@@ -13,8 +13,8 @@ import type {
   StackInfo,
   StackRef,
   StackVisit,
+  WaitDisplay,
 } from '../backend.js';
-import type { WaitDisplay } from '../progress.js';
 import { driftInfo } from './drift-info.js';
 import { remoteClearHooks, remotePendingHooks } from './remote-hooks.js';
 import {

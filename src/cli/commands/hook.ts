@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Hook } from '../../template/environment/index.js';
-import { withBackend } from '../backend.js';
+import { withBackend } from '../open-backend.js';
 import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { type Backend, withBackend } from '../backend.js';
+import type { Backend } from '../backend.js';
+import { withBackend } from '../open-backend.js';
 import { columnOption } from '../columns.js';
 import { show } from '../output.js';
 import { waitDisplay } from '../progress.js';

@@ -4,7 +4,7 @@ import { TemplateError } from '../../template/errors.js';
 import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { type ChildOptions, NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
 import { addBatches, type Batching, batching, isPause } from './batches.js';
 import { memberAttributes } from './member-attributes.js';

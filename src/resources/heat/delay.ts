@@ -1,7 +1,7 @@
 import type { Value } from '../../template/functions/types.js';
 import { C, P } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import type { ActionResult, PluginContext, PollResult } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -1,7 +1,7 @@
 import type { Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
 import { type MimePart, multipartMessage, parseMultipart } from './mime-message.js';
 import { uuidFrom } from './physical-name.js';

@@ -1,4 +1,4 @@
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -5,7 +5,7 @@ import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import type { TypeCatalog } from '../../template/types.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
 import { addBatches, batching, isPause } from './batches.js';
 import { byIndex, memberAttributes } from './member-attributes.js';

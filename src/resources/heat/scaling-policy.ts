@@ -1,7 +1,7 @@
 import type { Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import type { JsonObject } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { NoActionRequired } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -1,6 +1,6 @@
 import type { Value } from '../../template/functions/types.js';
 import { attr, C, P, type PropertySchema } from '../../template/properties/index.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -6,7 +6,7 @@ import { defineStackFromText } from '../../template/stack-definition.js';
 import type { BindingScope, TypeCatalog } from '../../template/types.js';
 import { attr, type ConstraintUse, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
 import { STACK_REGION_CHECK } from './stack-region.js';
 

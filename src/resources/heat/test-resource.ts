@@ -1,7 +1,7 @@
 import type { Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import {
   type ActionResult,
   type PhysicalObject,

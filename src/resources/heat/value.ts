@@ -2,7 +2,7 @@ import type { DocPath } from '../../template/errors.js';
 import { isTemplateError } from '../../template/errors.js';
 import { containsUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P, type PropertySchema, validateProperties } from '../../template/properties/index.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { type PluginContext, ResourceFailure } from '../contract.js';
 import { physicalResourceName } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -1,6 +1,6 @@
 import { attr, C, P } from '../../template/properties/index.js';
 import { type Json, type JsonObject, pyJsonDumps } from '../../util/json.js';
-import type { CatalogPlugin } from '../catalog.js';
+import type { CatalogPlugin } from '../plugin-extras.js';
 import { type PluginContext, ResourceFailure } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isConnectionError } from '../../store/postgres/errors.js';
+import { isConnectionError } from '../../util/postgres-errors.js';
 import type { PhysicalObject, Reality } from '../contract.js';
 
 /** How long a call waits for the database to come back (a restart) before failing. */

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { atLeast, booleanField, isAdmin, positiveInteger } from './request.js';
+import { atLeast, booleanField, isAdmin, type Params, positiveInteger } from './request.js';
 import { after, checkQuota, projectVolume, save } from './volume-state.js';
 import { type Volume, VOLUME_TYPES } from './types.js';
-import type { Params } from './volumes.js';
 
 /** `POST /volumes/{id}/action`: one action per request, named by the body's only key. */
 

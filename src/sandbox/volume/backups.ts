@@ -3,10 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { SandboxObject } from '../state.js';
-import { bodyPart, optionalText } from './request.js';
+import { bodyPart, optionalText, type Params } from './request.js';
 import { cinderTime, type Transition, type Volume } from './types.js';
 import { after, projectVolume, save } from './volume-state.js';
-import type { Params } from './volumes.js';
 
 /**
  * Cinder's volume backups: made from a volume (creating -> available, the volume `backing-up`

@@ -10,7 +10,7 @@ import {
   VOLUME_TYPES,
   ZONE,
 } from './types.js';
-import type { Params } from './volumes.js';
+import type { Params } from './request.js';
 
 /** Cinder's read-only routes besides volumes: version discovery, types, limits, availability zones. */
 

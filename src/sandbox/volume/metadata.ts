@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { badRequest, notFound } from '../errors.js';
-import { bodyPart, metadataField } from './request.js';
+import { bodyPart, metadataField, type Params } from './request.js';
 import { projectVolume, save } from './volume-state.js';
 import type { Volume } from './types.js';
-import type { Params } from './volumes.js';
 
 /** `/volumes/{id}/metadata`: the whole set (read, merge, replace) and one key at a time. */
 export function registerMetadata(app: FastifyInstance, ctx: SandboxContext): void {

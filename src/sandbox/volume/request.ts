@@ -4,6 +4,9 @@ import { MAX_VERSION, MIN_VERSION } from './types.js';
 
 /** What Cinder's routes read from a request: its microversion, body parts, the caller's rights. */
 
+/** The path parameters of a route on one object of a project. */
+export type Params = { project_id: string; id: string };
+
 const versions = new WeakMap<FastifyRequest, number>();
 
 /** A microversion as a comparable number: 3.9 < 3.10 (minor in the low 1000). */

@@ -5,15 +5,21 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { findImage } from '../image.js';
 import { happens } from '../noise.js';
 import { type Query, selectVolumes } from './listing.js';
-import { atLeast, bodyPart, isAdmin, metadataField, optionalText, positiveInteger } from './request.js';
+import {
+  atLeast,
+  bodyPart,
+  isAdmin,
+  metadataField,
+  optionalText,
+  type Params,
+  positiveInteger,
+} from './request.js';
 import { after, checkQuota, projectVolume, projectVolumes, save } from './volume-state.js';
 import { type Backup, projectBackup } from './backups.js';
 import { cinderTime, DEFAULT_VOLUME_TYPE, type Volume, VOLUME, VOLUME_TYPES, ZONE } from './types.js';
 import { detailView, summaryView } from './views.js';
 
 /** Cinder's volume routes: create, list, show, update, delete. */
-
-export type Params = { project_id: string; id: string };
 
 /** The statuses a volume can be deleted in (and only when nothing is attached). */
 const DELETABLE = ['available', 'error', 'error_restoring', 'error_extending', 'error_managing'];

@@ -8,7 +8,8 @@ import {
   type SqlValue,
   type TransactionOptions,
 } from '../sql/driver.js';
-import { isConnectionError, isRetryable } from './errors.js';
+import { isConnectionError } from '../../util/postgres-errors.js';
+import { isRetryable } from './errors.js';
 
 export interface PostgresOptions {
   /** Connections kept by this process (each engine runs up to this many transactions at once). */

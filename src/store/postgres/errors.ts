@@ -1,12 +1,9 @@
+import { sqlState } from '../../util/postgres-errors.js';
+
 /** PostgreSQL error codes (SQLSTATE) the driver acts on. */
 const SERIALIZATION_FAILURE = '40001';
 const DEADLOCK_DETECTED = '40P01';
 const UNIQUE_VIOLATION = '23505';
-
-function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * A conflict between concurrent transactions: running the transaction again resolves it. A unique
@@ -18,18 +15,4 @@ export function isRetryable(error: unknown, attempt: number): boolean {
   const code = sqlState(error);
   if (code === UNIQUE_VIOLATION) return attempt === 1;
   return code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
-}
-
-/**
- * The connection is unusable: refused or reset by the network (Node's error codes), the server
- * shutting down or restarting (class 57P), or a connection exception (class 08).
- */
-export function isConnectionError(error: unknown): boolean {
-  const code = sqlState(error);
-  if (code === undefined) return error instanceof Error && /Connection terminated/i.test(error.message);
-  return (
-    code.startsWith('08') ||
-    code.startsWith('57P') ||
-    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
-  );
 }

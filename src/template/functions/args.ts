@@ -1,6 +1,6 @@
-import { typeName } from '../../util/json.js';
+import { isPlainObject, pyJsonDumps, typeName } from '../../util/json.js';
 import { TemplateError } from '../errors.js';
-import { type FnCall, isUnknown, type Node, type ResolveContext, type Value } from './types.js';
+import { FnCall, isUnknown, type Node, OMITTED, type ResolveContext, type Value } from './types.js';
 
 /** Throws the error every misuse of a function produces: `<path>: <name>: <detail>`. */
 export function fail(call: FnCall, detail: string): never {
@@ -84,4 +84,44 @@ export function resolveMap(
   if (value !== null && typeof value === 'object' && !Array.isArray(value))
     return value as { [key: string]: Value };
   return fail(call, `${what} must be a map, got ${typeName(value)}`);
+}
+
+type ValueMap = { [key: string]: Value };
+
+/** A resolved map (not a list, not null, not UNKNOWN). */
+export function isMap(value: Value): value is ValueMap {
+  return isPlainObject(value);
+}
+
+/**
+ * Resolves one argument node the way Heat's top-level resolve does: an omitted `if` result
+ * (2021-04-16 `if` without a false branch) stands for null when it is a whole argument.
+ */
+export function resolveArg(ctx: ResolveContext, node: Node): Value {
+  const value = ctx.resolve(node);
+  return value === OMITTED ? null : value;
+}
+
+/** What a node is, for messages: a literal's type name, or the function call it is. */
+export function describeNode(node: Node): string {
+  return node instanceof FnCall ? `a "${node.name}" call` : typeName(node);
+}
+
+/** A value quoted in an error message, shortened like Heat's `repr(s)[:200]`. */
+export function showValue(value: Value): string {
+  const text = pyJsonDumps(value);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/** The call's literal argument list with `min`..`max` items; `usage` shows the expected form. */
+export function literalList(call: FnCall, min: number, max: number, usage: string): Node[] {
+  const args = call.args;
+  if (!Array.isArray(args))
+    fail(call, `arguments must be a list of the form ${usage}, got ${describeNode(args)}`);
+  if (args.length < min || args.length > max) {
+    const want =
+      min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
+    fail(call, `expected ${want} arguments of the form ${usage}, got ${args.length}`);
+  }
+  return args;
 }

@@ -1,16 +1,7 @@
 import { getOwn, setOwn, typeName } from '../../util/json.js';
-import { fail } from './args.js';
-import {
-  checkParamsNode,
-  describeNode,
-  isMap,
-  joinOneList,
-  literalList,
-  pyInt,
-  resolveArg,
-  resolveReplace,
-  showValue,
-} from './strings.js';
+import { describeNode, fail, isMap, literalList, resolveArg, showValue } from './args.js';
+import { pyInt } from './python.js';
+import { checkParamsNode, joinOneList, resolveReplace } from './strings.js';
 import { FnCall, type FunctionDef, isUnknown, type Node, UNKNOWN, type Value } from './types.js';
 import { parseJsonText, TooDeepError } from '../depth.js';
 

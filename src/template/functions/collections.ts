@@ -1,6 +1,6 @@
 import { getOwn, isPlainObject, pyJsonDumps, setOwn, typeName } from '../../util/json.js';
-import { fail } from './args.js';
-import { describeNode, isMap, literalList, pyTruthy, resolveArg, showValue } from './strings.js';
+import { describeNode, fail, isMap, literalList, resolveArg, showValue } from './args.js';
+import { pyTruthy } from './python.js';
 import {
   FnCall,
   type FunctionDef,

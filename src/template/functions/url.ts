@@ -1,6 +1,6 @@
 import { getOwn, isPlainObject, typeName } from '../../util/json.js';
-import { fail } from './args.js';
-import { describeNode, isMap, pyInt, pyStr, pyTruthy, resolveArg } from './strings.js';
+import { describeNode, fail, isMap, resolveArg } from './args.js';
+import { pyInt, pyStr, pyTruthy } from './python.js';
 import {
   containsUnknown,
   FnCall,

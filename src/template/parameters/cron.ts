@@ -1,4 +1,4 @@
-import type { CustomConstraintValidator } from './custom-constraints.js';
+import type { CustomConstraintValidator } from './types.js';
 
 /*
  * The cron syntax Heat's cron_expression constraint accepts (it asks croniter to parse the value):

@@ -2,14 +2,7 @@ import type { Json } from '../../util/json.js';
 import { cronExpression } from './cron.js';
 import { dnsDomain, dnsName, ipAddr, ipOrCidr, macAddr, netCidr, relDnsName } from './network-constraints.js';
 import { expirationValidator, iso8601, timezone } from './time-constraints.js';
-
-/**
- * Checks a value against one custom constraint: undefined when valid, otherwise the reason
- * ('' when there is nothing to add to "Error validating value ..."). Validators are synchronous;
- * a cloud plugin that needs remote data fetches it before validation (e.g. the flavor list) and
- * installs a validator that closes over it.
- */
-export type CustomConstraintValidator = (value: Json) => string | undefined;
+import type { CustomConstraintValidator } from './types.js';
 
 /** Constraints decidable from the value alone, checked everywhere (heat.engine.constraint.common_constraints). */
 const OFFLINE: ReadonlyArray<readonly [string, CustomConstraintValidator]> = [

@@ -2,7 +2,6 @@ export { coerceParameterValue, parseBoolean, parseNumber, pyStr } from './coerce
 export { parseConstraints } from './constraint-schema.js';
 export { type CheckOptions, checkConstraints } from './constraints.js';
 export {
-  type CustomConstraintValidator,
   customConstraintError,
   isKnownCustomConstraint,
   knownCustomConstraints,
@@ -20,6 +19,7 @@ export {
 export {
   type Constraint,
   type ConstraintKind,
+  type CustomConstraintValidator,
   PARAMETER_TYPES,
   type ParameterSchema,
   type ParameterType,

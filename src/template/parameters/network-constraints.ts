@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Json } from '../../util/json.js';
-import type { CustomConstraintValidator } from './custom-constraints.js';
+import type { CustomConstraintValidator } from './types.js';
 
 /*
  * Offline equivalents of Heat's network custom constraints (heat/engine/constraint/

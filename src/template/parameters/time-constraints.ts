@@ -1,4 +1,4 @@
-import type { CustomConstraintValidator } from './custom-constraints.js';
+import type { CustomConstraintValidator } from './types.js';
 
 /*
  * Offline equivalents of Heat's iso_8601, expiration and timezone constraints, which use

@@ -56,3 +56,11 @@ export const KEY_INTRODUCED_IN: Readonly<Record<string, string>> = {
   tags: '2018-03-02',
   modulo: '2017-02-24',
 };
+
+/**
+ * Checks a value against one custom constraint: undefined when valid, otherwise the reason
+ * ('' when there is nothing to add to "Error validating value ..."). Validators are synchronous;
+ * a cloud plugin that needs remote data fetches it before validation (e.g. the flavor list) and
+ * installs a validator that closes over it.
+ */
+export type CustomConstraintValidator = (value: Json) => string | undefined;

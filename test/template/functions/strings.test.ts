@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   compareCodePoints,
-  digest,
-  listJoin,
-  listJoinMulti,
   pyInt,
   pyJsonDumpsSorted,
   pyNumber,
   pyRepr,
+} from '../../../src/template/functions/python.js';
+import {
+  digest,
+  listJoin,
+  listJoinMulti,
   strReplace,
   strReplaceJson,
   strReplaceStrict,

@@ -1,7 +1,7 @@
 import { isNotFound } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { C, P } from '../../../template/properties/index.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { PluginContext, PollResult } from '../../contract.js';
 import {
   associateFloatingIp,

@@ -2,7 +2,7 @@ import { type DocPath, TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { ActionResult, PluginContext, PollResult } from '../../contract.js';
 import {
   associateFloatingIp,

@@ -1,4 +1,4 @@
-import type { ImplicitDependencyRule, ImplicitView } from '../../../template/implicit-dependencies.js';
+import type { ImplicitDependencyRule, ImplicitView } from '../../../template/types.js';
 
 /**
  * Heat's implicit dependencies among the Neutron and Nova types (their `add_dependencies`): what a

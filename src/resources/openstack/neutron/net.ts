@@ -2,7 +2,7 @@ import { OpenStackError } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { Json, JsonObject } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {

@@ -3,7 +3,7 @@ import { type DocPath, TemplateError } from '../../../template/errors.js';
 import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import { C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { PluginContext } from '../../contract.js';
 import { deleteOrRetry, failure, pollingAction, realityOf } from '../common.js';
 import { liveRef, PORT_REFS, ROUTER_REFS, SUBNET_REFS } from './live-refs.js';

@@ -3,7 +3,7 @@ import { type DocPath, TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { PluginContext, RealityState } from '../../contract.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import {

@@ -2,7 +2,7 @@ import { isNotFound } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import { type PluginContext, type RealityState, ResourceFailure } from '../../contract.js';
 import { physicalResourceName, uuidFrom } from '../../heat/physical-name.js';
 import { createMarker, failure } from '../common.js';

@@ -1,7 +1,7 @@
 import { isNotFound, LookupError } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import type { Json } from '../../../util/json.js';
-import type { CatalogPlugin } from '../../catalog.js';
+import type { CatalogPlugin } from '../../plugin-extras.js';
 import {
   type ActionResult,
   type PluginContext,

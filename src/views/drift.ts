@@ -1,9 +1,9 @@
-import type { ResourceDrift, StackDrift } from '../../engine/drift.js';
-import type { Engine } from '../../engine/engine.js';
-import type { StackRecord } from '../../store/contract.js';
-import type { Json, JsonObject } from '../../util/json.js';
-import { redactJson, redactorFor } from '../redact.js';
-import { heatTime } from './common.js';
+import type { ResourceDrift, StackDrift } from '../engine/drift.js';
+import type { Engine } from '../engine/engine.js';
+import type { StackRecord } from '../store/contract.js';
+import type { Json, JsonObject } from '../util/json.js';
+import { redactJson, redactorFor } from './redact.js';
+import { heatTime } from './time.js';
 
 /**
  * A stack's drift results as the API answers them (Hearth's own resource: Heat has none), with

@@ -3,7 +3,7 @@ import type { StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import { collectHidden, type Redact, redactor } from '../template/hidden-values.js';
 import { isPlainObject, type Json, setOwn } from '../util/json.js';
-import { stackDefinition } from './stack-access.js';
+import { stackDefinition } from './definition.js';
 
 export type { Redact } from '../template/hidden-values.js';
 

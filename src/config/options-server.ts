@@ -1,0 +1,181 @@
+import { AUTH_MODES, type OptionTable } from './config.js';
+
+/** The API server: where it listens, how it authenticates, the clouds it uses, its limits. */
+export const SERVER_OPTIONS = {
+  bind_host: {
+    type: 'string',
+    default: '127.0.0.1',
+    help: 'Address the API server listens on.',
+    heat: {
+      name: '[heat_api] bind_host',
+      default: '0.0.0.0',
+      note: 'Gone from current Heat, whose API runs under a WSGI server; Hearth listens on localhost only by default.',
+    },
+  },
+  bind_port: {
+    type: 'int',
+    default: 8004,
+    min: 0,
+    max: 65535,
+    help: 'Port the API server listens on (8004 is Heat’s orchestration API port); 0 picks a free port.',
+    heat: { name: '[heat_api] bind_port', default: '8004', note: 'Gone from current Heat, as bind_host.' },
+  },
+  auth_mode: {
+    type: 'enum',
+    choices: AUTH_MODES,
+    default: 'standalone',
+    help: 'How the API authenticates requests: standalone (tokens kept in the store), keystone or noauth.',
+    heat: {
+      name: '[paste_deploy] flavor',
+      note: 'Heat picks keystone or noauth by paste flavor; standalone tokens are Hearth’s own. noauth serves loopback addresses only.',
+    },
+  },
+  token_expiration: {
+    type: 'int',
+    default: 3600,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds a standalone API token lives when `hearth manage token create` is given no --ttl (--no-expiry makes one that lives until revoked).',
+    heat: {
+      name: 'keystone.conf [token] expiration',
+      default: '3600',
+      note: 'Keystone’s option: standalone tokens stand in for Keystone’s; Heat has none.',
+    },
+  },
+  keystone_url: {
+    type: 'string',
+    default: 'http://127.0.0.1:5000/v3',
+    help: 'Keystone v3 endpoint that validates tokens when auth_mode is keystone.',
+    heat: { name: '[keystone_authtoken] www_authenticate_uri' },
+  },
+  keystone_service_user: {
+    type: 'string',
+    default: 'heat',
+    help: 'Hearth’s own Keystone user: its token (the service token) is what lets Hearth validate tokens.',
+    heat: { name: '[keystone_authtoken] username' },
+  },
+  keystone_service_password: {
+    type: 'string',
+    default: '',
+    secret: true,
+    help: 'Password of keystone_service_user; auth_mode keystone needs it. Never logged or shown.',
+    heat: { name: '[keystone_authtoken] password' },
+  },
+  keystone_service_project: {
+    type: 'string',
+    default: 'service',
+    help: 'The project the service token is scoped to.',
+    heat: { name: '[keystone_authtoken] project_name' },
+  },
+  keystone_service_user_domain: {
+    type: 'string',
+    default: 'Default',
+    help: 'The domain (name) of keystone_service_user.',
+    heat: { name: '[keystone_authtoken] user_domain_name' },
+  },
+  keystone_service_project_domain: {
+    type: 'string',
+    default: 'Default',
+    help: 'The domain (name) of keystone_service_project.',
+    heat: { name: '[keystone_authtoken] project_domain_name' },
+  },
+  keystone_token_cache_time: {
+    type: 'int',
+    default: 30,
+    min: 0,
+    unit: 'seconds',
+    help: 'Seconds a token Keystone validated is trusted without asking again (never past its expiry); 0 asks every time.',
+    heat: {
+      name: '[keystone_authtoken] token_cache_time',
+      default: '300',
+      note: 'Hearth caches for less, so that a revoked token stops working sooner.',
+    },
+  },
+  keystone_timeout: {
+    type: 'int',
+    default: 10,
+    min: 1,
+    unit: 'seconds',
+    help: 'Seconds Hearth waits for an answer from Keystone before the request fails with 503.',
+    heat: {
+      name: '[keystone_authtoken] http_connect_timeout',
+      note: 'keystonemiddleware waits without limit when it is unset.',
+    },
+  },
+  trusts_delegated_roles: {
+    type: 'string',
+    default: '',
+    help: 'With keystone auth, the roles (comma-separated names) the Keystone trust made at each stack create delegates to Hearth’s service user; empty: every role of the creating user’s token on its project.',
+    heat: {
+      name: 'trusts_delegated_roles',
+      default: '[]',
+      note: 'A list option in Heat; a comma-separated string here.',
+    },
+  },
+  openstack_cloud: {
+    type: 'string',
+    default: '',
+    help: 'The cloud (by its name in clouds.yaml) the OpenStack resource types create their resources in; empty: OS_CLOUD, or the OS_* variables.',
+    heat: null,
+  },
+  openstack_cloud_shared: {
+    type: 'bool',
+    default: false,
+    help: 'In standalone auth, a project without a cloud of its own (hearth manage project set-cloud) uses openstack_cloud: one login shared by every project, so the cloud cannot keep projects apart.',
+    heat: null,
+  },
+  cloud_rate_limit: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    help: 'Requests per second Hearth sends to each endpoint of the cloud (a service in a region), for the whole deployment: each live engine takes an equal share; 0 means unlimited.',
+    heat: null,
+  },
+  cloud_rate_burst: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    help: 'Most requests sent at once to one endpoint after a quiet spell, for the whole deployment (shared as cloud_rate_limit is); 0 means cloud_rate_limit (one second’s worth).',
+    heat: null,
+  },
+  max_stacks_per_tenant: {
+    type: 'int',
+    default: 512,
+    min: -1,
+    help: 'Most stacks one project may have, nested stacks included; -1 means unlimited.',
+    heat: { name: 'max_stacks_per_tenant', default: '512' },
+  },
+  api_write_rate_limit: {
+    type: 'int',
+    default: 50,
+    min: 0,
+    help: 'Write requests (POST, PUT, PATCH, DELETE under /v1/{project_id}) per second each project may send the API, averaged by a token bucket per project; beyond it the API answers 429. 0 means unlimited.',
+    heat: null,
+  },
+  api_write_rate_burst: {
+    type: 'int',
+    default: 500,
+    min: 0,
+    help: 'Most write requests one project may send at once after a quiet spell (the size of its bucket); 0 means api_write_rate_limit (one second’s worth).',
+    heat: null,
+  },
+  public_api_url: {
+    type: 'string',
+    default: '',
+    help: 'The URL clients reach the API at (signal URLs in attributes point there); empty: http://<bind_host>:<bind_port>.',
+    heat: {
+      name: '[clients_heat] url',
+      note: 'Heat takes the orchestration endpoint from the Keystone catalog when unset.',
+    },
+  },
+  auth_encryption_key: {
+    type: 'string',
+    default: '',
+    help: 'Key signing signal tokens and sealing stored credentials; empty: a key generated for the store on first use, shared by every process using it.',
+    secret: true,
+    heat: {
+      name: 'auth_encryption_key',
+      note: 'Heat encrypts stored credentials (trust ids) with it; Hearth signs signal tokens with it and seals trust ids with a key derived from it.',
+    },
+  },
+} satisfies OptionTable;

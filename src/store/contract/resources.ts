@@ -1,0 +1,174 @@
+import type { Json, JsonObject } from '../../util/json.js';
+import type { EventQuery } from '../queries.js';
+import type { ResourceAction, Status } from './actions.js';
+
+/* Resources (one row per resource, and per replaced or replacing one) and their events. */
+
+export interface ResourceRecord {
+  /** Row id: several rows may share one name (an old row and its replacement). */
+  id: number;
+  uuid: string;
+  stackId: string;
+  rootStackId: string;
+  name: string;
+  type: string;
+  action: ResourceAction;
+  status: Status;
+  reason: string;
+  physicalId: string | null;
+  /** The template this row was last successfully converged to (null before its first create). */
+  templateId: string | null;
+  /** The resolved properties it was last created or updated with. */
+  properties: JsonObject | null;
+  /** Cached attribute values, so get_attr and outputs need no live call. */
+  attributes: JsonObject;
+  /** Plugin-private data (e.g. a RandomString's value, a signal token). */
+  data: JsonObject;
+  /** In-flight operation state of a plugin, for persisted polling. */
+  progress: Json;
+  /** Row ids this resource depended on at its last update (union of old and new while updating). */
+  requires: number[];
+  replaces: number | null;
+  replacedBy: number | null;
+  /** The resource lock: the engine working on it, and a counter every locked write bumps. */
+  engineId: string | null;
+  atomicKey: number;
+  /** Set by `mark-unhealthy`: the next update replaces it. */
+  unhealthy: boolean;
+  /**
+   * Create attempts of this row that failed and were retried (action_retry_limit): each attempt
+   * has its own idempotency key, so a retry never finds the failed attempt's deleted object.
+   */
+  createRetries: number;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+/** The fields of a row that planning a traversal reads (see `resources.listHeads`). */
+export type ResourceHead = Pick<
+  ResourceRecord,
+  | 'id'
+  | 'name'
+  | 'type'
+  | 'action'
+  | 'status'
+  | 'physicalId'
+  | 'requires'
+  | 'replacedBy'
+  | 'engineId'
+  | 'atomicKey'
+  | 'templateId'
+>;
+
+/** The fields of a row that comparing it with a new definition reads (`resources.listStates`). */
+export type ResourceState = ResourceHead &
+  Pick<ResourceRecord, 'uuid' | 'createRetries' | 'unhealthy' | 'properties' | 'attributes' | 'data'>;
+
+/** One row's locked write (see resources.update). */
+export interface LockedWrite {
+  id: number;
+  expectedKey: number;
+  expectedEngine: string | null;
+  changes: Partial<ResourceRecord>;
+}
+
+/** A live resource that has a given physical id, and the stack (and project) it belongs to. */
+export interface PhysicalIdManager {
+  physicalId: string;
+  stackId: string;
+  stackName: string;
+  projectId: string;
+}
+
+export interface EventRecord {
+  id: number;
+  uuid: string;
+  stackId: string;
+  /** The stack's name for stack events, the resource's name for resource events. */
+  resourceName: string;
+  resourceType: string;
+  physicalId: string | null;
+  action: string;
+  status: string;
+  reason: string;
+  createdAt: string;
+}
+
+/** The resources table: one row per resource, and per replaced or replacing one. */
+export interface ResourceRepository {
+  /** Inserts rows and returns them with their ids, in order. */
+  insert(rows: Omit<ResourceRecord, 'id'>[]): Promise<ResourceRecord[]>;
+  get(id: number): Promise<ResourceRecord | undefined>;
+  getMany(ids: readonly number[]): Promise<ResourceRecord[]>;
+  /** Rows of a stack that are not DELETE_COMPLETE. */
+  listActive(stackId: string): Promise<ResourceRecord[]>;
+  /** listActive() with only what planning a traversal needs (no JSON documents to decode). */
+  listHeads(stackId: string): Promise<ResourceHead[]>;
+  /**
+   * listActive() with what an update's comparison of each row with its new definition reads
+   * (no reason, progress, timestamps or ids of other tables: a third of the row, half the time).
+   */
+  listStates(stackId: string): Promise<ResourceState[]>;
+  /** Every row of a stack, deleted ones included. */
+  listAll(stackId: string): Promise<ResourceRecord[]>;
+  /**
+   * The rows of a stack that carry resource `name` and are not DELETE_COMPLETE (a replaced row
+   * and its replacement share the name), by id: one resource's rows, through an index.
+   */
+  findByName(stackId: string, name: string): Promise<ResourceRecord[]>;
+  /**
+   * The rows whose physical id is `physicalId` and that are not DELETE_COMPLETE, by id, from any
+   * stack. No index serves it (one on every row's physical id would slow every create): for rare
+   * lookups only (a software config referenced from another stack).
+   */
+  findByPhysicalId(physicalId: string): Promise<ResourceRecord[]>;
+  /**
+   * Who manages each of `physicalIds`: the live resources of live stacks (any project) with one of
+   * them as physical id. Scans like findByPhysicalId: for adopt and external_id checks only.
+   */
+  managersOf(physicalIds: readonly string[]): Promise<PhysicalIdManager[]>;
+  /**
+   * Locked write: applies `changes` and bumps atomicKey only if the row still has `expectedKey`
+   * and `expectedEngine` (null = unlocked). Returns the new row, or undefined if it lost the race.
+   */
+  update(
+    id: number,
+    expectedKey: number,
+    expectedEngine: string | null,
+    changes: Partial<ResourceRecord>,
+  ): Promise<ResourceRecord | undefined>;
+  /**
+   * update() for many rows, with multi-row statements: each write applies only if its row still
+   * has its expected key and engine. Returns the ids written; a write whose id is missing lost
+   * its race (its row changed meanwhile).
+   */
+  updateMany(writes: readonly LockedWrite[]): Promise<Set<number>>;
+  /**
+   * Unconditional write of many rows: records that they are converged to `templateId` as they
+   * are (the unchanged resources of an update). Returns the number of rows written.
+   */
+  setTemplate(ids: readonly number[], templateId: string): Promise<number>;
+  /** Removes rows physically. */
+  delete(ids: readonly number[]): Promise<void>;
+  /**
+   * Removes the rows of a stack whose delete completed, or with `all` every row of it (the stack
+   * is deleted). Returns how many went.
+   */
+  purge(stackId: string, all?: boolean): Promise<number>;
+}
+
+/** The events table. */
+export interface EventRepository {
+  append(events: Omit<EventRecord, 'id'>[]): Promise<void>;
+  list(
+    stackId: string,
+    options?: { resourceName?: string; afterId?: number; limit?: number },
+  ): Promise<EventRecord[]>;
+  /**
+   * A page of events in the query's order. A marker or uuid is looked up among the listed
+   * stacks' events (there is no index on uuid: events are written far more often than read by id).
+   */
+  query(query: EventQuery): Promise<EventRecord[]>;
+  /** The id of a stack's newest event (0 when it has none): where following its events starts. */
+  latestId(stackId: string): Promise<number>;
+}

@@ -1,0 +1,16 @@
+import type { Engine } from '../engine/engine.js';
+import type { StackRecord } from '../store/contract.js';
+import type { StackDefinition } from '../template/stack-definition.js';
+
+/** The stack's current template bound to it (cached: a hit reads nothing), or undefined before it has one. */
+export async function stackDefinition(
+  engine: Engine,
+  stack: StackRecord,
+): Promise<StackDefinition | undefined> {
+  if (!stack.templateId) return undefined;
+  return engine.cache.lookup(
+    stack.templateId,
+    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    (id) => engine.deps.store.read((tx) => tx.templates.get(id)),
+  );
+}
