@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { OperationError } from '../engine/operations.js';
+import { OperationError } from '../engine/errors.js';
 import { signalResource } from '../engine/signal.js';
 import { isPlainObject, type JsonObject, typeName } from '../util/json.js';
 import { badRequest, HttpError } from './errors.js';

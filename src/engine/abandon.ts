@@ -4,7 +4,7 @@ import type { Json, JsonObject } from '../util/json.js';
 import { childStackOf } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
 import { stackEvent } from './events.js';
-import { OperationError } from './operations.js';
+import { OperationError } from './errors.js';
 
 /*
  * `stack abandon` (Heat's abandon): the stack's description in the format Heat prints (its template,

@@ -3,7 +3,8 @@ import { isTemplateError } from '../template/errors.js';
 import type { TemplateLimits } from '../template/limits.js';
 import { parseSource } from '../template/source.js';
 import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
-import { OperationError, type TemplateInput } from './operations.js';
+import { OperationError } from './errors.js';
+import type { TemplateInput } from './requests.js';
 
 /*
  * The adopt document (`stack adopt`): what Heat's `stack abandon` prints, and Hearth's too

@@ -3,7 +3,8 @@ import type { ResourceRecord } from '../store/contract.js';
 import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
 import { invalidAdoptData } from './adopt-document.js';
 import type { EngineDeps } from './deps.js';
-import { errorMessage, type NodeScope, pluginContext } from './node-work.js';
+import { errorMessage } from './failure-text.js';
+import { type NodeScope, pluginContext } from './node-work.js';
 
 /*
  * An adopted id (`stack adopt`, `external_id`) must be the adopter's own: otherwise a project

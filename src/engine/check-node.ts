@@ -1,28 +1,13 @@
-import type { ResourceRecord } from '../store/contract.js';
 import { childStackOf } from './child-stack.js';
-import type { Json } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { lockState } from './locks.js';
 import { runNestedCheck } from './nested-check.js';
-import { errorMessage, type NodePayload, type NodeScope, pluginContext } from './node-work.js';
+import { errorMessage } from './failure-text.js';
+import { type NodePayload, type NodeScope, pluginContext } from './node-work.js';
 import { parseNodeKey } from './nodes.js';
-import { propagate } from './propagate.js';
-import { drop, retryLater, waitForLock } from './update-node.js';
-
-/**
- * What a node of a CHECK traversal reports: the usual node output, plus the names of the resources
- * whose check failed on the way here (its own included). A node that receives any skips its check
- * (Heat's skip_propagate) and passes them on, so everything that depends on a failed resource is
- * left as it was, and the traversal still completes. The stack's verdict is taken when it does
- * (`finishTraversal`: CHECK_FAILED naming the failed resources).
- */
-export interface CheckOutput {
-  name: string;
-  rowId: number;
-  refId: string | null;
-  attributes: Record<string, Json>;
-  failed: string[];
-}
+import { drop, retryLater, waitForLock } from './node-work.js';
+import { report } from './record.js';
+import type { CheckOutput } from './record.js';
 
 /**
  * One update node of a CHECK traversal: take the resource's lock (CHECK_IN_PROGRESS), probe the
@@ -81,47 +66,4 @@ function failedUpstream(scope: NodeScope): string[] {
     if (Array.isArray(failed)) for (const name of failed) names.add(name);
   }
   return [...names].sort();
-}
-
-/**
- * Records the check's result (null: skipped, the row is left alone), releases the lock, and
- * reports to the dependents, in one transaction.
- */
-export async function report(
-  scope: NodeScope,
-  row: ResourceRecord,
-  result: { error: string | null; reason: string } | null,
-  failed: string[],
-): Promise<void> {
-  const { deps, item, stack } = scope;
-  const now = deps.clock.now();
-  const ok = await deps.store.tx(async (tx) => {
-    if (result) {
-      const status = result.error === null ? 'COMPLETE' : 'FAILED';
-      const reason = result.error ?? result.reason;
-      const next = await tx.resources.update(row.id, row.atomicKey, scope.holder, {
-        engineId: null,
-        action: 'CHECK',
-        status,
-        reason,
-        progress: null,
-        // A resource that checks out is healthy again (as after Heat's mark-unhealthy + check).
-        ...(result.error === null ? { unhealthy: false } : {}),
-        updatedAt: new Date(now).toISOString(),
-      });
-      if (!next) return false;
-      await tx.events.append([resourceEvent(next, 'CHECK', status, reason, now)]);
-    }
-    const output: CheckOutput = {
-      name: row.name,
-      rowId: row.id,
-      refId: row.physicalId,
-      attributes: row.attributes as Record<string, Json>,
-      failed,
-    };
-    await propagate(tx, stack, item.traversalId, item.node, output as unknown as Json, now);
-    await tx.work.complete(item);
-    return true;
-  });
-  if (!ok) return retryLater(scope);
 }

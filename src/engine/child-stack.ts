@@ -10,10 +10,10 @@ import { DEPLOYMENT } from './deps.js';
 import { resourceEvent } from './events.js';
 import { stackWaitKey } from './finish.js';
 import type { NodeScope, Operation } from './node-work.js';
-import type { VisitOp } from './suspend-node.js';
+
 import { stackOutputs } from './outputs.js';
 import { bindTemplateSliced, environmentFromJSON, environmentJSON } from './templates.js';
-import { ConflictError } from './traversal.js';
+import { ConflictError } from './errors.js';
 
 /**
  * The child stacks of template resources: what a parent row records about its child, the child's
@@ -343,3 +343,5 @@ export async function guarded<T>(work: Promise<T>): Promise<T | false> {
     throw err;
   }
 }
+
+export type VisitOp = 'suspend' | 'resume';

@@ -10,7 +10,7 @@ import { resourceEvent } from './events.js';
 import { type NodeScope, payloadOf, pluginContext } from './node-work.js';
 import { CHECK_NODE } from './nodes.js';
 import type { TemplateCache } from './templates.js';
-import { retryLater } from './update-node.js';
+import { retryLater } from './node-work.js';
 
 /**
  * The common case of cleanup nodes, many at once: the first step on an unlocked row whose delete

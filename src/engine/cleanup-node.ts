@@ -11,10 +11,10 @@ import { lockState } from './locks.js';
 import { definitionFor, type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
 import { runNestedDelete } from './nested.js';
 import { parseNodeKey } from './nodes.js';
-import { propagate } from './propagate.js';
 import { NodeResolveContext } from './resolver.js';
 import { backOffDelete, mayRetry, retryReason } from './retry.js';
-import { drop, retryLater, waitForLock } from './update-node.js';
+import { drop, retryLater, waitForLock } from './node-work.js';
+import { finishCleanup } from './record.js';
 
 /**
  * One step of a cleanup node: delete resource row N (an obsolete or replaced row, or every row of
@@ -152,35 +152,6 @@ export async function afterDelete(
     return true;
   });
   if (!saved) return retryLater(scope);
-}
-
-/** Marks the row deleted (it is purged when the traversal completes) and reports the node done. */
-export async function finishCleanup(
-  scope: NodeScope,
-  row: ResourceRecord | undefined,
-  holder: string | null | undefined,
-  deleted = false,
-): Promise<void> {
-  const { deps, item, stack } = scope;
-  const now = deps.clock.now();
-  const ok = await deps.store.tx(async (tx) => {
-    if (row && holder !== undefined) {
-      const next = await tx.resources.update(row.id, row.atomicKey, holder, {
-        engineId: null,
-        action: 'DELETE',
-        status: 'COMPLETE',
-        reason: deleted ? 'state changed' : 'deleted from the database only',
-        progress: null,
-      });
-      if (!next) return false;
-      await tx.events.append([resourceEvent(next, 'DELETE', 'COMPLETE', next.reason, now)]);
-    }
-    if (scope.current)
-      await propagate(tx, stack, item.traversalId, item.node, { rowId: row?.id ?? null }, now);
-    await tx.work.complete(item);
-    return true;
-  });
-  if (!ok) return retryLater(scope);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ResourcePlugin } from '../resources/contract.js';
-import { type ConvergeScope, DRIFTED, type ResourceRecord, type Tx } from '../store/contract.js';
+import type { ConvergeScope, ResourceRecord } from '../store/contract.js';
 import type { Value } from '../template/functions/types.js';
 import type { Decision } from './update-decision.js';
 import { liveDifferences } from './drift-compare.js';
@@ -91,18 +91,4 @@ export async function convergeRefusal(
 export function convergesChild(converge: ConvergeScope | null | undefined, childId: string): boolean {
   if (!converge) return false;
   return converge.mode === 'all' || converge.stacks.includes(childId);
-}
-
-/**
- * The resources of `stackId` an update traversal must give a node although their stored state
- * says unchanged: under a heal, those the last drift detection found drifted.
- */
-export async function driftedNames(
-  tx: Tx,
-  converge: ConvergeScope | null | undefined,
-  stackId: string,
-): Promise<ReadonlySet<string>> {
-  if (converge?.mode !== 'drifted' || !converge.stacks.includes(stackId)) return new Set();
-  const records = await tx.drift.list(stackId);
-  return new Set(records.filter((r) => DRIFTED.has(r.status)).map((r) => r.resourceName));
 }

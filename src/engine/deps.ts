@@ -8,7 +8,6 @@ import {
 } from '../resources/contract.js';
 import type { StackCredentials, StackRecord, Store } from '../store/contract.js';
 import type { TemplateLimits } from '../template/limits.js';
-import type { HealBounds } from './heal-policy.js';
 
 /** Time source: real in production, stepped by hand in the deterministic test harness. */
 export interface Clock {
@@ -160,4 +159,11 @@ export function cloudOf(deps: EngineDeps, owner: StackOwner): Cloud {
       },
     ),
   );
+}
+
+export interface HealBounds {
+  /** Heals of one resource before the observer gives up (default 3). */
+  limit: number;
+  /** In sync this long after its last heal, a resource's count starts again (default one hour). */
+  windowMs: number;
 }

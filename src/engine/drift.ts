@@ -3,8 +3,9 @@ import type { Value } from '../template/functions/types.js';
 import { childStackOf } from './child-stack.js';
 import type { EngineDeps } from './deps.js';
 import { propertyDrift } from './drift-compare.js';
-import { errorMessage, pluginContext } from './node-work.js';
-import { OperationError } from './operations.js';
+import { errorMessage } from './failure-text.js';
+import { pluginContext } from './node-work.js';
+import { OperationError } from './errors.js';
 import { currentRows } from './rows.js';
 
 /**

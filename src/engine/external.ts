@@ -12,14 +12,8 @@ import { heatFailureText, resourceFailureText } from './failure-text.js';
 import { lockState } from './locks.js';
 import { type NodeScope, type Operation, outputsOf, pluginContext } from './node-work.js';
 import { NodeResolveContext } from './resolver.js';
-import {
-  ACTION_OF,
-  makeReplacement,
-  recordDone,
-  retryLater,
-  startChanges,
-  waitForLock,
-} from './update-node.js';
+import { ACTION_OF, makeReplacement, recordDone, startChanges } from './record.js';
+import { retryLater, waitForLock } from './node-work.js';
 
 /*
  * External resources (HOT `external_id`, Heat's "adopt" of an existing object): the engine never

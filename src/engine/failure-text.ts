@@ -86,3 +86,7 @@ export function nestedFailureText(childReason: string, action: string, resourceN
 export function abortedText(action: string, why: string): string {
   return `${action} aborted (${why})`;
 }
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

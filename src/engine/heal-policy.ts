@@ -1,4 +1,5 @@
 import type { HealRecord } from '../store/contract.js';
+import type { HealBounds } from './deps.js';
 
 /**
  * How often the observer may heal one resource (issue 8: "healing is bounded"). Each heal of a
@@ -8,13 +9,6 @@ import type { HealRecord } from '../store/contract.js';
  * that stays in sync for `windowMs` after its last heal starts afresh, as does every resource of
  * a stack a person updates.
  */
-
-export interface HealBounds {
-  /** Heals of one resource before the observer gives up (default 3). */
-  limit: number;
-  /** In sync this long after its last heal, a resource's count starts again (default one hour). */
-  windowMs: number;
-}
 
 export const DEFAULT_HEAL_BOUNDS: HealBounds = { limit: 3, windowMs: 3_600_000 };
 

@@ -4,7 +4,7 @@ import { isPlainObject, type JsonObject } from '../util/json.js';
 import { parentTemplate } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import type { NodeScope, Operation } from './node-work.js';
-import { OperationError } from './operations.js';
+import { OperationError } from './errors.js';
 
 /*
  * Breakpoints (Heat's hooks): an environment's `resource_registry.resources.<name>.hooks` stops a

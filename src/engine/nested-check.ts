@@ -1,11 +1,11 @@
 import type { ResourceRecord, StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
-import { report } from './check-node.js';
+import { report } from './record.js';
 import { childStackOf, startChildVisit } from './child-stack.js';
 import type { NodeScope } from './node-work.js';
-import { desiredOf } from './operations.js';
+import { desiredOf } from './plan.js';
 import { beginTraversal } from './traversal.js';
-import { retryLater } from './update-node.js';
+import { retryLater } from './node-work.js';
 
 /**
  * The CHECK node of a template resource: its check is a CHECK traversal of its child stack. The

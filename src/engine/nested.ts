@@ -29,7 +29,7 @@ import {
   regionOf,
 } from './child-stack.js';
 import { inWantedRegion, regionUnreachable } from './child-region.js';
-import { finishCleanup } from './cleanup-node.js';
+import { finishCleanup } from './record.js';
 import { ownerOf } from './deps.js';
 import { resourceEvent } from './events.js';
 import { stopAtHook } from './hooks.js';
@@ -39,14 +39,16 @@ import type { LockState } from './locks.js';
 import { lockState } from './locks.js';
 import { inputsOf, type NodeScope, type Operation, requiresWhileRunning } from './node-work.js';
 import { convergesChild } from './converge.js';
-import { desiredOf, unchangedFor } from './operations.js';
+import { desiredOf } from './plan.js';
+import { unchangedFor } from './unchanged.js';
 import { resumeNestedCheck } from './nested-check.js';
 import { nestedResources } from './adopt-document.js';
 import { ADOPT_KEY, adoptEntryOf } from './rows.js';
 import { resumeNestedVisit } from './suspend-node.js';
 import { NodeResolveContext } from './resolver.js';
 import { beginTraversal } from './traversal.js';
-import { drop, makeReplacement, recordDone, retryLater, waitForLock } from './update-node.js';
+import { drop, retryLater, waitForLock } from './node-work.js';
+import { makeReplacement, recordDone } from './record.js';
 
 /**
  * Template resources: a resource whose type is a template is implemented by a child stack (its

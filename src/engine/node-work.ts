@@ -153,6 +153,24 @@ export function requiresWhileRunning(scope: Pick<NodeScope, 'point'>, row: Resou
   return ids;
 }
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/** Another engine works on the resource: check again shortly (persisted, not a blocked worker). */
+export async function waitForLock(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) =>
+    tx.work.reschedule(item, deps.clock.now() + deps.settings.lockRetryMs, {
+      phase: 'start',
+    }),
+  );
+}
+
+/** A compare-and-swap lost to a concurrent writer: run this step again from fresh state. */
+export async function retryLater(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) => tx.work.reschedule(item, deps.clock.now() + 10, item.payload));
+}
+
+/** Stale work of a superseded traversal that had not started: nothing to do. */
+export async function drop(scope: NodeScope): Promise<void> {
+  const { deps, item } = scope;
+  await deps.store.tx((tx) => tx.work.complete(item));
 }

@@ -1,19 +1,13 @@
-import {
-  type DriftRecord,
-  DRIFTED,
-  type ObservePolicy,
-  type StackRecord,
-  type Tx,
-  type WorkItem,
-} from '../store/contract.js';
+import { type DriftRecord, DRIFTED, type StackRecord, type Tx, type WorkItem } from '../store/contract.js';
 import type { EngineDeps } from './deps.js';
 import { detectDrift, type StackDetection } from './drift.js';
 import { resourceEvent, stackEvent } from './events.js';
-import { DEFAULT_HEAL_BOUNDS, forgiven, type HealBounds, healVerdict } from './heal-policy.js';
-import { reconvergeStack } from './operations.js';
+import { DEFAULT_HEAL_BOUNDS, forgiven, healVerdict } from './heal-policy.js';
+import type { HealBounds } from './deps.js';
+import { reconvergeStack } from './update.js';
 import { currentRow } from './rows.js';
 import type { TemplateCache } from './templates.js';
-import { ConflictError } from './traversal.js';
+import { ConflictError } from './errors.js';
 
 /**
  * Continuous convergence (issue 8, level 3). A stack that opts in (`observe`) has one unit of work
@@ -25,35 +19,6 @@ import { ConflictError } from './traversal.js';
  * with their live state (converge.ts). Heals are bounded (heal-policy.ts); when one cannot help,
  * the stack fails with the reason. docs/observer.md tells the whole story.
  */
-
-export const OBSERVE = 'observe';
-
-/** The traversal id a stack's observation items carry (they belong to no traversal). */
-export function observeKey(stackId: string): string {
-  return `observe:${stackId}`;
-}
-
-/** Starts, changes or stops a top-level stack's observation, in the caller's transaction. */
-export async function setObservation(
-  tx: Tx,
-  stack: Pick<StackRecord, 'id' | 'rootId'>,
-  policy: ObservePolicy | null,
-  now: number,
-): Promise<void> {
-  await tx.stacks.update(stack.id, null, { observe: policy });
-  await tx.work.deleteForTraversal(observeKey(stack.id));
-  if (!policy) return;
-  await tx.work.enqueue([
-    {
-      rootStackId: stack.rootId,
-      stackId: stack.id,
-      traversalId: observeKey(stack.id),
-      kind: OBSERVE,
-      node: OBSERVE,
-      runAt: now + policy.intervalMs,
-    },
-  ]);
-}
 
 /** A resource the observation found needing a heal. */
 interface Finding {

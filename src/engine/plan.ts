@@ -1,4 +1,5 @@
 import type { ResourceHead, SyncPointRecord } from '../store/contract.js';
+import type { StackDefinition } from '../template/stack-definition.js';
 import type { Json } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { type NodeOutput, nodeKey } from './nodes.js';
@@ -270,4 +271,12 @@ export function* planGraphSteps(
     if (reqs.size === 0) leaves.push(node);
   }
   return { points, leaves };
+}
+
+export function desiredOf(definition: StackDefinition): DesiredResource[] {
+  return [...definition.resources].map(([name, resource]) => ({
+    name,
+    type: resource.implementation.type,
+    requires: resource.requires,
+  }));
 }

@@ -15,13 +15,9 @@ import type { EngineDeps } from './deps.js';
 import { isExternal } from './external.js';
 import type { NodeOutput } from './nodes.js';
 import type { TemplateCache } from './templates.js';
-import {
-  type CreateRequest,
-  desiredOf,
-  prepareCreate,
-  prepareUpdate,
-  type UpdateRequest,
-} from './operations.js';
+import type { CreateRequest, UpdateRequest } from './requests.js';
+import { desiredOf } from './plan.js';
+import { prepareCreate, prepareUpdate } from './prepare.js';
 import { chooseRows } from './plan.js';
 import { NodeResolveContext } from './resolver.js';
 import { childLevel, generatedChild, type PreviewLevel } from './preview-nested.js';

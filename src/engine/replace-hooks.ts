@@ -2,7 +2,8 @@ import type { PollResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord } from '../store/contract.js';
 import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
 import { failNode } from './failure.js';
-import { errorMessage, type NodeScope, pluginContext, pollDelay } from './node-work.js';
+import { errorMessage } from './failure-text.js';
+import { type NodeScope, pluginContext, pollDelay } from './node-work.js';
 
 /**
  * Heat's prepare_for_replace and restore_prev_rsrc: a plugin may ready its old resource before the

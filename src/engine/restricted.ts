@@ -8,9 +8,10 @@ import {
 import type { EngineDeps } from './deps.js';
 import { resourceEvent, stackEvent } from './events.js';
 import { enqueueRollback } from './failure.js';
-import { OperationError, type PreparedUpdate } from './operations.js';
+import { OperationError } from './errors.js';
+import type { PreparedUpdate } from './prepare.js';
 import { type PreviewedChange, previewUpdate } from './preview.js';
-import { ConflictError } from './traversal.js';
+import { ConflictError } from './errors.js';
 
 /**
  * The environment's `restricted_actions` (Heat's ResourceActionRestricted): an update that would

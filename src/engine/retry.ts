@@ -13,7 +13,7 @@ import {
   pollDelay,
   type RetryPayload,
 } from './node-work.js';
-import { drop, retryLater } from './update-node.js';
+import { drop, retryLater } from './node-work.js';
 
 /*
  * Heat's action_retry_limit, in convergence terms. A create that fails with ResourceInError while

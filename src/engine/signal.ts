@@ -13,12 +13,14 @@ import type { Json, JsonObject } from '../util/json.js';
 import type { EngineDeps } from './deps.js';
 import { resourceEvent } from './events.js';
 import { clearHook } from './hooks.js';
-import { errorMessage, pluginContext } from './node-work.js';
-import { OperationError, reconvergeStack } from './operations.js';
+import { errorMessage } from './failure-text.js';
+import { pluginContext } from './node-work.js';
+import { OperationError } from './errors.js';
+import { reconvergeStack } from './update.js';
 import { signalWaitKey } from './peers.js';
 import { currentRow } from './rows.js';
 import type { TemplateCache } from './templates.js';
-import { ConflictError } from './traversal.js';
+import { ConflictError } from './errors.js';
 
 /**
  * Resource signals (Heat's resource_signal). Accepting a signal queues a unit of work in the

@@ -6,10 +6,11 @@ import { resourceEvent } from './events.js';
 import { externalIdOf } from './external.js';
 import { failTraversal } from './finish.js';
 import { lockState } from './locks.js';
-import { errorMessage, type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
+import { errorMessage } from './failure-text.js';
+import { type NodePayload, type NodeScope, pluginContext, pollDelay } from './node-work.js';
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
-import { drop, retryLater, waitForLock } from './update-node.js';
+import { drop, retryLater, waitForLock } from './node-work.js';
 
 /*
  * Nodes of a SNAPSHOT traversal (Heat's stack snapshot): each resource's type takes its snapshot

@@ -4,7 +4,9 @@ import { getOwn, isPlainObject, type Json, type JsonObject } from '../util/json.
 import { describe } from './abandon.js';
 import type { EngineDeps } from './deps.js';
 import { pluginContext } from './node-work.js';
-import { getStack, OperationError, updateStack } from './operations.js';
+import { getStack } from './queries.js';
+import { OperationError } from './errors.js';
+import { updateStack } from './update.js';
 import { beginVisit } from './suspend-node.js';
 import { environmentFromJSON, type TemplateCache } from './templates.js';
 import { notInLegacyMode } from './legacy/begin.js';

@@ -1,7 +1,7 @@
 import type { ActionResult, PollResult, ResourcePlugin } from '../resources/contract.js';
 import type { ResourceRecord, StackRecord, Tx } from '../store/contract.js';
 import type { Json, JsonObject } from '../util/json.js';
-import { childStackOf, startChildVisit } from './child-stack.js';
+import { childStackOf, startChildVisit, VisitOp } from './child-stack.js';
 import { resourceEvent } from './events.js';
 import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
@@ -11,7 +11,7 @@ import { type NodePayload, type NodeScope, pluginContext, pollDelay } from './no
 import { parseNodeKey } from './nodes.js';
 import { propagate } from './propagate.js';
 import { beginTraversal } from './traversal.js';
-import { drop, retryLater, waitForLock } from './update-node.js';
+import { drop, retryLater, waitForLock } from './node-work.js';
 
 /*
  * Nodes of SUSPEND and RESUME traversals (Heat's stack suspend / resume): each resource is
@@ -22,7 +22,6 @@ import { drop, retryLater, waitForLock } from './update-node.js';
  */
 
 export type VisitAction = 'SUSPEND' | 'RESUME';
-export type VisitOp = 'suspend' | 'resume';
 
 type VisitPollPayload = Extract<NodePayload, { phase: 'visit-poll' }>;
 

@@ -1,26 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ConvergeScope,
-  ResourceHead,
-  ResourceState,
-  StackAction,
-  StackRecord,
-  Tx,
+import {
+  DRIFTED,
+  type ConvergeScope,
+  type ResourceHead,
+  type ResourceState,
+  type StackAction,
+  type StackRecord,
+  type Tx,
 } from '../store/contract.js';
 import type { Json } from '../util/json.js';
 import { runSliced, yieldIfSliceSpent } from '../util/loop-slice.js';
-import { driftedNames } from './converge.js';
+
 import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { supersedeSnapshot } from './snapshot-state.js';
 import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
 import { byDepthSteps, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
-
-/** A new update (or a delete) lost the race for the stack to another one started at the same moment. */
-export class ConflictError extends Error {
-  override readonly name = 'ConflictError';
-}
+import { ConflictError } from './errors.js';
 
 export interface BeginOptions {
   stack: StackRecord;
@@ -208,4 +205,18 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
     await finishTraversal(tx, { ...stack, ...changes } as StackRecord, traversalId, now);
   }
   return traversalId;
+}
+
+/**
+ * The resources of `stackId` an update traversal must give a node although their stored state
+ * says unchanged: under a heal, those the last drift detection found drifted.
+ */
+export async function driftedNames(
+  tx: Tx,
+  converge: ConvergeScope | null | undefined,
+  stackId: string,
+): Promise<ReadonlySet<string>> {
+  if (converge?.mode !== 'drifted' || !converge.stacks.includes(stackId)) return new Set();
+  const records = await tx.drift.list(stackId);
+  return new Set(records.filter((r) => DRIFTED.has(r.status)).map((r) => r.resourceName));
 }

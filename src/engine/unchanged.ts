@@ -10,6 +10,7 @@ import { rowOutput } from './outputs.js';
 import { REPLACE_PREP_KEY } from './replace-hooks.js';
 import type { DesiredResource } from './plan.js';
 import { resolveProperties } from './resolver.js';
+import { BeginOptions } from './traversal.js';
 
 /**
  * The resources an update traversal can leave alone, with what each reports to the others.
@@ -121,4 +122,14 @@ function dependencyOrder(desired: readonly DesiredResource[]): DesiredResource[]
     }
   }
   return order;
+}
+
+/** The hook by which a traversal leaves unchanged resources alone (see unchanged.ts). */
+export function unchangedFor(
+  deps: EngineDeps,
+  definition: StackDefinition,
+  desired: readonly DesiredResource[],
+): BeginOptions['unchanged'] {
+  return (chosen, stackId, drifted) =>
+    unchangedResources(deps, definition, desired, chosen, stackId, drifted);
 }

@@ -25,16 +25,9 @@ import { CHECK_NODE, type NodeOutput } from './nodes.js';
 import { resolveProperties } from './resolver.js';
 import type { TemplateCache } from './templates.js';
 import { decide } from './update-decision.js';
-import {
-  ACTION_OF,
-  actionFailed,
-  afterAction,
-  doneChanges,
-  resultChanges,
-  retryLater,
-  runAction,
-  startChanges,
-} from './update-node.js';
+import { ACTION_OF, doneChanges, resultChanges, startChanges } from './record.js';
+import { actionFailed, afterAction, runAction } from './update-node.js';
+import { retryLater } from './node-work.js';
 
 /**
  * The common case of update nodes, many at once: a node starting on a settled, unlocked row whose

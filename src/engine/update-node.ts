@@ -14,15 +14,15 @@ import { decide } from './update-decision.js';
 import { type Json, type JsonObject, jsonEqual } from '../util/json.js';
 import { resourceEvent } from './events.js';
 import { convergeRefusal, liveBasis } from './converge.js';
-import { adopting, runAdoptUpdate } from './adopt.js';
+import { adopting, runAdoptUpdate } from './adopt-node.js';
 import { isExternal, runExternalUpdate } from './external.js';
-import { initRow } from './rows.js';
 import { failNode } from './failure.js';
 import { resourceFailureText } from './failure-text.js';
 import { stopAtHook } from './hooks.js';
 import { lockState } from './locks.js';
 import {
   definitionFor,
+  drop,
   inputsOf,
   type NodePayload,
   type NodeScope,
@@ -31,13 +31,14 @@ import {
   pluginContext,
   pollDelay,
   requiresWhileRunning,
+  retryLater,
+  waitForLock,
 } from './node-work.js';
 import { runNestedUpdate } from './nested.js';
 import { needsRestore, prepareForReplace, restorePrevious } from './replace-hooks.js';
 import { isNestedPlugin } from '../resources/nested-type.js';
 import { parseNodeKey } from './nodes.js';
 import { signalWaitKey } from './peers.js';
-import { addReplacementCleanup, propagate } from './propagate.js';
 import { resolveProperties } from './resolver.js';
 import {
   continueRetryDelete,
@@ -47,16 +48,7 @@ import {
   retryReason,
   stepCreateRetry,
 } from './retry.js';
-
-/** What a node records as done: an operation, or an adoption (adopt.ts). */
-export type RecordedOp = Operation | 'adopt';
-
-export const ACTION_OF: Record<RecordedOp, 'CREATE' | 'UPDATE' | 'DELETE' | 'ADOPT'> = {
-  create: 'CREATE',
-  update: 'UPDATE',
-  delete: 'DELETE',
-  adopt: 'ADOPT',
-};
+import { startChanges, ACTION_OF, resultChanges, steal, recordDone, makeReplacement } from './record.js';
 
 /**
  * One step of an update node: bring resource row N to the traversal's definition. The first step
@@ -263,29 +255,6 @@ function operationFailed(scope: NodeScope, row: ResourceRecord, op: Operation, e
   return failNode(scope, row, reason);
 }
 
-/** The row changes that lock a resource for an operation of this unit. */
-export function startChanges(
-  scope: Pick<NodeScope, 'deps' | 'holder'>,
-  op: Operation,
-  properties: Record<string, Value>,
-  previous?: Record<string, Value>,
-): Partial<ResourceRecord> {
-  return {
-    engineId: scope.holder,
-    action: ACTION_OF[op],
-    status: 'IN_PROGRESS',
-    reason: 'state changed',
-    // What this operation applies (and, for a converge, from what), so that a resumed attempt does the same.
-    progress: {
-      op,
-      state: null,
-      properties: properties as JsonObject,
-      ...(previous ? { previous: previous as JsonObject } : {}),
-    },
-    updatedAt: new Date(scope.deps.clock.now()).toISOString(),
-  };
-}
-
 /** Calls the plugin's create or update of `row` (an update without a handler only stores). */
 export async function runAction(
   scope: NodeScope,
@@ -301,17 +270,6 @@ export async function runAction(
   const previous = live ?? ((row.properties ?? {}) as Record<string, Value>);
   const changed = diffProperties(plugin.properties, previous, properties).changed;
   return plugin.update(ctx, properties, previous, changed);
-}
-
-/** The row changes an action's or poll's result carries (a physical id, plugin data). */
-export function resultChanges(
-  row: ResourceRecord,
-  result: ActionResult | PollResult,
-): Partial<ResourceRecord> {
-  const changes: Partial<ResourceRecord> = {};
-  if (result.physicalId !== undefined) changes.physicalId = result.physicalId;
-  if (result.data) changes.data = { ...row.data, ...result.data };
-  return changes;
 }
 
 /** Records what an action or poll returned: continue polling, or finish. */
@@ -399,14 +357,6 @@ async function poll(
   await afterAction(scope, plugin, mine, op, properties, result, attempt, reassess);
 }
 
-/** Takes a row's lock over from an earlier attempt of this node (another engine's, or one gone). */
-export async function steal(scope: NodeScope, row: ResourceRecord): Promise<ResourceRecord | undefined> {
-  const { deps } = scope;
-  return deps.store.tx((tx) =>
-    tx.resources.update(row.id, row.atomicKey, row.engineId, { engineId: scope.holder }),
-  );
-}
-
 /**
  * The operation is done (or nothing was needed): store the result, release the lock, and, if this
  * traversal is still current, report to the nodes that need this one.
@@ -439,75 +389,6 @@ function refused(err: unknown): boolean {
   return err instanceof OpenStackError && err.status !== undefined && err.status >= 400 && err.status < 500;
 }
 
-/**
- * Records a finished operation (or that nothing was needed) with the resource's outputs: the
- * row's new state and lock release (compare-and-swap on `holder`), and the report to dependents.
- * `extra` adds row changes (a nested stack's type and data).
- */
-export async function recordDone(
-  scope: NodeScope,
-  row: ResourceRecord,
-  properties: Record<string, Value>,
-  holder: string | null,
-  outputs: { refId: string | null; attributes: Record<string, Json> },
-  op?: RecordedOp,
-  extra: Partial<ResourceRecord> = {},
-  reassess = false,
-): Promise<void> {
-  const { deps, item, stack } = scope;
-  const now = deps.clock.now();
-  const { refId, attributes } = outputs;
-  const nodeRow = parseNodeKey(item.node).rowId;
-  const ok = await deps.store.tx(async (tx) => {
-    const next = await tx.resources.update(row.id, row.atomicKey, holder, {
-      ...doneChanges(scope, row, properties, attributes, op, reassess),
-      ...extra,
-    });
-    if (!next) return false;
-    if (op) await tx.events.append([resourceEvent(next, ACTION_OF[op], 'COMPLETE', 'state changed', now)]);
-    if (scope.current && reassess) {
-      // A resumed operation finished with its original properties: run this node again to bring
-      // the resource to the definition it wants now (the result is recorded, nothing reported).
-      await tx.work.reschedule(item, now, { phase: 'start' });
-      return true;
-    }
-    if (scope.current) {
-      // The old row's cleanup joins the graph before this node reports, so the traversal cannot
-      // complete without it.
-      if (row.id !== nodeRow)
-        await addReplacementCleanup(tx, stack, item.traversalId, item.node, nodeRow, now);
-      const output = { name: row.name, rowId: row.id, refId, attributes };
-      await propagate(tx, stack, item.traversalId, item.node, output, now);
-    }
-    await tx.work.complete(item);
-    return true;
-  });
-  if (!ok) return retryLater(scope);
-}
-
-/** The row changes that record a finished operation (or that nothing was needed), lock released. */
-export function doneChanges(
-  scope: NodeScope,
-  row: ResourceRecord,
-  properties: Record<string, Value>,
-  attributes: Record<string, Json>,
-  op?: RecordedOp,
-  reassess = false,
-): Partial<ResourceRecord> {
-  return {
-    engineId: null,
-    ...(op ? { action: ACTION_OF[op], status: 'COMPLETE' as const, reason: 'state changed' } : {}),
-    physicalId: row.physicalId,
-    data: row.data,
-    properties: properties as JsonObject,
-    attributes: attributes as JsonObject,
-    progress: null,
-    templateId: scope.current && !reassess ? (scope.traversal?.templateId ?? row.templateId) : row.templateId,
-    requires: [...inputsOf(scope.point).values()].map((i) => i.rowId),
-    updatedAt: new Date(scope.deps.clock.now()).toISOString(),
-  };
-}
-
 /** Makes a new row for the resource and creates it; the old row is deleted once dependents moved. */
 async function replace(
   scope: NodeScope,
@@ -524,55 +405,3 @@ async function replace(
   if (!replacement) return retryLater(scope);
   await start(scope, plugin, replacement, 'create', properties, null, { reason });
 }
-
-/**
- * Inserts the replacement row of `row` (INIT, of `type`) and links the two; undefined if `row` changed
- * meanwhile. The update node's key stays the old row's (see nodes.ts).
- */
-export async function makeReplacement(
-  scope: Pick<NodeScope, 'deps'>,
-  row: ResourceRecord,
-  type: string = row.type,
-): Promise<ResourceRecord | undefined> {
-  const now = scope.deps.clock.now();
-  return scope.deps.store
-    .tx(async (tx) => {
-      // A type change replaces: the new row has the new type, so the next update finds it settled.
-      const [fresh] = await tx.resources.insert([initRow({ ...row, type }, now, row.id)]);
-      const marked = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
-        replacedBy: fresh!.id,
-      });
-      if (!marked) throw new LostRace();
-      return fresh!;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof LostRace) return undefined;
-      throw err;
-    });
-}
-
-class LostRace extends Error {}
-
-/** Another engine works on the resource: check again shortly (persisted, not a blocked worker). */
-async function waitForLock(scope: NodeScope): Promise<void> {
-  const { deps, item } = scope;
-  await deps.store.tx((tx) =>
-    tx.work.reschedule(item, deps.clock.now() + deps.settings.lockRetryMs, {
-      phase: 'start',
-    }),
-  );
-}
-
-/** A compare-and-swap lost to a concurrent writer: run this step again from fresh state. */
-async function retryLater(scope: NodeScope): Promise<void> {
-  const { deps, item } = scope;
-  await deps.store.tx((tx) => tx.work.reschedule(item, deps.clock.now() + 10, item.payload));
-}
-
-/** Stale work of a superseded traversal that had not started: nothing to do. */
-async function drop(scope: NodeScope): Promise<void> {
-  const { deps, item } = scope;
-  await deps.store.tx((tx) => tx.work.complete(item));
-}
-
-export { drop, retryLater, waitForLock };

@@ -1,27 +1,38 @@
 import { performance } from 'node:perf_hooks';
 import { ClaimLostError, type WorkItem } from '../store/contract.js';
-import { runCheckNode } from './check-node.js';
-import { CleanupBatch } from './cleanup-batch.js';
-import { runCleanupNode } from './cleanup-node.js';
 import type { EngineDeps } from './deps.js';
-import { failIfTimedOut, ROLLBACK } from './failure.js';
-import { errorMessage, type NodeScope, payloadOf } from './node-work.js';
-import { holderOf } from './locks.js';
-import { resumeNested } from './nested.js';
-import { CHECK_NODE, parseNodeKey, VISITS } from './nodes.js';
-import { rollbackStack } from './operations.js';
-import { OBSERVE, runObservation } from './observer.js';
-import { runSignal, SIGNAL } from './signal.js';
-import type { TemplateCache } from './templates.js';
-import { UpdateBatch } from './update-batch.js';
-import { LEGACY } from './legacy/begin.js';
-import { RELEASE_CREDENTIALS, runRelease } from './release-credentials.js';
-import { runLegacy } from './legacy/run.js';
-import { runUpdateNode } from './update-node.js';
-import { runSuspendNode } from './suspend-node.js';
-import { runSnapshotNode } from './snapshot-node.js';
-import { runSnapshotDelete } from './snapshot.js';
-import { DELETE_SNAPSHOT } from './snapshot-state.js';
+import { errorMessage } from './failure-text.js';
+
+/** What a unit's runner may use of the worker running it. */
+export interface UnitContext {
+  /** The units this worker runs now (a lock held by one of them is busy, not abandoned). */
+  readonly running: ReadonlySet<number>;
+  /** Aborted when the worker stops its long-running units (`stopWalks`). */
+  readonly stop: AbortSignal;
+  readonly log: (message: string) => void;
+}
+
+/** Runs one unit of a kind; throwing hands the unit back to run again from its recorded state. */
+export type UnitRunner = (item: WorkItem, context: UnitContext) => Promise<void>;
+
+/** Units that run together in a few transactions; returns those left for the single path. */
+export interface BatchKind {
+  accepts(item: WorkItem): boolean;
+  /** Called once per claim round; the runner it gives runs a batch (and its halves). */
+  start(context: UnitContext): (items: readonly WorkItem[]) => Promise<WorkItem[]>;
+}
+
+/**
+ * What the worker knows of the units it runs: a runner per kind, given at construction (engine
+ * wiring, work-kinds.ts). The worker claims, batches, times, retries and hands back; what a
+ * unit means is its runner's business.
+ */
+export interface WorkKinds {
+  readonly runners: ReadonlyMap<string, UnitRunner>;
+  /** Kinds whose unit runs for a whole operation, beside the rounds that follow (a legacy walk). */
+  readonly longRunning: ReadonlySet<string>;
+  readonly batches: readonly BatchKind[];
+}
 
 /**
  * Told of each unit of work a worker ran: its kind, whether it ran without an error (a failed unit
@@ -51,9 +62,13 @@ export class Worker {
 
   constructor(
     private readonly deps: EngineDeps,
-    private readonly cache: TemplateCache,
+    private readonly kinds: WorkKinds,
     private readonly log: (message: string) => void = () => {},
   ) {}
+
+  private context(): UnitContext {
+    return { running: this.running, stop: this.walkStop.signal, log: this.log };
+  }
 
   /** Tells `observer` of every unit run from now on; returns what stops it. */
   observe(observer: UnitObserver): () => void {
@@ -72,17 +87,18 @@ export class Worker {
   }
 
   /**
-   * Claims and runs up to `limit` units that are due now; returns how many ran. Update and
-   * cleanup nodes in the common case run as batches (update-batch.ts, cleanup-batch.ts); the
-   * others, and what the batches leave, one by one, concurrently.
+   * Claims and runs up to `limit` units that are due now; returns how many ran. Units a batch
+   * kind accepts (update and cleanup nodes in the common case) run as batches; the others, and
+   * what the batches leave, one by one, concurrently.
    */
   async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
     const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
     for (const item of items) this.held.set(item.id, item);
     // A legacy walk runs for the whole operation: it goes on beside the batches that follow.
-    const rest = items.filter((item) => item.kind !== LEGACY);
-    for (const item of items) if (item.kind === LEGACY) this.startWalk(item);
+    const long = this.kinds.longRunning;
+    const rest = items.filter((item) => !long.has(item.kind));
+    for (const item of items) if (long.has(item.kind)) this.startWalk(item);
     try {
       await this.runClaimed(rest);
     } finally {
@@ -145,19 +161,17 @@ export class Worker {
   }
 
   private async runClaimed(items: readonly WorkItem[]): Promise<void> {
-    const updates: WorkItem[] = [];
-    const cleanups: WorkItem[] = [];
+    const { batches } = this.kinds;
+    const grouped = batches.map(() => [] as WorkItem[]);
     const single: WorkItem[] = [];
     for (const item of items) {
-      if (UpdateBatch.accepts(item)) updates.push(item);
-      else if (CleanupBatch.accepts(item)) cleanups.push(item);
+      const index = batches.findIndex((batch) => batch.accepts(item));
+      if (index >= 0) grouped[index]!.push(item);
       else single.push(item);
     }
-    const update = new UpdateBatch(this.deps, this.cache, this.running);
-    const cleanup = new CleanupBatch(this.deps, this.cache, this.running);
+    const context = this.context();
     await Promise.all([
-      this.runBatch(updates, (batch) => update.run(batch)),
-      this.runBatch(cleanups, (batch) => cleanup.run(batch)),
+      ...batches.map((batch, index) => this.runBatch(grouped[index]!, batch.start(context))),
       ...single.map((item) => this.run(item)),
     ]);
   }
@@ -206,13 +220,9 @@ export class Worker {
     this.running.add(item.id);
     const start = performance.now();
     try {
-      if (item.kind === CHECK_NODE) await this.runNode(item);
-      else if (item.kind === ROLLBACK) await this.runRollback(item);
-      else if (item.kind === SIGNAL) await runSignal(this.deps, this.cache, item);
-      else if (item.kind === OBSERVE) await runObservation(this.deps, this.cache, item);
-      else if (item.kind === LEGACY) await runLegacy(this.deps, this.cache, item, this.walkStop.signal);
-      else if (item.kind === RELEASE_CREDENTIALS) await runRelease(this.deps, item, this.log);
-      else if (item.kind === DELETE_SNAPSHOT) await runSnapshotDelete(this.deps, item, this.log);
+      const runner = this.kinds.runners.get(item.kind);
+      // A kind no runner knows (left by an older version) has nothing left to do.
+      if (runner) await runner(item, this.context());
       else await this.deps.store.tx((tx) => tx.work.complete(item));
       this.report(item.kind, true, performance.now() - start);
     } catch (err) {
@@ -233,55 +243,5 @@ export class Worker {
     } finally {
       this.running.delete(item.id);
     }
-  }
-
-  private async runNode(item: WorkItem): Promise<void> {
-    const { deps } = this;
-    const loaded = await deps.store.tx(async (tx) => {
-      const stack = await tx.stacks.get(item.stackId);
-      const traversal = item.traversalId ? await tx.traversals.get(item.traversalId) : undefined;
-      const point = item.traversalId ? await tx.sync.get(item.traversalId, item.node) : undefined;
-      return { stack, traversal, point };
-    });
-    if (!loaded.stack) {
-      await deps.store.tx((tx) => tx.work.complete(item));
-      return;
-    }
-    const scope: NodeScope = {
-      deps,
-      cache: this.cache,
-      item,
-      stack: loaded.stack,
-      traversal: loaded.traversal,
-      point: loaded.point,
-      current: loaded.stack.traversalId === item.traversalId && loaded.traversal !== undefined,
-      holder: holderOf(deps.engineId, item.id),
-      running: this.running,
-    };
-    const payload = payloadOf(item);
-    if (payload.phase === 'poll' || payload.phase === 'nested' || payload.phase === 'retry') {
-      const row = await deps.store.tx((tx) => tx.resources.get(payload.row));
-      if (row && row.status === 'IN_PROGRESS') {
-        if (await failIfTimedOut(scope, row)) return;
-      } else if (payload.phase === 'retry' && (await failIfTimedOut(scope))) {
-        // A create waiting to be retried: the stack's timeout ends the wait (the row is FAILED already).
-        return;
-      }
-    } else if (await failIfTimedOut(scope)) {
-      return;
-    }
-    const action = scope.traversal?.action ?? '';
-    if (payload.phase === 'nested') await resumeNested(scope, payload);
-    else if (parseNodeKey(item.node).kind !== 'u') await runCleanupNode(scope, payload);
-    else if (action === 'CHECK') await runCheckNode(scope, payload);
-    else if (action === 'SNAPSHOT') await runSnapshotNode(scope, payload);
-    // The other visits: SUSPEND and RESUME.
-    else if (VISITS.has(action)) await runSuspendNode(scope, payload);
-    else await runUpdateNode(scope, payload);
-  }
-
-  private async runRollback(item: WorkItem): Promise<void> {
-    await rollbackStack(this.deps, this.cache, item.stackId);
-    await this.deps.store.tx((tx) => tx.work.complete(item));
   }
 }

@@ -57,7 +57,7 @@ export interface StackRecord {
   createdAt: string;
   updatedAt: string | null;
   deletedAt: string | null;
-  /** Continuous observation of a top-level stack (engine/observer.ts); null: off. */
+  /** Continuous observation of a top-level stack (engine/reality/observer.ts); null: off. */
   observe: ObservePolicy | null;
   /**
    * Whose credentials the stack's cloud calls use: the root's, copied to its nested stacks when they
@@ -270,7 +270,7 @@ export interface TraversalRecord {
   remaining: number;
   createdAt: string;
   /**
-   * Whether this update compares resources with their live state before deciding (engine/converge.ts):
+   * Whether this update compares resources with their live state before deciding (engine/nodes/converge.ts):
    * every resource (`--converge`, `observe_on_update`), or only those the last drift detection found
    * changed, in the listed stacks (a heal); null: with the stored state, as usual.
    */

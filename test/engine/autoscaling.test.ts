@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
 import { signalError, signalResource } from '../../src/engine/signal.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { autoScalingGroupPlugin } from '../../src/resources/heat/autoscaling-group.js';

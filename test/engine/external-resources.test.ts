@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Engine } from '../../src/engine/engine.js';
-import { checkStack, findStack, prepareUpdate, suspendOrResume } from '../../src/engine/operations.js';
+import { checkStack, suspendOrResume } from '../../src/engine/lifecycle.js';
+import { findStack } from '../../src/engine/queries.js';
+import { prepareUpdate } from '../../src/engine/prepare.js';
 import { previewStackCreate, previewUpdate } from '../../src/engine/preview.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { attr, P } from '../../src/template/properties/index.js';

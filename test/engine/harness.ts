@@ -1,12 +1,10 @@
 import type { EngineDeps } from '../../src/engine/deps.js';
 import { Engine } from '../../src/engine/engine.js';
-import {
-  createStack,
-  deleteStack,
-  findStack,
-  type TemplateInput,
-  updateStack,
-} from '../../src/engine/operations.js';
+import { createStack } from '../../src/engine/create.js';
+import { deleteStack } from '../../src/engine/lifecycle.js';
+import { findStack } from '../../src/engine/queries.js';
+import { type TemplateInput } from '../../src/engine/requests.js';
+import { updateStack } from '../../src/engine/update.js';
 import { stackOutputs } from '../../src/engine/outputs.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
 import { type PhysicalObject, type ResourcePlugin, ResourceInError } from '../../src/resources/contract.js';

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createStack, findStack, updateStack } from '../../src/engine/operations.js';
+import { createStack } from '../../src/engine/create.js';
+import { findStack } from '../../src/engine/queries.js';
+import { updateStack } from '../../src/engine/update.js';
 import { signalResource } from '../../src/engine/signal.js';
 import { parseEnvironment } from '../../src/template/environment/index.js';
 import { Harness } from './harness.js';

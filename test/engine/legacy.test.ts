@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OperationError } from '../../src/engine/operations.js';
+import { OperationError } from '../../src/engine/errors.js';
 import { legacyKey } from '../../src/engine/legacy/begin.js';
 import { currentRows } from '../../src/engine/rows.js';
 import { Harness } from './harness.js';

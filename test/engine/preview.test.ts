@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, markUnhealthy } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
+import { markUnhealthy } from '../../src/engine/lifecycle.js';
 import { type PreviewedChange, previewStackUpdate } from '../../src/engine/preview.js';
 import type { EventRecord } from '../../src/store/contract.js';
 import { Harness } from './harness.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cancelStack } from '../../src/engine/operations.js';
+import { cancelStack } from '../../src/engine/lifecycle.js';
 import { retryDelayMs } from '../../src/engine/retry.js';
 import type { EngineDeps } from '../../src/engine/deps.js';
 import type { EventRecord, Tx } from '../../src/store/contract.js';

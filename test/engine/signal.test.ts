@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, OperationError } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
+import { OperationError } from '../../src/engine/errors.js';
 import { signalError, signalResource, signalSettled } from '../../src/engine/signal.js';
 import { ClaimLostError, type EventRecord, type ResourceRecord } from '../../src/store/contract.js';
 import type { JsonObject } from '../../src/util/json.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pluginContext } from '../../src/engine/node-work.js';
-import { findStack, updateStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
+import { updateStack } from '../../src/engine/update.js';
 import { novaServerPlugin } from '../../src/resources/openstack/nova/server.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot, showSnapshot } from '../../src/engine/snapshot.js';
 import { type DriftRig, driftRig } from './drift-support.js';

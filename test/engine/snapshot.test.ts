@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
-import { findStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
 import {
   createSnapshot,
   deleteSnapshot,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/queries.js';
 import { signalWaitKey } from '../../src/engine/peers.js';
 import { signalError, signalResource } from '../../src/engine/signal.js';
 import type { ResourceRecord, WorkItem } from '../../src/store/contract.js';

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
-import { type CreateRequest, storedInput, type UpdateRequest } from '../../engine/operations.js';
+import { type CreateRequest, type UpdateRequest } from '../../engine/requests.js';
+import { storedInput } from '../../engine/queries.js';
 import type { ObservePolicy, StackRecord } from '../../store/contract.js';
 import { isPlainObject } from '../../util/json.js';
 import { mergeEnvironments } from '../../template/environment/index.js';
@@ -87,7 +88,7 @@ export const UpdateBody = Type.Object(
     ...stackFields,
     clear_parameters: Type.Optional(Strings),
     existing: Type.Optional(Type.Boolean()),
-    /** Heat's `converge`: decide from the resources' live state (engine/converge.ts). */
+    /** Heat's `converge`: decide from the resources' live state (engine/nodes/converge.ts). */
     converge: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },

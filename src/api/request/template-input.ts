@@ -1,4 +1,4 @@
-import type { TemplateInput } from '../../engine/operations.js';
+import type { TemplateInput } from '../../engine/requests.js';
 import {
   type Environment,
   mergeEnvironments,

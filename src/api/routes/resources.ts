@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { resourceMetadata } from '../../engine/metadata.js';
-import { markUnhealthy } from '../../engine/operations.js';
+import { markUnhealthy } from '../../engine/lifecycle.js';
 import { currentRow } from '../../engine/rows.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';

@@ -1,7 +1,8 @@
 import type { EngineDeps } from '../../engine/deps.js';
 import type { Engine } from '../../engine/engine.js';
 import { pendingHook } from '../../engine/hooks.js';
-import { getResource, OperationError } from '../../engine/operations.js';
+import { getResource } from '../../engine/queries.js';
+import { OperationError } from '../../engine/errors.js';
 import { signalResource } from '../../engine/signal.js';
 import type { ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';

@@ -8,13 +8,13 @@ import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
   checkStack,
-  createStack,
   deleteStack,
-  findStack,
   markUnhealthy,
   suspendOrResume,
-  updateStack,
-} from '../../engine/operations.js';
+} from '../../engine/lifecycle.js';
+import { createStack } from '../../engine/create.js';
+import { findStack } from '../../engine/queries.js';
+import { updateStack } from '../../engine/update.js';
 import { stackOutputs } from '../../engine/outputs.js';
 import { previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
 import { planStackUpdate } from '../../engine/update-plan.js';

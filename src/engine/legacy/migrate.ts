@@ -3,7 +3,7 @@ import type { LockedWrite, StackRecord, Tx } from '../../store/contract.js';
 import type { EngineDeps } from '../deps.js';
 import { currentRows } from '../rows.js';
 import type { TemplateCache } from '../templates.js';
-import { ConflictError } from '../traversal.js';
+import { ConflictError } from '../errors.js';
 
 /**
  * Moves a legacy stack tree (the root and its nested stacks) to the convergence engine, Heat's

@@ -11,7 +11,7 @@ import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../events.js';
 import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../failure-text.js';
 import { type Operation, pluginContext, pollDelay } from '../node-work.js';
-import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
+import { ACTION_OF, resultChanges, startChanges } from '../record.js';
 import { checkpoint, type LegacyRun, pause, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 
 /**

@@ -9,7 +9,7 @@ import { type Operation, outputsOf, pluginContext } from '../node-work.js';
 import { physicalDeleter } from '../cleanup-node.js';
 import { resolveProperties } from '../resolver.js';
 import { decide } from '../update-decision.js';
-import { makeReplacement } from '../update-node.js';
+import { makeReplacement } from '../record.js';
 import type { LegacyRun } from './context.js';
 import { StackFailed, WalkInterrupted } from './context.js';
 import { resourceFailureText, stackFailureText } from '../failure-text.js';
