@@ -1,21 +1,21 @@
 import type { WorkItem } from '../store/contract.js';
-import { CleanupBatch } from './cleanup-batch.js';
-import type { EngineDeps } from './deps.js';
-import { ROLLBACK } from './failure.js';
+import { CleanupBatch } from './nodes/batches/cleanup-batch.js';
+import type { EngineDeps } from './core/deps.js';
+import { ROLLBACK } from './nodes/failure.js';
 import { LEGACY } from './legacy/begin.js';
 import { runLegacy } from './legacy/run.js';
-import { CHECK_NODE } from './nodes.js';
-import { OBSERVE } from './observation.js';
-import { runObservation } from './observer.js';
-import { RELEASE_CREDENTIALS, runRelease } from './release-credentials.js';
-import { runNode } from './run-node.js';
-import { runSignal, SIGNAL } from './signal.js';
-import { runSnapshotDelete } from './snapshot.js';
-import { DELETE_SNAPSHOT } from './snapshot-state.js';
-import type { TemplateCache } from './templates.js';
-import { rollbackStack } from './update.js';
-import { UpdateBatch } from './update-batch.js';
-import type { UnitRunner, WorkKinds } from './worker.js';
+import { CHECK_NODE } from './core/nodes.js';
+import { OBSERVE } from './operations/observation.js';
+import { runObservation } from './reality/observer.js';
+import { RELEASE_CREDENTIALS, runRelease } from './core/release-credentials.js';
+import { runNode } from './nodes/run-node.js';
+import { runSignal, SIGNAL } from './operations/signal.js';
+import { runSnapshotDelete } from './operations/snapshot.js';
+import { DELETE_SNAPSHOT } from './core/snapshot-state.js';
+import type { TemplateCache } from './core/templates.js';
+import { rollbackStack } from './operations/update.js';
+import { UpdateBatch } from './nodes/batches/update-batch.js';
+import type { UnitRunner, WorkKinds } from './runtime/worker.js';
 
 /**
  * Every kind of unit the engine queues, and what runs it: the registry the worker is built with,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adoptStack } from '../../src/engine/adopt.js';
-import { ADOPT_KEY } from '../../src/engine/rows.js';
+import { adoptStack } from '../../src/engine/operations/adopt.js';
+import { ADOPT_KEY } from '../../src/engine/core/rows.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { emptyEnvironment } from '../../src/template/environment/index.js';
 import { attr, P } from '../../src/template/properties/index.js';
