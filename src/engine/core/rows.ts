@@ -4,7 +4,7 @@ import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 
 /**
  * Row data key of a row made by an ADOPT traversal: its resource's entry in the adopt document
- * (adopt.ts), kept until the row's node has adopted it.
+ * (adopt-node.ts), kept until the row's node has adopted it.
  */
 export const ADOPT_KEY = 'adopt_entry';
 

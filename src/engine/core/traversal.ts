@@ -44,7 +44,7 @@ export interface BeginOptions {
   converge?: ConvergeScope | null;
   /**
    * An ADOPT: the adopt document's `resources`, each entry kept in its resource's new row until
-   * the row's node adopts it (adopt.ts).
+   * the row's node adopts it (adopt-node.ts).
    */
   adopt?: Readonly<Record<string, Json>>;
   /** The new traversal's id (absent: a new one), for a caller that records it beforehand (a snapshot). */

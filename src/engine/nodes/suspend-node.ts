@@ -167,7 +167,7 @@ async function visitChild(scope: NodeScope, row: ResourceRecord, action: VisitAc
   if (!started) return retryLater(scope);
 }
 
-/** Starts a SUSPEND, RESUME (or SNAPSHOT: dependencies first) traversal of `stack`, in the caller's transaction (see operations.ts). */
+/** Starts a SUSPEND, RESUME (or SNAPSHOT: dependencies first) traversal of `stack`, in the caller's transaction (see operations/lifecycle.ts). */
 export async function beginVisit(
   tx: Tx,
   stack: StackRecord,

@@ -86,7 +86,7 @@ export class UpdateBatch {
   private async plan(scope: NodeScope, row: ResourceRecord): Promise<Plan | 'drop' | 'single'> {
     if (!scope.current || !scope.point || scope.point.done) return 'drop';
     if (row.engineId !== null || row.status === 'IN_PROGRESS') return 'single';
-    // An adoption (adopt.ts) creates nothing: never the batch's create.
+    // An adoption (adopt-node.ts) creates nothing: never the batch's create.
     if (scope.traversal?.action === 'ADOPT') return 'single';
     const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
     const resource = definition?.resources.get(row.name);
