@@ -1,6 +1,5 @@
-// The import rules of src/ (docs/architecture.md, "Layers"), checked by `npm run check` with
-// dependency-cruiser. `.dependency-cruiser-known-violations.json` lists the arrows that broke them
-// when the check came in (issue 26 removes them); anything new fails.
+// The import rules of src/ (the layer pictures of docs/architecture.md), checked by `npm run check` with
+// dependency-cruiser (`npm run check:imports`): any cycle or arrow against the layers fails it.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -62,6 +61,65 @@ module.exports = {
       to: { path: '^src/store/(sqlite|postgres)/' },
     },
     // The engine's own layers (src/engine/*/): see docs/architecture.md.
+    // Bottom to top: core, runtime and context, nodes, legacy, operations, reality; engine.ts and
+    // work-kinds.ts wire them. Each folder may import those below it only.
+    {
+      name: 'engine-core-alone',
+      comment:
+        'The traversal core (plan, sync points, propagation, finishing) knows nothing of what runs on it.',
+      severity: 'error',
+      from: { path: '^src/engine/core/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/core/' },
+    },
+    {
+      name: 'engine-runtime-knows-no-meaning',
+      comment:
+        'The worker runs the unit kinds it is given (work-kinds.ts): it imports no node, operation or context.',
+      severity: 'error',
+      from: { path: '^src/engine/runtime/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|runtime)/' },
+    },
+    {
+      name: 'engine-context-below-nodes',
+      comment: 'What a unit of work sees (scope, inputs, outputs, plugin context) uses the core only.',
+      severity: 'error',
+      from: { path: '^src/engine/context/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|context)/' },
+    },
+    {
+      name: 'engine-nodes-below-operations',
+      comment:
+        'A node reconciles one resource: it never starts an operation, walks legacy stacks or observes.',
+      severity: 'error',
+      from: { path: '^src/engine/nodes/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|context|nodes)/' },
+    },
+    {
+      name: 'engine-legacy-below-operations',
+      severity: 'error',
+      from: { path: '^src/engine/legacy/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|runtime|context|nodes|legacy)/' },
+    },
+    {
+      name: 'engine-operations-below-reality',
+      comment: 'Operations start traversals; the observer (reality/) starts operations, not the other way.',
+      severity: 'error',
+      from: { path: '^src/engine/operations/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|context|nodes|legacy|operations)/' },
+    },
+    {
+      name: 'engine-reality-on-operations',
+      severity: 'error',
+      from: { path: '^src/engine/reality/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/(core|context|nodes|operations|reality)/' },
+    },
+    {
+      name: 'engine-facade-on-top',
+      comment: 'engine.ts and work-kinds.ts wire the layers together: no layer imports them.',
+      severity: 'error',
+      from: { path: '^src/engine/[^/]+/' },
+      to: { path: '^src/engine/[^/]+[.]ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

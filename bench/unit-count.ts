@@ -4,7 +4,7 @@
 // BENCH_UNITS_ON_STDIN=1 a child answers each "units?" line on stdin with "units <n>" on stdout,
 // and stops (as on SIGTERM) when its stdin closes, so a benchmark that dies leaves no engine behind.
 import { createInterface } from 'node:readline';
-import { Worker } from '../src/engine/worker.js';
+import { Worker } from '../src/engine/runtime/worker.js';
 
 export const UNITS_QUESTION = 'units?';
 export const UNITS_ANSWER = 'units ';

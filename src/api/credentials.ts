@@ -1,7 +1,7 @@
 import type { SecretBox } from '../auth/deployment-key.js';
 import type { Identity } from '../auth/identity.js';
 import type { KeystoneTrusts } from '../auth/trusts.js';
-import { type CredentialSource, DEPLOYMENT, type StackOwner } from '../engine/deps.js';
+import { type CredentialSource, DEPLOYMENT, type StackOwner } from '../engine/core/deps.js';
 import type { StackCredentials } from '../store/contract.js';
 import { authToken } from './authenticator.js';
 import type { ApiDeps, TrustMaker } from './deps.js';

@@ -1,6 +1,6 @@
 import type { SignalSigner } from '../auth/signal-tokens.js';
 import type { Config } from '../config/options.js';
-import type { CredentialSource } from '../engine/deps.js';
+import type { CredentialSource } from '../engine/core/deps.js';
 import type { Engine } from '../engine/engine.js';
 import type { Identity } from '../auth/identity.js';
 import type { Authenticator } from './authenticator.js';

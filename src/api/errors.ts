@@ -1,8 +1,8 @@
 import { AuthenticationError, AuthenticationUnavailableError } from '../auth/identity.js';
 import { IdentityError } from '../auth/standalone.js';
 import { TrustError } from '../auth/trusts.js';
-import { OperationError } from '../engine/operations.js';
-import { ConflictError } from '../engine/traversal.js';
+import { OperationError } from '../engine/core/errors.js';
+import { ConflictError } from '../engine/core/errors.js';
 import { TemplateError } from '../template/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { currentRows } from '../engine/rows.js';
+import { currentRows } from '../engine/core/rows.js';
 import type { ResourceRecord, StackRecord, TemplateRecord } from '../store/contract.js';
 import { parseSource } from '../template/source.js';
 import { parseTemplate, type Template } from '../template/template.js';

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
-import { OperationError } from '../engine/operations.js';
-import { signalResource } from '../engine/signal.js';
+import { OperationError } from '../engine/core/errors.js';
+import { signalResource } from '../engine/operations/signal.js';
 import { isPlainObject, type JsonObject, typeName } from '../util/json.js';
 import { badRequest, HttpError } from './errors.js';
 

@@ -1,5 +1,5 @@
-import type { StackOutput } from '../engine/outputs.js';
-import type { UpdatePlan } from '../engine/update-plan.js';
+import type { StackOutput } from '../engine/context/outputs.js';
+import type { UpdatePlan } from '../engine/operations/update-plan.js';
 import type { ObservePolicy } from '../store/contract.js';
 import type { Environment, Hook } from '../template/environment/index.js';
 import type { StackInput } from '../template/loader.js';

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { loadDeploymentKey } from '../auth/deployment-key.js';
 import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, OPTIONS, templateLimitsFrom } from '../config/index.js';
-import { type EngineDeps, SYSTEM_CLOCK } from '../engine/deps.js';
+import { type EngineDeps, SYSTEM_CLOCK } from '../engine/core/deps.js';
 import { Engine } from '../engine/engine.js';
 import { RateLimits } from '../openstack/index.js';
 import { ownerClouds } from './owner-clouds.js';

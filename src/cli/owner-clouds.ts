@@ -2,7 +2,7 @@ import { credentialBox } from '../auth/deployment-key.js';
 import { KeystoneClient, keystoneSettings } from '../auth/keystone.js';
 import { KeystoneTrusts } from '../auth/trusts.js';
 import type { Config } from '../config/index.js';
-import type { StackOwner } from '../engine/deps.js';
+import type { StackOwner } from '../engine/core/deps.js';
 import { type Cloud, loadCloudSettings, openCloud, type RateLimits } from '../openstack/index.js';
 import { ResourceFailure } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';

@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
 import type { StackActivity, StackProgressCounts, StackRecord, Tx } from '../store/contract.js';
-import { shareCloudRate } from './cloud-rate.js';
-import type { EngineDeps } from './deps.js';
-import { engineAlive } from './liveness.js';
-import { TemplateCache } from './templates.js';
-import { Worker } from './worker.js';
-import { errorMessage } from './node-work.js';
+import { shareCloudRate } from './runtime/cloud-rate.js';
+import type { EngineDeps } from './core/deps.js';
+import { engineAlive } from './runtime/liveness.js';
+import { TemplateCache } from './core/templates.js';
+import { Worker } from './runtime/worker.js';
+import { engineWorkKinds } from './work-kinds.js';
+import { errorMessage } from './core/failure-text.js';
 import { yieldToLoop } from '../util/loop-slice.js';
 
 /** Progress of a stack while an operation runs, for `--wait` displays. */
@@ -56,7 +57,7 @@ export class Engine {
     private readonly log: (message: string) => void = () => {},
   ) {
     this.cache = new TemplateCache(deps.plugins.typeCatalog, deps.settings.limits);
-    this.worker = new Worker(deps, this.cache, log);
+    this.worker = new Worker(deps, engineWorkKinds(deps, this.cache), log);
     this.started = deps.clock.now();
   }
 

@@ -5,7 +5,7 @@ import type { ActionResult, PluginContext, RealityState, ResourcePlugin } from '
 /**
  * Nested-stack types: resource types (OS::Heat::ResourceGroup, OS::Heat::Stack) implemented by a
  * child stack whose template is generated from the resource's properties. The engine runs them
- * with the machinery of template resources (engine/nested.ts): it creates, updates and deletes the
+ * with the machinery of template resources (engine/nodes/nested/nested.ts): it creates, updates and deletes the
  * child and parks on it; the plugin only says what the child is and what its attributes are.
  */
 export interface NestedStackType {

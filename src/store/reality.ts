@@ -2,7 +2,7 @@ import type { Json } from '../util/json.js';
 
 /* The store's records of reality: drift detection results, the observer's heals and counts. */
 
-/** What drift detection found for one resource (engine/drift.ts). */
+/** What drift detection found for one resource (engine/reality/drift.ts). */
 export type DriftStatus = 'IN_SYNC' | 'MODIFIED' | 'DELETED' | 'ERROR' | 'NOT_CHECKED' | 'FAILED';
 
 export const DRIFT_STATUSES: readonly DriftStatus[] = [
@@ -38,7 +38,7 @@ export interface DriftRecord {
   detectedAt: string;
 }
 
-/** How often the observer healed a resource lately (engine/heal-policy.ts): bounds and flapping. */
+/** How often the observer healed a resource lately (engine/reality/heal-policy.ts): bounds and flapping. */
 export interface HealRecord {
   stackId: string;
   resourceName: string;

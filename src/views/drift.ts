@@ -1,4 +1,4 @@
-import type { ResourceDrift, StackDrift } from '../engine/drift.js';
+import type { ResourceDrift, StackDrift } from '../engine/reality/drift.js';
 import type { Engine } from '../engine/engine.js';
 import type { StackRecord } from '../store/contract.js';
 import type { Json, JsonObject } from '../util/json.js';

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { adoptStack } from '../../src/engine/adopt.js';
-import { createStack, deleteStack, findStack, OperationError } from '../../src/engine/operations.js';
+import { adoptStack } from '../../src/engine/operations/adopt.js';
+import { createStack } from '../../src/engine/operations/create.js';
+import { deleteStack } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import { emptyEnvironment } from '../../src/template/environment/index.js';
 import type { Json } from '../../src/util/json.js';
 import { type DriftRig, driftRig } from './drift-support.js';

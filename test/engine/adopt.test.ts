@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adoptStack } from '../../src/engine/adopt.js';
-import { ADOPT_KEY } from '../../src/engine/rows.js';
+import { adoptStack } from '../../src/engine/operations/adopt.js';
+import { ADOPT_KEY } from '../../src/engine/core/rows.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { emptyEnvironment } from '../../src/template/environment/index.js';
 import { attr, P } from '../../src/template/properties/index.js';
 import type { Json } from '../../src/util/json.js';
 import { Harness } from './harness.js';
 
-// The ADOPT traversal (engine/adopt.ts) on each store backend: rows take the document's physical
+// The ADOPT traversal (engine/operations/adopt.ts, nodes/adopt-node.ts) on each store backend: rows take the document's physical
 // ids and data, nothing is created, nested stacks are adopted from their entries.
 
 const TYPE = 'Test::Adoptable';

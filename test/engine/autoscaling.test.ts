@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack } from '../../src/engine/operations.js';
-import { signalError, signalResource } from '../../src/engine/signal.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { signalError, signalResource } from '../../src/engine/operations/signal.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { autoScalingGroupPlugin } from '../../src/resources/heat/autoscaling-group.js';
 import { newCapacity } from '../../src/resources/heat/scaling.js';

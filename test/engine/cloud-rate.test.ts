@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { cloudRateShare } from '../../src/engine/cloud-rate.js';
-import { detectDrift } from '../../src/engine/drift.js';
-import { findStack } from '../../src/engine/operations.js';
+import { cloudRateShare } from '../../src/engine/runtime/cloud-rate.js';
+import { detectDrift } from '../../src/engine/reality/drift.js';
+import { findStack } from '../../src/engine/operations/queries.js';
 import { type CloudRateShare, loadCloudSettings, openCloud, RateLimits } from '../../src/openstack/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../sandbox/support.js';

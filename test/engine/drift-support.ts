@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { detectDrift, type ResourceDrift, storedDrift } from '../../src/engine/drift.js';
-import { createStack, findStack } from '../../src/engine/operations.js';
+import { detectDrift, type ResourceDrift, storedDrift } from '../../src/engine/reality/drift.js';
+import { createStack } from '../../src/engine/operations/create.js';
+import { findStack } from '../../src/engine/operations/queries.js';
 import type { Cloud } from '../../src/openstack/index.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
 import { listeningSandbox } from '../sandbox/support.js';

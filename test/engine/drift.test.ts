@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectDrift, storedDrift } from '../../src/engine/drift.js';
-import { findStack, OperationError } from '../../src/engine/operations.js';
+import { detectDrift, storedDrift } from '../../src/engine/reality/drift.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import type { PluginContext, RealityState, ResourcePlugin } from '../../src/resources/contract.js';
 import type { DriftRecord } from '../../src/store/contract.js';
 import { P } from '../../src/template/properties/index.js';

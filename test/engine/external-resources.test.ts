@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Engine } from '../../src/engine/engine.js';
-import { checkStack, findStack, prepareUpdate, suspendOrResume } from '../../src/engine/operations.js';
-import { previewStackCreate, previewUpdate } from '../../src/engine/preview.js';
+import { checkStack, suspendOrResume } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { prepareUpdate } from '../../src/engine/operations/prepare.js';
+import { previewStackCreate, previewUpdate } from '../../src/engine/operations/preview.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { attr, P } from '../../src/template/properties/index.js';
 import { Harness } from './harness.js';

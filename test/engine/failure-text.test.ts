@@ -6,7 +6,7 @@ import {
   nestedFailureText,
   resourceFailureText,
   stackFailureText,
-} from '../../src/engine/failure-text.js';
+} from '../../src/engine/core/failure-text.js';
 import { OpenStackError } from '../../src/openstack/index.js';
 import { ResourceFailure, ResourceInError } from '../../src/resources/contract.js';
 import { failure } from '../../src/resources/openstack/common.js';

@@ -1,13 +1,11 @@
-import type { EngineDeps } from '../../src/engine/deps.js';
+import type { EngineDeps } from '../../src/engine/core/deps.js';
 import { Engine } from '../../src/engine/engine.js';
-import {
-  createStack,
-  deleteStack,
-  findStack,
-  type TemplateInput,
-  updateStack,
-} from '../../src/engine/operations.js';
-import { stackOutputs } from '../../src/engine/outputs.js';
+import { createStack } from '../../src/engine/operations/create.js';
+import { deleteStack } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { type TemplateInput } from '../../src/engine/core/requests.js';
+import { updateStack } from '../../src/engine/operations/update.js';
+import { stackOutputs } from '../../src/engine/context/outputs.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
 import { type PhysicalObject, type ResourcePlugin, ResourceInError } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';

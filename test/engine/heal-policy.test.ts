@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forgiven, healVerdict } from '../../src/engine/heal-policy.js';
+import { forgiven, healVerdict } from '../../src/engine/reality/heal-policy.js';
 import type { HealRecord } from '../../src/store/contract.js';
 
 const BOUNDS = { limit: 3, windowMs: 60_000 };

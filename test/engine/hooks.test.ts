@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createStack, findStack, updateStack } from '../../src/engine/operations.js';
-import { signalResource } from '../../src/engine/signal.js';
+import { createStack } from '../../src/engine/operations/create.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { updateStack } from '../../src/engine/operations/update.js';
+import { signalResource } from '../../src/engine/operations/signal.js';
 import { parseEnvironment } from '../../src/template/environment/index.js';
 import { Harness } from './harness.js';
 

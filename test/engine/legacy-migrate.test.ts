@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EngineSettings } from '../../src/engine/deps.js';
+import type { EngineSettings } from '../../src/engine/core/deps.js';
 import { migrateAll, migrateOnUpdate, migrateStack } from '../../src/engine/legacy/migrate.js';
-import { initRow } from '../../src/engine/rows.js';
-import { environmentJSON, TemplateCache } from '../../src/engine/templates.js';
+import { initRow } from '../../src/engine/core/rows.js';
+import { environmentJSON, TemplateCache } from '../../src/engine/core/templates.js';
 import type { StackRecord } from '../../src/store/contract.js';
 import { DEFAULT_LIMITS } from '../../src/template/limits.js';
 import { Harness } from './harness.js';

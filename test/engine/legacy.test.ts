@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OperationError } from '../../src/engine/operations.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import { legacyKey } from '../../src/engine/legacy/begin.js';
-import { currentRows } from '../../src/engine/rows.js';
+import { currentRows } from '../../src/engine/core/rows.js';
 import { Harness } from './harness.js';
 
 const MEMBER = `

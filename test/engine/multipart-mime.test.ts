@@ -106,7 +106,7 @@ describe('OS::Heat::MultipartMime', () => {
     // Its id is a config id, found by the lookup like any config's.
     const row = (await h.rows('s')).find((r) => r.name === 'mime')!;
     assert.equal(out.mime_id, row.physicalId);
-    const { findSoftwareConfig } = await import('../../src/engine/software-configs.js');
+    const { findSoftwareConfig } = await import('../../src/engine/context/software-configs.js');
     const found = await findSoftwareConfig(h.deps, { projectId: 'p', stackId: row.stackId }, row.physicalId!);
     assert.deepEqual(found, { id: row.physicalId, group: 'Heat::Ungrouped', config: out.mime });
     assert.equal(
@@ -121,7 +121,7 @@ describe('OS::Heat::MultipartMime', () => {
     await a.settle();
     const row = (await a.rows('s')).find((r) => r.name === 'mime')!;
     const { multipartMimePlugin } = await import('../../src/resources/heat/multipart-mime.js');
-    const { pluginContext } = await import('../../src/engine/node-work.js');
+    const { pluginContext } = await import('../../src/engine/context/node-work.js');
     const stack = await a.stack('s');
     const ctx = pluginContext({ deps: a.deps, stack }, { ...row, physicalId: null, data: {} });
     const again = await multipartMimePlugin.create(ctx, row.properties as never);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackRecord, WorkItem } from '../../src/store/contract.js';
-import { cancelStack, checkStack } from '../../src/engine/operations.js';
+import { cancelStack, checkStack } from '../../src/engine/operations/lifecycle.js';
 import { Harness } from './harness.js';
 
 // Template resources: a resource whose type is a template file is a child stack with its own

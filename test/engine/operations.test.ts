@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cancelStack, findStack, markUnhealthy, OperationError } from '../../src/engine/operations.js';
+import { cancelStack, markUnhealthy } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import { Harness } from './harness.js';
 
 const T = 'OS::Heat::TestResource';

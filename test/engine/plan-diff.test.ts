@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { changeText, planText } from '../../src/cli/commands/plan.js';
-import { propertyChanges } from '../../src/engine/plan-diff.js';
+import { propertyChanges } from '../../src/engine/operations/plan-diff.js';
 import { UNKNOWN } from '../../src/template/functions/types.js';
 import { redactor } from '../../src/template/hidden-values.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { byDepth, chooseRows, type DesiredResource } from '../../src/engine/plan.js';
+import { byDepth, chooseRows, type DesiredResource } from '../../src/engine/core/plan.js';
 import type { ResourceHead } from '../../src/store/contract.js';
 
 const want = (name: string, ...requires: string[]): DesiredResource => ({ name, type: 'T', requires });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, markUnhealthy } from '../../src/engine/operations.js';
-import { type PreviewedChange, previewStackUpdate } from '../../src/engine/preview.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { markUnhealthy } from '../../src/engine/operations/lifecycle.js';
+import { type PreviewedChange, previewStackUpdate } from '../../src/engine/operations/preview.js';
 import type { EventRecord } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
 
@@ -160,7 +161,7 @@ describe('update preview of a nested-stack type (ResourceGroup)', () => {
 
   it('a create preview lists the members a group would make', async () => {
     const h = await Harness.create();
-    const { previewStackCreate } = await import('../../src/engine/preview.js');
+    const { previewStackCreate } = await import('../../src/engine/operations/preview.js');
     const made = await previewStackCreate(h.deps, h.engine.cache, {
       name: 'n',
       projectId: 'p',

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackProgress } from '../../src/engine/engine.js';
-import { checkStack, findStack } from '../../src/engine/operations.js';
+import { checkStack } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
 import type { StackProgressCounts } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { REPLACE_PREP_KEY } from '../../src/engine/replace-hooks.js';
+import { REPLACE_PREP_KEY } from '../../src/engine/nodes/replace-hooks.js';
 import type { PluginContext, ResourcePlugin } from '../../src/resources/contract.js';
 import type { Tx } from '../../src/store/contract.js';
 import { P } from '../../src/template/properties/index.js';

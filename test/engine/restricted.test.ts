@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, OperationError, updateStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
+import { updateStack } from '../../src/engine/operations/update.js';
 import { parseEnvironment } from '../../src/template/environment/index.js';
 import { Harness } from './harness.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cancelStack } from '../../src/engine/operations.js';
-import { retryDelayMs } from '../../src/engine/retry.js';
-import type { EngineDeps } from '../../src/engine/deps.js';
+import { cancelStack } from '../../src/engine/operations/lifecycle.js';
+import { retryDelayMs } from '../../src/engine/nodes/retry.js';
+import type { EngineDeps } from '../../src/engine/core/deps.js';
 import type { EventRecord, Tx } from '../../src/store/contract.js';
 import { Harness, type HarnessOptions } from './harness.js';
 

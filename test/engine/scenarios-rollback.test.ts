@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cancelStack, findStack } from '../../src/engine/operations.js';
+import { cancelStack } from '../../src/engine/operations/lifecycle.js';
+import { findStack } from '../../src/engine/operations/queries.js';
 import { Harness } from './harness.js';
 
 // The rest of Heat's simulator scenarios: rollbacks in the middle of updates, replacements whose

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, OperationError } from '../../src/engine/operations.js';
-import { signalError, signalResource, signalSettled } from '../../src/engine/signal.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
+import { signalError, signalResource, signalSettled } from '../../src/engine/operations/signal.js';
 import { ClaimLostError, type EventRecord, type ResourceRecord } from '../../src/store/contract.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { Harness } from './harness.js';

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pluginContext } from '../../src/engine/node-work.js';
-import { findStack, updateStack } from '../../src/engine/operations.js';
+import { pluginContext } from '../../src/engine/context/node-work.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { updateStack } from '../../src/engine/operations/update.js';
 import { cinderVolumePlugin } from '../../src/resources/openstack/cinder/volume.js';
-import { createSnapshot, deleteSnapshot, restoreSnapshot, showSnapshot } from '../../src/engine/snapshot.js';
+import {
+  createSnapshot,
+  deleteSnapshot,
+  restoreSnapshot,
+  showSnapshot,
+} from '../../src/engine/operations/snapshot.js';
 import { type DriftRig, driftRig } from './drift-support.js';
 
 // A stack snapshot of Cinder volumes on the sandbox cloud (issue 21, item 24): each volume is backed

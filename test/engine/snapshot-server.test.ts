@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pluginContext } from '../../src/engine/node-work.js';
-import { findStack, updateStack } from '../../src/engine/operations.js';
+import { pluginContext } from '../../src/engine/context/node-work.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { updateStack } from '../../src/engine/operations/update.js';
 import { novaServerPlugin } from '../../src/resources/openstack/nova/server.js';
-import { createSnapshot, deleteSnapshot, restoreSnapshot, showSnapshot } from '../../src/engine/snapshot.js';
+import {
+  createSnapshot,
+  deleteSnapshot,
+  restoreSnapshot,
+  showSnapshot,
+} from '../../src/engine/operations/snapshot.js';
 import { type DriftRig, driftRig } from './drift-support.js';
 
 // A stack snapshot of a Nova server on the sandbox cloud: the server is imaged (createImage), a

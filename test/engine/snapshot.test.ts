@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
-import { findStack } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/operations/queries.js';
 import {
   createSnapshot,
   deleteSnapshot,
   listSnapshots,
   restoreSnapshot,
   showSnapshot,
-} from '../../src/engine/snapshot.js';
+} from '../../src/engine/operations/snapshot.js';
 import { P } from '../../src/template/properties/index.js';
 import type { Json } from '../../src/util/json.js';
 import { Harness } from './harness.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OperationError } from '../../src/engine/operations.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import { Harness } from './harness.js';
 
 const TEMPLATE = `heat_template_version: 2018-08-31

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StackOwner } from '../../src/engine/deps.js';
-import { createStack, findStack, OperationError } from '../../src/engine/operations.js';
+import type { StackOwner } from '../../src/engine/core/deps.js';
+import { createStack } from '../../src/engine/operations/create.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { OperationError } from '../../src/engine/core/errors.js';
 import type { Cloud } from '../../src/openstack/index.js';
 import type { PluginContext, ResourcePlugin } from '../../src/resources/contract.js';
 import type { StackCredentials } from '../../src/store/contract.js';

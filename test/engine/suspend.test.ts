@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack, suspendOrResume } from '../../src/engine/operations.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { suspendOrResume } from '../../src/engine/operations/lifecycle.js';
 import type { ResourcePlugin } from '../../src/resources/contract.js';
 import { P } from '../../src/template/properties/index.js';
 import { Harness } from './harness.js';

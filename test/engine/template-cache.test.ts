@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TemplateCache } from '../../src/engine/templates.js';
+import { TemplateCache } from '../../src/engine/core/templates.js';
 import { builtinPlugins, pluginCatalog } from '../../src/resources/catalog.js';
 import type { TemplateRecord } from '../../src/store/contract.js';
 import { DEFAULT_LIMITS } from '../../src/template/limits.js';

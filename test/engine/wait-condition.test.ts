@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findStack } from '../../src/engine/operations.js';
-import { signalWaitKey } from '../../src/engine/peers.js';
-import { signalError, signalResource } from '../../src/engine/signal.js';
+import { findStack } from '../../src/engine/operations/queries.js';
+import { signalWaitKey } from '../../src/engine/context/peers.js';
+import { signalError, signalResource } from '../../src/engine/operations/signal.js';
 import type { ResourceRecord, WorkItem } from '../../src/store/contract.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { Harness } from './harness.js';

@@ -1,6 +1,6 @@
-import type { AdoptRequest } from '../../engine/adopt.js';
-import { parseAdoptData } from '../../engine/adopt-document.js';
-import { OperationError } from '../../engine/operations.js';
+import type { AdoptRequest } from '../../engine/operations/adopt.js';
+import { parseAdoptData } from '../../engine/context/adopt-document.js';
+import { OperationError } from '../../engine/core/errors.js';
 import type { Json } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
-import { type CreateRequest, storedInput, type UpdateRequest } from '../../engine/operations.js';
+import { type CreateRequest, type UpdateRequest } from '../../engine/core/requests.js';
+import { storedInput } from '../../engine/operations/queries.js';
 import type { ObservePolicy, StackRecord } from '../../store/contract.js';
 import { isPlainObject } from '../../util/json.js';
 import { mergeEnvironments } from '../../template/environment/index.js';
 import type { ApiDeps } from '../deps.js';
-import { timeoutProblem } from '../../engine/stack-timeout.js';
+import { timeoutProblem } from '../../engine/core/stack-timeout.js';
 import { badRequest, HttpError } from '../errors.js';
 import { requestEnvironment, type TemplateFields, templateInput } from './template-input.js';
 
@@ -87,7 +88,7 @@ export const UpdateBody = Type.Object(
     ...stackFields,
     clear_parameters: Type.Optional(Strings),
     existing: Type.Optional(Type.Boolean()),
-    /** Heat's `converge`: decide from the resources' live state (engine/converge.ts). */
+    /** Heat's `converge`: decide from the resources' live state (engine/nodes/converge.ts). */
     converge: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },

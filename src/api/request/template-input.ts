@@ -1,4 +1,4 @@
-import type { TemplateInput } from '../../engine/operations.js';
+import type { TemplateInput } from '../../engine/core/requests.js';
 import {
   type Environment,
   mergeEnvironments,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { cancelStack, checkStack, suspendOrResume } from '../../engine/operations.js';
+import { cancelStack, checkStack, suspendOrResume } from '../../engine/operations/lifecycle.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { replyNull } from '../replies.js';

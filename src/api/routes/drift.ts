@@ -1,4 +1,4 @@
-import { detectDrift, storedDrift } from '../../engine/drift.js';
+import { detectDrift, storedDrift } from '../../engine/reality/drift.js';
 import type { ApiDeps } from '../deps.js';
 import type { Api } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';

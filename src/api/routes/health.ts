@@ -1,4 +1,4 @@
-import { engineAlive } from '../../engine/liveness.js';
+import { engineAlive } from '../../engine/runtime/liveness.js';
 import type { ApiDeps } from '../deps.js';
 import { heatErrorBody } from '../errors.js';
 import type { Api } from '../context.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { stackOutputs } from '../../engine/outputs.js';
+import { stackOutputs } from '../../engine/context/outputs.js';
 import type { ApiDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { redactorFor } from '../../views/redact.js';

@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { type PreviewedChange, previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
-import { planStackUpdate } from '../../engine/update-plan.js';
+import {
+  type PreviewedChange,
+  previewStackCreate,
+  previewStackUpdate,
+} from '../../engine/operations/preview.js';
+import { planStackUpdate } from '../../engine/operations/update-plan.js';
 import type { ResourceRecord } from '../../store/contract.js';
 import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { resourceMetadata } from '../../engine/metadata.js';
-import { markUnhealthy } from '../../engine/operations.js';
-import { currentRow } from '../../engine/rows.js';
+import { resourceMetadata } from '../../engine/context/metadata.js';
+import { markUnhealthy } from '../../engine/operations/lifecycle.js';
+import { currentRow } from '../../engine/core/rows.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../errors.js';

@@ -1,5 +1,5 @@
 import { isAdmin } from '../../auth/identity.js';
-import { engineAlive } from '../../engine/liveness.js';
+import { engineAlive } from '../../engine/runtime/liveness.js';
 import type { ServiceRecord } from '../../store/contract.js';
 import type { JsonObject } from '../../util/json.js';
 import type { ApiDeps } from '../deps.js';

@@ -6,7 +6,7 @@ import {
   restoreSnapshot,
   showSnapshot,
   TEMPLATE_URL,
-} from '../../engine/snapshot.js';
+} from '../../engine/operations/snapshot.js';
 import type { SnapshotRecord } from '../../store/contract.js';
 import { MASK } from '../../template/parameters/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';

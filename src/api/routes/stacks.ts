@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { isAdmin } from '../../auth/identity.js';
-import { abandonStack, exportStack } from '../../engine/abandon.js';
-import { adoptStack } from '../../engine/adopt.js';
+import { abandonStack, exportStack } from '../../engine/operations/abandon.js';
+import { adoptStack } from '../../engine/operations/adopt.js';
 import { adoptRequest } from '../request/adopt-body.js';
-import { createStack, deleteStack, updateStack } from '../../engine/operations.js';
-import { stackOutputs } from '../../engine/outputs.js';
+import { createStack } from '../../engine/operations/create.js';
+import { deleteStack } from '../../engine/operations/lifecycle.js';
+import { updateStack } from '../../engine/operations/update.js';
+import { stackOutputs } from '../../engine/context/outputs.js';
 import type { StackQuery, StackRecord, StackSortKey } from '../../store/contract.js';
 import { newStackCredentials } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { checkCloudConstraints, cloudConstraintCollector } from '../../engine/cloud-constraints.js';
+import { checkCloudConstraints, cloudConstraintCollector } from '../../engine/context/cloud-constraints.js';
 import { defineStackFromText } from '../../template/stack-definition.js';
 import { checkingOwner } from '../credentials.js';
 import type { ApiDeps } from '../deps.js';

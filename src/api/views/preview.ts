@@ -1,4 +1,4 @@
-import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
+import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/operations/preview.js';
 import type { CatalogPlugin } from '../../resources/plugin-extras.js';
 import type { PluginCatalog } from '../../resources/contract.js';
 import type { ResourceRecord } from '../../store/contract.js';

@@ -4,7 +4,7 @@ import { shownDescription } from '../../template/template.js';
 import { isUnknown } from '../../template/functions/types.js';
 import { MASK, pyStr } from '../../template/parameters/index.js';
 import type { Json, JsonObject } from '../../util/json.js';
-import type { StackOutput } from '../../engine/outputs.js';
+import type { StackOutput } from '../../engine/context/outputs.js';
 import { type Base, type Link, stackPath } from './common.js';
 import { heatTime } from '../../views/time.js';
 

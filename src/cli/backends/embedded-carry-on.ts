@@ -1,7 +1,7 @@
 import { startBackgroundEngine } from '../background-engine.js';
 import type { Config } from '../../config/index.js';
 import type { Engine } from '../../engine/engine.js';
-import { engineAlive } from '../../engine/liveness.js';
+import { engineAlive } from '../../engine/runtime/liveness.js';
 import type { GlobalOptions } from '../embedded.js';
 
 /*

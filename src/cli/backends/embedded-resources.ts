@@ -1,8 +1,9 @@
-import type { EngineDeps } from '../../engine/deps.js';
+import type { EngineDeps } from '../../engine/core/deps.js';
 import type { Engine } from '../../engine/engine.js';
-import { pendingHook } from '../../engine/hooks.js';
-import { getResource, OperationError } from '../../engine/operations.js';
-import { signalResource } from '../../engine/signal.js';
+import { pendingHook } from '../../engine/context/hooks.js';
+import { getResource } from '../../engine/operations/queries.js';
+import { OperationError } from '../../engine/core/errors.js';
+import { signalResource } from '../../engine/operations/signal.js';
 import type { ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { PendingHook, ResourceDetail, ResourceInfo } from '../backend.js';

@@ -1,5 +1,5 @@
 import { heatTime } from '../../views/time.js';
-import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/preview.js';
+import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/operations/preview.js';
 import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { EventInfo, PreviewChange, PreviewResource, ResourceInfo, StackInfo } from '../backend.js';
 

@@ -1,24 +1,24 @@
 import { driftJSON } from '../../views/drift.js';
 import type { HeatDrift } from '../../client/types.js';
-import { abandonStack } from '../../engine/abandon.js';
-import { adoptStack } from '../../engine/adopt.js';
-import { parseAdoptData } from '../../engine/adopt-document.js';
-import { detectDrift, storedDrift } from '../../engine/drift.js';
+import { abandonStack } from '../../engine/operations/abandon.js';
+import { adoptStack } from '../../engine/operations/adopt.js';
+import { parseAdoptData } from '../../engine/context/adopt-document.js';
+import { detectDrift, storedDrift } from '../../engine/reality/drift.js';
 import type { Engine } from '../../engine/engine.js';
 import {
   cancelStack,
   checkStack,
-  createStack,
   deleteStack,
-  findStack,
   markUnhealthy,
   suspendOrResume,
-  updateStack,
-} from '../../engine/operations.js';
-import { stackOutputs } from '../../engine/outputs.js';
-import { previewStackCreate, previewStackUpdate } from '../../engine/preview.js';
-import { planStackUpdate } from '../../engine/update-plan.js';
-import { signalError, signalResource, signalSettled } from '../../engine/signal.js';
+} from '../../engine/operations/lifecycle.js';
+import { createStack } from '../../engine/operations/create.js';
+import { findStack } from '../../engine/operations/queries.js';
+import { updateStack } from '../../engine/operations/update.js';
+import { stackOutputs } from '../../engine/context/outputs.js';
+import { previewStackCreate, previewStackUpdate } from '../../engine/operations/preview.js';
+import { planStackUpdate } from '../../engine/operations/update-plan.js';
+import { signalError, signalResource, signalSettled } from '../../engine/operations/signal.js';
 import type { StackRecord } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
 import type { JsonObject } from '../../util/json.js';

@@ -10,7 +10,7 @@ const HOOK_FLAGS = ['preCreate', 'preUpdate', 'preDelete'] as const;
 const HOOK_OF = { preCreate: 'pre-create', preUpdate: 'pre-update', preDelete: 'pre-delete' } as const;
 
 /**
- * `stack hook poll` and `stack hook clear` (Heat's breakpoints, src/engine/hooks.ts). A resource of
+ * `stack hook poll` and `stack hook clear` (Heat's breakpoints, src/engine/context/hooks.ts). A resource of
  * a nested stack is named by its path, `parent_resource/resource`, as the openstack client does.
  * With --url, pauses are found from the events, as the openstack client finds them.
  */

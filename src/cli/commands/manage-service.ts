@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/index.js';
-import { engineAlive, removeDeadEngines } from '../../engine/liveness.js';
+import { engineAlive, removeDeadEngines } from '../../engine/runtime/liveness.js';
 import type { ServiceRecord, Store } from '../../store/contract.js';
 import { cliConfig, type GlobalOptions, openConfiguredStore } from '../embedded.js';
 import { columnOption } from '../columns.js';

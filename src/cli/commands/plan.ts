@@ -1,5 +1,5 @@
-import type { PropertyChange } from '../../engine/plan-diff.js';
-import type { PlanAction, UpdatePlan } from '../../engine/update-plan.js';
+import type { PropertyChange } from '../../engine/operations/plan-diff.js';
+import type { PlanAction, UpdatePlan } from '../../engine/operations/update-plan.js';
 import { MASK } from '../../template/parameters/index.js';
 import type { Json } from '../../util/json.js';
 import { render } from '../output.js';

@@ -1,4 +1,4 @@
-import { CHANGES } from '../../engine/preview.js';
+import { CHANGES } from '../../engine/operations/preview.js';
 import type { PreviewChange, PreviewResource } from '../backend.js';
 
 /**

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { timeoutProblem } from '../../engine/stack-timeout.js';
+import { timeoutProblem } from '../../engine/core/stack-timeout.js';
 import type { Hook } from '../../template/environment/index.js';
 import { loadEnvironments, loadStackInput, toFileUrl } from '../../template/loader.js';
 import type { Backend, StackInfo } from '../backend.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StackAction, StackRecord, Tx } from '../../store/contract.js';
-import { stackEvent } from '../events.js';
-import { OperationError } from '../operations.js';
+import { stackEvent } from '../core/events.js';
+import { OperationError } from '../core/errors.js';
 import type { Json } from '../../util/json.js';
 
 /**

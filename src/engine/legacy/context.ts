@@ -1,6 +1,6 @@
 import type { WorkItem } from '../../store/contract.js';
-import type { EngineDeps } from '../deps.js';
-import type { TemplateCache } from '../templates.js';
+import type { EngineDeps } from '../core/deps.js';
+import type { TemplateCache } from '../core/templates.js';
 
 /** Everything a legacy walk needs: the engine, the unit that holds the stack, and when to stop. */
 export interface LegacyRun {

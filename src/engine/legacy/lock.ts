@@ -1,7 +1,7 @@
 import type { StackRecord } from '../../store/contract.js';
-import type { EngineDeps } from '../deps.js';
-import { stackEvent } from '../events.js';
-import { engineAlive } from '../liveness.js';
+import type { EngineDeps } from '../core/deps.js';
+import { stackEvent } from '../core/events.js';
+import { engineAlive } from '../runtime/liveness.js';
 
 /**
  * Heat's stack lock, for legacy stacks: the engine that walks a stack holds it until the

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LockedWrite, StackRecord, Tx } from '../../store/contract.js';
-import type { EngineDeps } from '../deps.js';
-import { currentRows } from '../rows.js';
-import type { TemplateCache } from '../templates.js';
-import { ConflictError } from '../traversal.js';
+import type { EngineDeps } from '../core/deps.js';
+import { currentRows } from '../core/rows.js';
+import type { TemplateCache } from '../core/templates.js';
+import { ConflictError } from '../core/errors.js';
 
 /**
  * Moves a legacy stack tree (the root and its nested stacks) to the convergence engine, Heat's

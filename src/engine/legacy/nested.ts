@@ -19,13 +19,13 @@ import {
   newChildStack,
   parentTemplate,
   regionOf,
-} from '../child-stack.js';
-import { inWantedRegion, regionUnreachable } from '../child-region.js';
-import { ownerOf } from '../deps.js';
-import { stackEvent } from '../events.js';
-import { generatedAttributes } from '../nested.js';
-import type { NodeOutput } from '../nodes.js';
-import { NodeResolveContext } from '../resolver.js';
+} from '../context/child-stack.js';
+import { inWantedRegion, regionUnreachable } from '../context/child-region.js';
+import { ownerOf } from '../core/deps.js';
+import { stackEvent } from '../core/events.js';
+import { generatedAttributes } from '../nodes/nested/nested.js';
+import type { NodeOutput } from '../core/nodes.js';
+import { NodeResolveContext } from '../context/resolver.js';
 import { type LegacyRun, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 import {
   abortedText,
@@ -33,7 +33,7 @@ import {
   resourceFailureText,
   stackFailureText,
   TIMED_OUT,
-} from '../failure-text.js';
+} from '../core/failure-text.js';
 import { lockRow, recordDone, recordFailed } from './resource-op.js';
 
 /** Runs a child stack's operation to its end (stack-walk.ts), throwing StackFailed. */

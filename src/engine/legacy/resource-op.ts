@@ -8,10 +8,10 @@ import { ClaimLostError, type ResourceRecord, type StackRecord } from '../../sto
 import type { Value } from '../../template/functions/types.js';
 import { diffProperties } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
-import { resourceEvent } from '../events.js';
-import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../failure-text.js';
-import { type Operation, pluginContext, pollDelay } from '../node-work.js';
-import { ACTION_OF, resultChanges, startChanges } from '../update-node.js';
+import { resourceEvent } from '../core/events.js';
+import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../core/failure-text.js';
+import { type Operation, pluginContext, pollDelay } from '../context/node-work.js';
+import { ACTION_OF, resultChanges, startChanges } from '../nodes/record.js';
 import { checkpoint, type LegacyRun, pause, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 
 /**

@@ -4,15 +4,15 @@ import { TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../../template/stack-definition.js';
 import type { JsonObject } from '../../util/json.js';
-import type { NodeOutput } from '../nodes.js';
-import { type Operation, outputsOf, pluginContext } from '../node-work.js';
-import { physicalDeleter } from '../cleanup-node.js';
-import { resolveProperties } from '../resolver.js';
-import { decide } from '../update-decision.js';
-import { makeReplacement } from '../update-node.js';
+import type { NodeOutput } from '../core/nodes.js';
+import { type Operation, outputsOf, pluginContext } from '../context/node-work.js';
+import { physicalDeleter } from '../nodes/cleanup-node.js';
+import { resolveProperties } from '../context/resolver.js';
+import { decide } from '../context/update-decision.js';
+import { makeReplacement } from '../nodes/record.js';
 import type { LegacyRun } from './context.js';
 import { StackFailed, WalkInterrupted } from './context.js';
-import { resourceFailureText, stackFailureText } from '../failure-text.js';
+import { resourceFailureText, stackFailureText } from '../core/failure-text.js';
 import { lockRow, operate, recordDone, recordFailed } from './resource-op.js';
 
 /**

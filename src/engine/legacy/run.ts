@@ -1,9 +1,9 @@
 import { ClaimLostError, type StackRecord, type WorkItem } from '../../store/contract.js';
-import type { EngineDeps } from '../deps.js';
-import { stackEvent } from '../events.js';
-import { releaseCompleted } from '../finish.js';
-import { holderOf } from '../locks.js';
-import type { TemplateCache } from '../templates.js';
+import type { EngineDeps } from '../core/deps.js';
+import { stackEvent } from '../core/events.js';
+import { releaseCompleted } from '../core/finish.js';
+import { holderOf } from '../nodes/locks.js';
+import type { TemplateCache } from '../core/templates.js';
 import type { LegacyPayload } from './begin.js';
 import { type LegacyRun, StackFailed, WalkInterrupted } from './context.js';
 import { releaseStackLock, takeStackLock } from './lock.js';

@@ -34,7 +34,7 @@ export interface StackRecord {
   createdAt: string;
   updatedAt: string | null;
   deletedAt: string | null;
-  /** Continuous observation of a top-level stack (engine/observer.ts); null: off. */
+  /** Continuous observation of a top-level stack (engine/reality/observer.ts); null: off. */
   observe: ObservePolicy | null;
   /**
    * Whose credentials the stack's cloud calls use: the root's, copied to its nested stacks when they

@@ -14,7 +14,7 @@ export interface TraversalRecord {
   remaining: number;
   createdAt: string;
   /**
-   * Whether this update compares resources with their live state before deciding (engine/converge.ts):
+   * Whether this update compares resources with their live state before deciding (engine/nodes/converge.ts):
    * every resource (`--converge`, `observe_on_update`), or only those the last drift detection found
    * changed, in the listed stacks (a heal); null: with the stored state, as usual.
    */

@@ -7,7 +7,7 @@ import { SNAPSHOTS } from './tables.js';
 const INSERT = insertSql('snapshots', SNAPSHOTS.columnNames, 1);
 const FIXED: ReadonlySet<string> = new Set(['id', 'stackId', 'projectId']);
 
-/** Stack snapshots (engine/snapshot.ts): one row each, its document in `data`. */
+/** Stack snapshots (engine/operations/snapshot.ts): one row each, its document in `data`. */
 export function snapshotRepository(db: SqlExecutor): Tx['snapshots'] {
   const one = async (sql: string, params: string[]): Promise<SnapshotRecord | undefined> => {
     const [row] = await db.all(sql, params);

@@ -1,0 +1,97 @@
+import type { StackRecord, Tx } from '../../store/contract.js';
+import type { Json } from '../../util/json.js';
+import { finishTraversal } from './finish.js';
+import { CHECK_NODE, nodeKey } from './nodes.js';
+
+/**
+ * A node finished: tell every node that needs it, enqueue those that now have all their inputs
+ * (the last reporter triggers a node, exactly once), and count the node done; the last node of the
+ * traversal completes the stack. All in the caller's transaction, with the state change it follows.
+ * Nothing happens when the traversal is gone (superseded or failed).
+ */
+export async function propagate(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  node: string,
+  output: Json,
+  now: number,
+): Promise<void> {
+  await propagateMany(tx, stack, traversalId, new Map([[node, output]]), now);
+}
+
+/** propagate() for many finished nodes of one traversal, with a statement per batch where it can. */
+export async function propagateMany(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  finished: ReadonlyMap<string, Json>,
+  now: number,
+): Promise<void> {
+  // Marking done first, with the dependents as they are at this moment, makes a node that runs
+  // twice report once, and a dependent added meanwhile (a replacement's cleanup) is not missed.
+  const marked = await tx.sync.markDone(traversalId, [...finished.keys()]);
+  if (marked.length === 0) return;
+  const reports = marked.flatMap(({ node, dependents }) =>
+    dependents.map((dependent) => ({ node: dependent, from: node, data: finished.get(node)! })),
+  );
+  const ready = await tx.sync.report(traversalId, reports);
+  if (ready.length > 0) {
+    await tx.work.enqueue(
+      ready.map((n) => ({
+        rootStackId: stack.rootId,
+        stackId: stack.id,
+        traversalId,
+        kind: CHECK_NODE,
+        node: n,
+        runAt: now,
+      })),
+    );
+  }
+  const remaining = await tx.traversals.finishNodes(traversalId, marked.length);
+  if (remaining === 0) await finishTraversal(tx, stack, traversalId, now);
+}
+
+/**
+ * A resource was replaced during this traversal: its old row gets a cleanup node that runs after
+ * every update node that depended on it has moved to the replacement (create before delete).
+ */
+export async function addReplacementCleanup(
+  tx: Tx,
+  stack: StackRecord,
+  traversalId: string,
+  replacedNode: string,
+  oldRowId: number,
+  now: number,
+): Promise<void> {
+  const point = await tx.sync.get(traversalId, replacedNode);
+  if (!point) return;
+  const cleanup = nodeKey('c', oldRowId);
+  if (await tx.sync.get(traversalId, cleanup)) return;
+  const waitFor = point.dependents.filter((d) => d.startsWith('u:'));
+  await tx.sync.insert([
+    {
+      traversalId,
+      node: cleanup,
+      stackId: stack.id,
+      waiting: waitFor.length,
+      dependents: [],
+      inputs: {},
+      done: false,
+    },
+  ]);
+  for (const dependent of waitFor) await tx.sync.addDependent(traversalId, dependent, cleanup);
+  await tx.traversals.finishNodes(traversalId, -1);
+  if (waitFor.length === 0) {
+    await tx.work.enqueue([
+      {
+        rootStackId: stack.rootId,
+        stackId: stack.id,
+        traversalId,
+        kind: CHECK_NODE,
+        node: cleanup,
+        runAt: now,
+      },
+    ]);
+  }
+}

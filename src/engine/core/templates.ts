@@ -1,0 +1,179 @@
+import type { TemplateRecord } from '../../store/contract.js';
+import { type Environment, environmentToJSON, parseEnvironment } from '../../template/environment/index.js';
+import type { TemplateLimits } from '../../template/limits.js';
+import { parseSourceSteps, SLICED_JSON_BYTES, sourceFormat } from '../../template/source.js';
+import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
+import {
+  type DeferredConstraints,
+  defineStackSteps,
+  type StackDefinition,
+} from '../../template/stack-definition.js';
+import { parseTemplateSteps } from '../../template/template.js';
+import type { TypeCatalog } from '../../template/types.js';
+import type { JsonObject } from '../../util/json.js';
+import { runSliced, runToEnd, type Sliceable } from '../../util/loop-slice.js';
+
+/** Identity of the stack a template is bound to (the pseudo parameters). */
+export interface StackIdentity {
+  stackId: string;
+  stackName: string;
+  projectId: string;
+}
+
+/**
+ * Template versions are immutable, so each engine process parses and binds one at most once and
+ * keeps it: checking a resource then costs only its own snippet, never a re-parse of the stack.
+ */
+export class TemplateCache {
+  private readonly entries = new Map<string, StackDefinition>();
+  /** Resources held by the cached definitions: a 100,000-resource definition weighs ~200 MiB. */
+  private weight = 0;
+
+  constructor(
+    private readonly types: TypeCatalog,
+    private readonly limits: TemplateLimits,
+    // Resources held bound the memory; the count only bounds the entries of tiny stacks (~13 KiB
+    // each), high enough that an API server showing its stacks in turn does not rebind every one.
+    private readonly capacity = 1024,
+    private readonly maxResources = 150_000,
+  ) {}
+
+  /** The bound definition of a stored template for one stack. */
+  get(record: TemplateRecord, stack: StackIdentity): StackDefinition {
+    const key = this.keyOf(record.id, stack.stackId);
+    const hit = this.hit(key);
+    if (hit) return hit;
+    const definition = bindTemplate(record, stack, this.types, this.limits);
+    this.put(key, definition);
+    return definition;
+  }
+
+  /**
+   * `get` for callers that can wait: a miss binds across turns of the event loop, so binding a
+   * big template does not hold up requests served by the same process.
+   */
+  async load(record: TemplateRecord, stack: StackIdentity): Promise<StackDefinition> {
+    const key = this.keyOf(record.id, stack.stackId);
+    const hit = this.hit(key);
+    if (hit) return hit;
+    const definition = await bindTemplateSliced(record, stack, this.types, this.limits);
+    this.put(key, definition);
+    return definition;
+  }
+
+  /**
+   * The bound definition of template `templateId` for one stack: the cached one (nothing read),
+   * else the record `read` returns, bound (in slices); undefined when there is no such record.
+   */
+  async lookup(
+    templateId: string,
+    stack: StackIdentity,
+    read: (templateId: string) => Promise<TemplateRecord | undefined>,
+  ): Promise<StackDefinition | undefined> {
+    const hit = this.hit(this.keyOf(templateId, stack.stackId));
+    if (hit) return hit;
+    const record = await read(templateId);
+    return record && this.load(record, stack);
+  }
+
+  private hit(key: string): StackDefinition | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Refresh recency: Map iteration order is insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** The cached definition of a template for a stack, without loading anything. */
+  peek(templateId: string, stackId: string): StackDefinition | undefined {
+    return this.entries.get(this.keyOf(templateId, stackId));
+  }
+
+  /**
+   * Seeds the cache with a definition already built (validation at the start of an operation).
+   * The least recently used definitions go beyond `capacity` entries or `maxResources` resources
+   * (the newest always stays).
+   */
+  put(key: string, definition: StackDefinition): void {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.weight -= previous.resources.size;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, definition);
+    this.weight += definition.resources.size;
+    while (this.entries.size > 1 && (this.entries.size > this.capacity || this.weight > this.maxResources)) {
+      const [oldest, evicted] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      this.weight -= evicted.resources.size;
+    }
+  }
+
+  keyOf(templateId: string, stackId: string): string {
+    return `${templateId}/${stackId}`;
+  }
+}
+
+/** Parses and binds a stored template (strictly: every parameter must have a value). */
+export function bindTemplate(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
+): StackDefinition {
+  return runToEnd(bindSteps(record, stack, types, limits, deferredConstraints));
+}
+
+/**
+ * `bindTemplate` across turns of the event loop (util/loop-slice.ts): what the API and the
+ * engine use, since a 100,000-resource template takes seconds to bind.
+ */
+export async function bindTemplateSliced(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
+): Promise<StackDefinition> {
+  // A big YAML document is parsed by a worker thread; JSON parses in slices here.
+  const text = record.template;
+  const bigYaml = text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
+  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml));
+}
+
+function* bindSteps(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  deferredConstraints?: DeferredConstraints,
+  parsedYaml?: string,
+): Sliceable<StackDefinition> {
+  // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
+  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml);
+  const template = yield* parseTemplateSteps(source);
+  return yield* defineStackSteps(template, {
+    ...(deferredConstraints ? { deferredConstraints } : {}),
+    files: record.files,
+    environment: environmentFromJSON(record.environment, limits),
+    strict: true,
+    types,
+    limits,
+    stackId: stack.stackId,
+    stackName: stack.stackName,
+    projectId: stack.projectId,
+  });
+}
+
+/** The stored (Heat-shaped) environment back into the engine's form; URLs in it are already absolute. */
+export function environmentFromJSON(json: JsonObject, limits: TemplateLimits): Environment {
+  return parseEnvironment('environment', JSON.stringify(json), limits, { resolveTemplates: false });
+}
+
+export function environmentJSON(env: Environment): JsonObject {
+  return environmentToJSON(env);
+}

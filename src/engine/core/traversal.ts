@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DRIFTED,
+  type ConvergeScope,
+  type ResourceHead,
+  type ResourceState,
+  type StackAction,
+  type StackRecord,
+  type Tx,
+} from '../../store/contract.js';
+import type { Json } from '../../util/json.js';
+import { runSliced, yieldIfSliceSpent } from '../../util/loop-slice.js';
+
+import { stackEvent } from './events.js';
+import { initRow } from './rows.js';
+import { finishTraversal } from './finish.js';
+import { supersedeSnapshot } from './snapshot-state.js';
+import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
+import { byDepthSteps, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
+import { ConflictError } from './errors.js';
+
+export interface BeginOptions {
+  stack: StackRecord;
+  action: StackAction;
+  /** The template to converge to (null: an empty template, i.e. delete everything). */
+  templateId: string | null;
+  /** Desired resources of that template (empty for delete). */
+  desired: readonly DesiredResource[];
+  now: number;
+  reason?: string;
+  /** Stack fields to set along with the new traversal (timeout, rollback flag...). */
+  stackChanges?: Partial<StackRecord>;
+  /**
+   * The desired resources that need no node, given the rows that will carry them and the names
+   * that must get one whatever their stored state says (see unchanged.ts); absent, every resource
+   * gets one.
+   */
+  unchanged?: (
+    chosen: ReadonlyMap<string, ResourceState>,
+    stackId: string,
+    drifted: ReadonlySet<string>,
+  ) => ReadonlyMap<string, NodeOutput>;
+  /** An update that decides from the live state (converge.ts); absent: from the stored state. */
+  converge?: ConvergeScope | null;
+  /**
+   * An ADOPT: the adopt document's `resources`, each entry kept in its resource's new row until
+   * the row's node adopts it (adopt-node.ts).
+   */
+  adopt?: Readonly<Record<string, Json>>;
+  /** The new traversal's id (absent: a new one), for a caller that records it beforehand (a snapshot). */
+  traversalId?: string;
+}
+
+/**
+ * Picks the row that carries each desired resource (inserting rows for new ones) and the obsolete
+ * rows, and finds the unchanged resources. Whole rows are read only when there is a comparison to
+ * make; otherwise (create, delete, check) only their heads.
+ */
+async function placeResources(
+  tx: Tx,
+  options: BeginOptions,
+  checking: boolean,
+): Promise<{
+  chosen: Map<string, ResourceHead>;
+  obsolete: ResourceHead[];
+  unchanged: ReadonlyMap<string, NodeOutput>;
+}> {
+  const { stack, desired, now } = options;
+  const target = options.templateId;
+  // A CHECK takes the rows as they are: it inserts none and restores no link.
+  const settle = async (
+    chosen: Map<string, ResourceHead>,
+    obsolete: ResourceHead[],
+    missing: DesiredResource[],
+  ) => {
+    if (checking) return;
+    await restoreOriginals(tx, chosen, obsolete);
+    const rows = [];
+    for (const want of await runSliced(byDepthSteps(missing))) {
+      if (rows.length % 512 === 0) await yieldIfSliceSpent();
+      rows.push(
+        initRow(
+          { stackId: stack.id, rootStackId: stack.rootId, name: want.name, type: want.type },
+          now,
+          null,
+          options.adopt && Object.hasOwn(options.adopt, want.name) ? options.adopt[want.name] : undefined,
+        ),
+      );
+    }
+    const inserted = await tx.resources.insert(rows);
+    for (let i = 0; i < inserted.length; i++) {
+      if (i % 1024 === 0) await yieldIfSliceSpent();
+      chosen.set(inserted[i]!.name, inserted[i]!);
+    }
+  };
+  // A converge of every resource reads each one's live state: none is left alone.
+  if (options.unchanged && !checking && options.converge?.mode !== 'all') {
+    const rows = await tx.resources.listStates(stack.id);
+    const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, rows, target));
+    await settle(chosen, obsolete, missing);
+    const drifted = await driftedNames(tx, options.converge, stack.id);
+    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id, drifted) };
+  }
+  const heads = await tx.resources.listHeads(stack.id);
+  const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, heads, target));
+  await settle(chosen, obsolete, missing);
+  return { chosen, obsolete, unchanged: new Map() };
+}
+
+/**
+ * A chosen row whose replacement is obsolete (a rollback took the original back) is no longer
+ * replaced: its link goes, so its node converges it instead of following the link.
+ */
+async function restoreOriginals<R extends ResourceHead>(
+  tx: Tx,
+  chosen: Map<string, R>,
+  obsolete: readonly ResourceHead[],
+): Promise<void> {
+  const going = new Set(obsolete.map((r) => r.id));
+  for (const [name, row] of chosen) {
+    if (row.replacedBy === null || !going.has(row.replacedBy)) continue;
+    const restored = await tx.resources.update(row.id, row.atomicKey, row.engineId, { replacedBy: null });
+    if (!restored)
+      throw new ConflictError(`resource "${name}" changed while the operation started; try again`);
+    chosen.set(name, { ...row, replacedBy: null, atomicKey: restored.atomicKey });
+  }
+}
+
+/**
+ * Starts a traversal, in the caller's transaction: claims the stack with a new traversal id
+ * (compare-and-swap on the one it had, so a concurrent start is an explicit conflict, never a
+ * silent drop), creates the rows new resources need, persists the graph as sync points and
+ * enqueues its leaves. The previous traversal's sync points go, so its stragglers stop
+ * propagating; its in-flight operations finish on their own (see worker.ts).
+ */
+export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<string> {
+  const { stack, action, templateId, desired, now } = options;
+  const traversalId = options.traversalId ?? randomUUID();
+  // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
+  const checking = VISITS.has(action);
+  const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
+  // Planning 200,000 nodes takes about a second: in slices (the transaction stays open).
+  const plan = await runSliced(
+    checking
+      ? planGraphSteps(
+          traversalId,
+          stack.id,
+          desired.filter((want) => chosen.has(want.name)),
+          chosen,
+          [],
+        )
+      : planGraphSteps(traversalId, stack.id, desired, chosen, obsolete, unchanged),
+  );
+
+  const changes: Partial<StackRecord> = {
+    ...options.stackChanges,
+    traversalId,
+    action,
+    status: 'IN_PROGRESS',
+    reason: options.reason ?? `Stack ${action} started`,
+    templateId,
+    updatedAt: new Date(now).toISOString(),
+  };
+  if (action === 'UPDATE' && stack.templateId !== templateId) changes.prevTemplateId = stack.templateId;
+  if (!(await tx.stacks.update(stack.id, stack.traversalId, changes))) {
+    throw new ConflictError(
+      `stack "${stack.name}" was changed by another operation at the same time; try again`,
+    );
+  }
+  if (stack.traversalId) {
+    await supersedeSnapshot(tx, stack, action, now);
+    await tx.sync.deleteTraversal(stack.traversalId);
+    await tx.traversals.delete(stack.traversalId);
+  }
+  await tx.traversals.insert({
+    id: traversalId,
+    stackId: stack.id,
+    rootStackId: stack.rootId,
+    action,
+    templateId,
+    remaining: plan.points.length,
+    createdAt: new Date(now).toISOString(),
+    converge: options.converge ?? null,
+  });
+  await tx.sync.insert(plan.points);
+  // Unchanged resources are converged to the new template as they are.
+  if (templateId && unchanged.size > 0) {
+    await tx.resources.setTemplate(
+      [...unchanged.values()].map((output) => output.rowId),
+      templateId,
+    );
+  }
+  await tx.work.enqueue(
+    plan.leaves.map((node) => ({
+      rootStackId: stack.rootId,
+      stackId: stack.id,
+      traversalId,
+      kind: CHECK_NODE,
+      node,
+      runAt: now,
+    })),
+  );
+  await tx.events.append([stackEvent(stack, action, 'IN_PROGRESS', changes.reason!, now)]);
+  if (plan.points.length === 0) {
+    await finishTraversal(tx, { ...stack, ...changes } as StackRecord, traversalId, now);
+  }
+  return traversalId;
+}
+
+/**
+ * The resources of `stackId` an update traversal must give a node although their stored state
+ * says unchanged: under a heal, those the last drift detection found drifted.
+ */
+export async function driftedNames(
+  tx: Tx,
+  converge: ConvergeScope | null | undefined,
+  stackId: string,
+): Promise<ReadonlySet<string>> {
+  if (converge?.mode !== 'drifted' || !converge.stacks.includes(stackId)) return new Set();
+  const records = await tx.drift.list(stackId);
+  return new Set(records.filter((r) => DRIFTED.has(r.status)).map((r) => r.resourceName));
+}
