@@ -7,7 +7,8 @@ import { hearthNodeArgs } from '../support/hearth-command.js';
 // OS::Heat::Delay end to end: the wait is persisted polling, so the engine runs other stacks while
 // it lasts, and a process killed during the wait leaves a deadline the next one keeps.
 
-const WAIT = 10;
+// Long enough that the other stack finishes inside it on a loaded machine (the wait costs no CPU).
+const WAIT = 30;
 
 const DELAYED = `heat_template_version: 2018-08-31
 resources:
