@@ -47,6 +47,7 @@ export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
   'HEARTH_TEST_CLI', // test suite: the bundled CLI the tests' children run
   'HEARTH_TEST_BUILD', // test suite: where the bundled test files are (their reporter names sources)
   'HEARTH_TEST_CONCURRENCY', // test suite: test files run at once in each pass
+  'HEARTH_TEST_NEWCOMER', // test suite: 1 runs the newcomer test (a clone and its npm ci) outside CI
 ]);
 
 /**

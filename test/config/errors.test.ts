@@ -122,7 +122,7 @@ describe('config errors: unknown options', () => {
       envIssue({ HEARTH_FROBNICATE: '1' }),
       'environment variable HEARTH_FROBNICATE: unknown option "frobnicate" (HEARTH_<OPTION> variables set options; ' +
         'the others with that prefix are HEARTH_CONFIG, HEARTH_DB, HEARTH_URL, HEARTH_PROJECT, HEARTH_PROPERTY_SCALE, ' +
-        'HEARTH_TEST_BACKEND, HEARTH_TEST_POSTGRES, HEARTH_TEST_DATABASE, HEARTH_TEST_CLI, HEARTH_TEST_BUILD, HEARTH_TEST_CONCURRENCY)',
+        'HEARTH_TEST_BACKEND, HEARTH_TEST_POSTGRES, HEARTH_TEST_DATABASE, HEARTH_TEST_CLI, HEARTH_TEST_BUILD, HEARTH_TEST_CONCURRENCY, HEARTH_TEST_NEWCOMER)',
     );
   });
 
