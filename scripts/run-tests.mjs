@@ -223,11 +223,7 @@ const [cli, built] = await Promise.all([
   buildCli(join(outdir, 'cli')),
   buildTests(selected, join(outdir, 'tests')).then((paths) => new Map(selected.map((f, i) => [f, paths[i]]))),
 ]);
-const dbEnv = {
-  HEARTH_TEST_CLI: cli,
-  HEARTH_TEST_BUILD: join(outdir, 'tests'),
-  ...(database ? { HEARTH_TEST_DATABASE: database } : {}),
-};
+const dbEnv = { HEARTH_TEST_CLI: cli, ...(database ? { HEARTH_TEST_DATABASE: database } : {}) };
 if (files.length > 0) passes.push(runPass('SQLite pass', files, dbEnv, SQLITE_CONCURRENCY).then((r) => [r]));
 passes.push(
   (async () => {

@@ -4,7 +4,7 @@
 // - the CLI, bundled for the tests' `hearth` children (HEARTH_TEST_CLI).
 // Both go under node_modules/.cache, so their imports of packages resolve to the project's.
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,7 +22,7 @@ const sourceLocation = {
   name: 'source-location',
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
-      if (args.path.includes(`${join('node_modules')}`)) return undefined;
+      if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = await readFile(args.path, 'utf8');
       const values = {
         url: JSON.stringify(pathToFileURL(args.path).href),

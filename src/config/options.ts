@@ -45,7 +45,6 @@ export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
   'HEARTH_TEST_POSTGRES', // test suite: the PostgreSQL server the tests use
   'HEARTH_TEST_DATABASE', // test suite: the database on it the tests make their schemas in
   'HEARTH_TEST_CLI', // test suite: the bundled CLI the tests' children run
-  'HEARTH_TEST_BUILD', // test suite: where the bundled test files are (their reporter names sources)
   'HEARTH_TEST_CONCURRENCY', // test suite: test files run at once in each pass
   'HEARTH_TEST_NEWCOMER', // test suite: 1 runs the newcomer test (a clone and its npm ci) outside CI
 ]);
