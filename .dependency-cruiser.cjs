@@ -13,9 +13,9 @@ module.exports = {
     {
       name: 'foundations-stay-below',
       comment:
-        'template, graph, store, resources, openstack, auth, config, util, client and the sandbox never import the engine, the views, the API or the CLI.',
+        'template, graph, store, resources, software, openstack, auth, config, util, client and the sandbox never import the engine, the views, the API or the CLI.',
       severity: 'error',
-      from: { path: '^src/(template|graph|store|resources|openstack|auth|config|util|client|sandbox)/' },
+      from: { path: '^src/(template|graph|store|resources|software|openstack|auth|config|util|client|sandbox)/' },
       to: { path: '^src/(engine|views|api|cli)/' },
     },
     {
