@@ -32,6 +32,12 @@ const SCRIPT = [
 describe('sandbox guest agent: collectors and signal transports', () => {
   let heat: FakeHeat;
   let app: FastifyInstance;
+  /** Every test's servers read the same fake: an earlier server's agent is stopped after its test. */
+  const stopAgent = async (id: string) => {
+    const r = await app.inject({ method: 'POST', url: `/admin/servers/${id}/stop-agent` });
+    assert.equal(r.statusCode, 200, r.body);
+  };
+  let first = '';
   before(async () => {
     heat = await fakeHeat();
     ({ app } = createSandbox({ noise: { bootDelayMs: 0, agentPollIntervalMs: 20 } }));
@@ -54,6 +60,7 @@ describe('sandbox guest agent: collectors and signal transports', () => {
       ],
     };
     const id = await bootServer(app, userData({ 'os-collect-config': occ(heat, 'cfn'), deployments: [] }));
+    first = id;
     const signal = await until('the CFN signal', () =>
       heat.signals.find((s) => s.path === '/signal/deploy1'),
     );
@@ -104,6 +111,7 @@ describe('sandbox guest agent: collectors and signal transports', () => {
       deploy_status_code: 3,
     });
     heat.cfnJson = false;
+    await stopAgent(first);
   });
 
   it('heat collector (Keystone v3, orchestration endpoint) with HEAT_SIGNAL and TEMP_URL_SIGNAL', async () => {
@@ -131,6 +139,7 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     assert.equal(put.body.deploy_stdout, 'put\n');
     assert.ok(heat.reads.heat > reads);
     assert.equal((await agentOf(app, id))!.transport, 'heat');
+    await stopAgent(id);
   });
 
   it('request collector (a plain URL) and NO_SIGNAL: the config runs, nothing is signalled', async () => {
@@ -152,6 +161,7 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     assert.ok(heat.reads.request >= 1);
     await sleep(100);
     assert.equal(heat.signals.length, before);
+    await stopAgent(id);
   });
 
   it('a server with no cfn-init-data gets no agent; a deleted server loses its agent', async () => {
