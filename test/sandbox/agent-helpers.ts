@@ -322,7 +322,7 @@ export async function bootServer(
   return r.json().server.id as string;
 }
 
-/** Waits (generously) until `check` returns a value; fails with `what` otherwise. */
+/** Waits (generously) until `check` returns a truthy value; fails with `what` otherwise. */
 export async function until<T>(
   what: string,
   check: () => T | undefined | Promise<T | undefined>,
@@ -330,7 +330,7 @@ export async function until<T>(
   const deadline = Date.now() + 15_000;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
+    if (value) return value;
     if (Date.now() > deadline) return assert.fail(`timed out waiting for ${what}`);
     await sleep(10);
   }

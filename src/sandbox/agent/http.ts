@@ -74,9 +74,12 @@ export async function keystone(
       const endpoints = ((service?.endpoints ?? []) as JsonObject[]).filter(
         (e) => (e.interface ?? 'public') === 'public',
       );
-      const found = region
-        ? endpoints.find((e) => e.region === region || e.region_id === region)
-        : endpoints[0];
+      // A catalog whose endpoints name no region serves every region.
+      const regionless = endpoints.every((e) => e.region == null && e.region_id == null);
+      const found =
+        region && !regionless
+          ? endpoints.find((e) => e.region === region || e.region_id === region)
+          : endpoints[0];
       if (typeof found?.url !== 'string') {
         throw new Error(`no ${type} endpoint${region ? ` in region ${region}` : ''} in the catalog`);
       }
