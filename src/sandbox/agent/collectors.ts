@@ -86,8 +86,11 @@ async function detailField(response: Response, field: string): Promise<unknown> 
     const value = detail?.[field];
     return typeof value === 'string' ? JSON.parse(value) : value;
   }
+  // Heat writes empty metadata as an empty element.
+  if (new RegExp(`<${field}\\s*/>`).test(text)) return {};
   const value = xmlText(text, field);
-  return value === undefined ? undefined : JSON.parse(value);
+  if (value === undefined) return undefined;
+  return value.trim() === '' ? {} : JSON.parse(value);
 }
 
 async function collectCfn(settings: JsonObject): Promise<JsonObject> {
