@@ -12,6 +12,7 @@ import {
   type HookResult,
   type HookSpace,
   inputValues,
+  killHook,
   resolveComponent,
 } from './hooks.js';
 import { retryable } from './http.js';
@@ -116,7 +117,7 @@ export class Agent {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    for (const child of this.space.children) child.kill('SIGKILL');
+    for (const child of this.space.children) killHook(child);
   }
 
   private schedule(ms: number, then: () => Promise<void> = () => this.tick()): void {
