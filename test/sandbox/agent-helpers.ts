@@ -32,7 +32,9 @@ export interface FakeHeat {
   metadata: Record<string, unknown>;
   signals: Signal[];
   /** How many metadata reads succeeded through each collector, and how many were refused. */
-  reads: { cfn: number; heat: number; request: number; refused: number };
+  reads: { cfn: number; heat: number; request: number; refused: number; logins: number };
+  /** The token Keystone gives now; changing it makes the ones given before invalid. */
+  token: string;
   /** The next N signals are answered 503. */
   refuseSignals: number;
   /** Answer the CFN API in JSON instead of Heat's default XML. */
@@ -74,7 +76,8 @@ export async function fakeHeat(): Promise<FakeHeat> {
   const state = {
     metadata: {} as Record<string, unknown>,
     signals: [] as Signal[],
-    reads: { cfn: 0, heat: 0, request: 0, refused: 0 },
+    reads: { cfn: 0, heat: 0, request: 0, refused: 0, logins: 0 },
+    token: 'tok-1',
     refuseSignals: 0,
     cfnJson: false,
   };
@@ -133,11 +136,16 @@ export async function fakeHeat(): Promise<FakeHeat> {
             ],
           },
         ];
-        return send(201, { token: { catalog, project: { id: PROJECT } } }, { 'X-Subject-Token': 'tok-1' });
+        state.reads.logins++;
+        return send(
+          201,
+          { token: { catalog, project: { id: PROJECT } } },
+          { 'X-Subject-Token': state.token },
+        );
       }
       const heatBase = `/heat/v1/${PROJECT}/stacks/${STACK}/resources/server`;
       if (path.startsWith(`/heat/v1/${PROJECT}/`)) {
-        if (req.headers['x-auth-token'] !== 'tok-1') return send(401, { error: 'no token' });
+        if (req.headers['x-auth-token'] !== state.token) return send(401, { error: 'no token' });
         if (path === `${heatBase}/metadata` && req.method === 'GET') {
           state.reads.heat++;
           return send(200, { metadata: state.metadata });

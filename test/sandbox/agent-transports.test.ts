@@ -139,6 +139,16 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     assert.equal(put.body.deploy_stdout, 'put\n');
     assert.ok(heat.reads.heat > reads);
     assert.equal((await agentOf(app, id))!.transport, 'heat');
+    // The collector keeps its Keystone session between polls, and logs in again once it is refused.
+    const logins = heat.reads.logins;
+    const polled = heat.reads.heat;
+    await until('more polls', () => heat.reads.heat >= polled + 3);
+    assert.equal(heat.reads.logins, logins, 'no login per poll');
+    heat.token = 'tok-2';
+    const rotated = heat.reads.heat;
+    await until('polls with a new token', () => heat.reads.heat >= rotated + 2);
+    assert.equal(heat.reads.logins, logins + 1);
+    heat.token = 'tok-1';
     await stopAgent(id);
   });
 

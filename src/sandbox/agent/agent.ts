@@ -5,7 +5,7 @@ import type { SandboxContext } from '../app.js';
 import { happens } from '../noise.js';
 import type { SandboxObject } from '../state.js';
 import { collectConfig } from './bootstrap.js';
-import { chooseTransport, collect } from './collectors.js';
+import { chooseTransport, collect, type SessionCache } from './collectors.js';
 import {
   applyConfig,
   type DeployedConfig,
@@ -81,6 +81,7 @@ function text(value: unknown): string | null {
 export class Agent {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private readonly sessions: SessionCache = new Map();
   readonly space: HookSpace;
 
   constructor(
@@ -190,7 +191,7 @@ export class Agent {
     }
     let metadata: JsonObject;
     try {
-      metadata = await collect(transport, record.occ);
+      metadata = await collect(transport, record.occ, this.sessions);
     } catch (error) {
       this.save((r) => {
         r.status = 'running';
