@@ -96,6 +96,9 @@ describe('sandbox guest agent: runs, retries, policies', () => {
     assert.equal((await agentOf(app, id))!.status, 'stopped');
     const missing = await app.inject({ method: 'POST', url: '/admin/servers/nope/stop-agent' });
     assert.equal(missing.statusCode, 404);
+    // Its server deleted, the stopped agent is forgotten.
+    await app.inject({ method: 'POST', url: `/admin/server/${id}/delete` });
+    assert.equal(await agentOf(app, id), undefined);
   });
 
   it('POST /admin/agents registers a DeployedServer’s agent; bad bodies are 400', async () => {

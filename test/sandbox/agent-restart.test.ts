@@ -51,15 +51,18 @@ describe('sandbox guest agent: state file, restart, start delay', () => {
         deployment('a1', COUNTING, {
           counter: join(dir, 'a1'),
           ...signalInputs(heat, 'CFN_SIGNAL', 'first'),
+          // A pre-signed URL: its token never shows in the agent's listing.
+          deploy_signal_id: `${heat.url}/signal/hsig_payload.mac`,
         }),
       ],
     };
     let { app } = createSandbox({ file, noise });
     const id = await bootServer(app, userData({ 'os-collect-config': occ(heat, 'request') }));
-    await until(
-      'a refused signal',
-      async () => ((await agentOf(app, id))?.configs[0]?.signal_attempts ?? 0) >= 1,
-    );
+    const refused = await until('a refused signal', async () => {
+      const config = (await agentOf(app, id))?.configs[0];
+      return (config?.signal_attempts ?? 0) >= 1 ? config : undefined;
+    });
+    assert.match(String(refused.signal_error), /POST http:\/\/127\.0\.0\.1:\d+\/signal\/<secret>: 503/);
     assert.ok(
       existsSync(join(`${file}.agents`, id, 'deployed', 'a1.json')),
       'the scratch folder is beside the state',
@@ -80,7 +83,7 @@ describe('sandbox guest agent: state file, restart, start delay', () => {
     ({ app } = createSandbox({ file }));
     try {
       const signal = await until('the resumed signal', () =>
-        heat.signals.find((s) => s.path === '/signal/first'),
+        heat.signals.find((s) => s.path === '/signal/hsig_payload.mac'),
       );
       assert.equal(signal.body.deploy_status_code, 0);
       await until('the new config', async () =>
