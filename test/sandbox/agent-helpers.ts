@@ -311,11 +311,13 @@ export async function bootServer(
   app: FastifyInstance,
   data: string | undefined,
   name = 'vm',
+  /** '' for RegionOne, '/regions/RegionTwo' for the other. */
+  region = '',
 ): Promise<string> {
   const { token } = await login(app, 'demo');
   const r = await app.inject({
     method: 'POST',
-    url: '/compute/v2.1/servers',
+    url: `${region}/compute/v2.1/servers`,
     headers: { 'X-Auth-Token': token },
     payload: {
       server: {
@@ -347,6 +349,7 @@ export async function until<T>(
 export interface AgentView {
   server_id: string;
   source: string;
+  region: string | null;
   transport: string | null;
   status: string;
   last_poll_at: string | null;

@@ -186,6 +186,18 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     await until('the agent polled', async () => (await agentOf(app, configured))?.last_poll_at);
     assert.equal(await agentOf(app, plain), undefined);
     assert.equal(await agentOf(app, raw), undefined);
+    // A server of the other region has its agent too.
+    const elsewhere = await bootServer(
+      app,
+      userData({ 'os-collect-config': occ(heat, 'request') }),
+      'region-two',
+      '/regions/RegionTwo',
+    );
+    const agent = await until('the other region’s agent polled', async () => {
+      const a = await agentOf(app, elsewhere);
+      return a?.last_poll_at ? a : undefined;
+    });
+    assert.equal(agent.region, 'RegionTwo');
     const r = await app.inject({ method: 'POST', url: `/admin/server/${configured}/delete` });
     assert.equal(r.statusCode, 200, r.body);
     await until('the agent gone', async () => ((await agentOf(app, configured)) ? undefined : true));
