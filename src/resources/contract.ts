@@ -337,6 +337,13 @@ export interface ResourcePlugin {
    */
   handleSignal?(ctx: SignalContext, details: JsonObject | null): Promise<string | void>;
 
+  /**
+   * What an operation still waiting when the stack times out says, when the type knows more than
+   * Heat's `<ACTION> aborted (Timed out)` (a deployment whose agent never answered). Given the
+   * action, the wait's saved progress and the time; undefined: Heat's text alone.
+   */
+  timeoutReason?(action: string, progress: Json, now: number): string | undefined;
+
   /** The live state of the physical resource, or gone. */
   getReality(ctx: PluginContext): Promise<RealityState>;
 
