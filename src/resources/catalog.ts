@@ -131,6 +131,7 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.readAttribute ? { readAttribute: plugin.readAttribute.bind(plugin) } : {}),
     ...(plugin.implicitDependencies ? { implicitDependencies: plugin.implicitDependencies } : {}),
   });
+  if (plugin.crossCheck) Object.assign(info, { crossCheck: plugin.crossCheck });
   const own = plugin.constraintUses;
   const uses: Pick<ResourceTypeInfo, 'constraintUses'> = own
     ? {

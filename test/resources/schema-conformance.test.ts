@@ -136,7 +136,11 @@ describe('schema conformance with Heat 19', () => {
     assert.ok(heatTypes.size > 100, 'the reference is read whole');
     for (const type of visibleTypes()) assert.ok(heatTypes.has(type), `${type} is not a Heat 19 type`);
     const hidden = catalog.types().filter((t) => !visibleTypes().includes(t));
-    assert.deepEqual(hidden, ['OS::Heat::SoftwareDeployments', 'OS::Heat::StructuredDeployments'], 'HIDDEN in Heat 19 too');
+    assert.deepEqual(
+      hidden,
+      ['OS::Heat::SoftwareDeployments', 'OS::Heat::StructuredDeployments'],
+      'HIDDEN in Heat 19 too',
+    );
   });
 
   it('differs from Heat 19 only where docs/schema-differences.md says why', () => {

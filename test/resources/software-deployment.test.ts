@@ -12,6 +12,14 @@ import {
   readDeploymentAttribute,
   softwareDeploymentPlugin,
 } from '../../src/resources/heat/software-deployment.js';
+import { softwareComponentPlugin } from '../../src/resources/heat/software-component.js';
+import {
+  readDeploymentGroupAttribute,
+  softwareDeploymentGroupPlugin,
+  softwareDeploymentsPlugin,
+  structuredDeploymentGroupPlugin,
+  structuredDeploymentsPlugin,
+} from '../../src/resources/heat/software-deployment-group.js';
 import { structuredDeploymentPlugin } from '../../src/resources/heat/structured-deployment.js';
 import type { Value } from '../../src/template/functions/types.js';
 import type { Json, JsonObject } from '../../src/util/json.js';
@@ -429,5 +437,119 @@ describe('OS::Heat::StructuredDeployment', () => {
     assert.equal(err.message, 'The Parameter (missing) was not provided.');
     const props: Record<string, Value> = strict.props({ server: 's' });
     assert.deepEqual([props.input_key, props.input_values_validate], ['get_input', 'LAX']);
+  });
+});
+
+describe('deployment groups and OS::Heat::SoftwareComponent', () => {
+  it('a group makes one member deployment per server, named by its key, in batches by update_policy', () => {
+    const group = softwareDeploymentGroupPlugin;
+    const props = new FakeResource(group).props({
+      config: 'cfg',
+      servers: { web: 'id-w', db: 'id-d', cache: 'id-c' },
+      input_values: { a: 1 },
+    });
+    const child = group.nested.child(
+      props,
+      {},
+      { creating: true, updatePolicy: { batch_create: { max_batch_size: 2 } } },
+    );
+    const template = JSON.parse(child.template) as { resources: Record<string, JsonObject> };
+    assert.deepEqual(Object.keys(template.resources), ['web', 'db', 'cache']);
+    assert.deepEqual(template.resources.db, {
+      type: 'OS::Heat::SoftwareDeployment',
+      properties: {
+        server: 'id-d',
+        config: 'cfg',
+        input_values: { a: 1 },
+        actions: ['CREATE', 'UPDATE'],
+        signal_transport: 'CFN_SIGNAL',
+      },
+    });
+    assert.deepEqual(template.resources.cache!.depends_on, ['web', 'db'], 'second batch after the first');
+    const structured = structuredDeploymentGroupPlugin.nested.child(
+      new FakeResource(structuredDeploymentGroupPlugin).props({ servers: { a: 'x' }, input_key: 'in' }),
+      {},
+    );
+    const member = (JSON.parse(structured.template) as { resources: Record<string, JsonObject> }).resources
+      .a!;
+    assert.equal(member.type, 'OS::Heat::StructuredDeployment');
+    assert.equal((member.properties as JsonObject).input_key, 'in');
+  });
+
+  it("a group's attributes are maps by member name, any member attribute or output too", () => {
+    const cached = softwareDeploymentGroupPlugin.nested.attributes({
+      childId: 'c',
+      childName: 'n',
+      properties: { servers: { web: 'w', db: 'd' } },
+      data: {},
+      outputs: {},
+      members: [
+        {
+          name: 'web',
+          refId: 'r1',
+          attributes: { deploy_stdout: 'W', deploy_status_code: 0, deploy_output_values: { result: 'rw' } },
+        },
+        {
+          name: 'db',
+          refId: 'r2',
+          attributes: { deploy_stdout: 'D', deploy_status_code: 1, deploy_output_values: {} },
+        },
+      ],
+    });
+    const read = (name: string) => readDeploymentGroupAttribute(cached, name);
+    assert.deepEqual(read('deploy_stdouts'), { db: 'D', web: 'W' });
+    assert.deepEqual(read('deploy_status_codes'), { db: 1, web: 0 });
+    assert.deepEqual(read('result'), { db: null, web: 'rw' });
+    assert.deepEqual(read('deploy_stdout'), { db: 'D', web: 'W' });
+  });
+
+  it('OS::Heat::SoftwareDeployments and StructuredDeployments are hidden old names of the groups', () => {
+    assert.equal(softwareDeploymentsPlugin.supportStatus?.status, 'HIDDEN');
+    assert.equal(structuredDeploymentsPlugin.supportStatus?.status, 'HIDDEN');
+  });
+
+  it('a component stores its configs under group `component`, refusing two configs for one action', async () => {
+    const c = new Deployment(softwareComponentPlugin);
+    const configs = [
+      { actions: ['CREATE'], tool: 'script', config: 'make' },
+      { actions: ['DELETE'], tool: 'script', config: 'unmake' },
+    ];
+    await c.create({ configs, inputs: [{ name: 'x' }] });
+    const stored = c.software.configs.get(c.physicalId!)!;
+    assert.deepEqual([stored.group, stored.config], ['component', { configs }]);
+    assert.deepEqual(stored.inputs, [{ name: 'x', type: 'String', replace_on_change: false }]);
+    assert.deepEqual(await c.attribute('config'), { configs });
+    assert.throws(
+      () =>
+        softwareComponentPlugin.validate!(
+          c.props({ configs: [...configs, { actions: ['UPDATE', 'CREATE'], tool: 'x' }] }),
+          ['resources', 'comp', 'properties'],
+        ),
+      /Defining more than one configuration for the same action in SoftwareComponent "comp" is not allowed/,
+    );
+    await c.delete();
+    assert.equal(c.software.configs.size, 0);
+
+    const d = new Deployment(softwareDeploymentPlugin, c.software);
+    await c.software.createConfig({
+      id: 'comp',
+      name: 'n',
+      group: 'component',
+      config: { configs },
+      inputs: [],
+      outputs: [],
+      options: null,
+    });
+    await d.create({ config: 'comp', server: 's', actions: ['UPDATE'], signal_transport: 'NO_SIGNAL' });
+    assert.equal(d.deployment().action, 'CREATE', "the component's actions, not the deployment's");
+    const first = d.deployment().configId;
+    await d.update({
+      config: 'comp',
+      server: 's',
+      actions: ['UPDATE'],
+      signal_transport: 'NO_SIGNAL',
+      input_values: { y: 1 },
+    });
+    assert.equal(d.deployment().configId, first, 'the component has no UPDATE config');
   });
 });

@@ -1,5 +1,6 @@
 import type { Value } from '../../template/functions/types.js';
 import type { PropertySchema } from '../../template/properties/index.js';
+import type { ImplicitView } from '../../template/types.js';
 import type { SoftwareService } from '../../software/contract.js';
 import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
@@ -233,6 +234,7 @@ export function deploymentPlugin(spec: {
     supportStatus: { version: '2014.1' },
     properties,
     attributes: DEPLOYMENT_ATTRIBUTES,
+    crossCheck: serverTakesSoftwareConfig,
     // Any output the config declares is an attribute (Heat checks the name at run time).
     dynamicAttribute: () => true,
     readAttribute: readDeploymentAttribute,
@@ -317,6 +319,35 @@ export function deploymentPlugin(spec: {
         `within ${waited} s (deployment ${progress.deployment})`
       );
     },
+  };
+}
+
+/**
+ * Heat's SoftwareDeployment.validate: a server of the same template that the deployment names
+ * must have user_data_format SOFTWARE_CONFIG (a Nova server's default is HEAT_CFNTOOLS).
+ */
+function serverTakesSoftwareConfig(
+  self: ImplicitView,
+  lookup: (name: string) => ImplicitView | undefined,
+): { property: string; message: string } | undefined {
+  const ref = self.identity('server');
+  if (!ref?.startsWith('resource:')) return undefined;
+  const name = ref.slice('resource:'.length);
+  const server = lookup(name);
+  if (!server) return undefined;
+  const written = server.identity('user_data_format');
+  const format =
+    written === undefined
+      ? server.type === 'OS::Nova::Server'
+        ? 'HEAT_CFNTOOLS'
+        : undefined
+      : JSON.parse(written);
+  if (!format || format === 'SOFTWARE_CONFIG') return undefined;
+  return {
+    property: 'server',
+    message:
+      `Resource ${name}'s property user_data_format should be set to SOFTWARE_CONFIG since there ` +
+      'are software deployments on it.',
   };
 }
 
