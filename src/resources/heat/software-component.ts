@@ -8,7 +8,6 @@ import type { CatalogPlugin } from '../plugin-extras.js';
 import { CONFIG_SCHEMA_PROPERTIES } from './software-config.js';
 import { physicalResourceName, uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';
-import { softwareOf } from './software-deployment.js';
 
 /** The config a component stores: `{configs: [...]}`, group `component` (as Heat). */
 function componentConfig(properties: Record<string, Value>): JsonObject {
@@ -115,7 +114,7 @@ export const softwareComponentPlugin: CatalogPlugin = {
 
   async create(ctx, properties) {
     const id = uuidFrom(ctx.idempotencyKey);
-    await softwareOf(ctx).createConfig({
+    await ctx.software.createConfig({
       id,
       name: physicalResourceName(ctx),
       group: 'component',
@@ -133,7 +132,7 @@ export const softwareComponentPlugin: CatalogPlugin = {
   },
 
   async delete(ctx) {
-    if (ctx.physicalId !== null) await softwareOf(ctx).deleteConfig(ctx.physicalId);
+    if (ctx.physicalId !== null) await ctx.software.deleteConfig(ctx.physicalId);
     return {};
   },
 

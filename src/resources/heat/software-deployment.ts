@@ -1,7 +1,6 @@
 import type { Value } from '../../template/functions/types.js';
 import type { PropertySchema } from '../../template/properties/index.js';
 import type { ImplicitView } from '../../template/types.js';
-import type { SoftwareService } from '../../software/contract.js';
 import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import {
@@ -46,18 +45,10 @@ interface DeployProgress {
   server?: string;
 }
 
-/** The software config service (PluginContext.software), refused clearly where there is none. */
-export function softwareOf(ctx: PluginContext): SoftwareService {
-  const service = (ctx as PluginContext & { software?: SoftwareService }).software;
-  if (!service)
-    throw new ResourceFailure('Software deployments are not available: no software config service');
-  return service;
-}
-
 /** The config a deployment names, read through the service (Heat's _load_config). */
 async function loadSource(ctx: PluginContext, configId: Value | undefined): Promise<SourceConfig> {
   if (typeof configId !== 'string' || configId === '') return EMPTY_SOURCE;
-  const stored = await softwareOf(ctx).getConfig(configId);
+  const stored = await ctx.software.getConfig(configId);
   if (stored) return stored;
   throw new ResourceFailure(`Software config (${configId}) could not be found.`, { heatClass: 'NotFound' });
 }
@@ -148,7 +139,7 @@ async function runAction(
   const id = ctx.physicalId ?? uuidFrom(ctx.idempotencyKey);
   const config = source ?? (await loadSource(ctx, properties.config));
   if (!actionRuns(config, action, actionsOf(properties))) return { physicalId: id };
-  const software = softwareOf(ctx);
+  const software = ctx.software;
   const runs = (typeof ctx.data.runs === 'number' ? ctx.data.runs : 0) + 1;
   const derivedId = uuidFrom(`${ctx.idempotencyKey}:${action}:${runs}`);
   const derived = derive(ctx, properties, config, action, flavour);
@@ -187,7 +178,7 @@ async function runAction(
 /** One look at the deployment (Heat's _check_complete): its outputs once COMPLETE, or its failure. */
 async function poll(ctx: PluginContext, state: Json): Promise<PollResult> {
   const progress = state as unknown as DeployProgress;
-  const sd = await softwareOf(ctx).getDeployment(progress.deployment);
+  const sd = await ctx.software.getDeployment(progress.deployment);
   if (!sd)
     throw new ResourceFailure(`Deployment (${progress.deployment}) could not be found.`, {
       heatClass: 'NotFound',
@@ -210,7 +201,7 @@ async function serverGone(ctx: PluginContext, server: string | undefined): Promi
 /** Removes the deployment and its derived config (Heat's _delete_resource); absent is fine. */
 async function removeDeployment(ctx: PluginContext): Promise<void> {
   if (ctx.physicalId === null) return;
-  const software = softwareOf(ctx);
+  const software = ctx.software;
   const sd = await software.getDeployment(ctx.physicalId);
   await software.deleteDeployment(ctx.physicalId);
   if (sd) await software.deleteConfig(sd.configId);
@@ -245,7 +236,7 @@ export function deploymentPlugin(spec: {
     checkCreateComplete: poll,
 
     async update(ctx, props) {
-      const software = softwareOf(ctx);
+      const software = ctx.software;
       const source = await loadSource(ctx, props.config);
       const sd = ctx.physicalId === null ? undefined : await software.getDeployment(ctx.physicalId);
       const previous = sd ? await software.getConfig(sd.configId) : undefined;
@@ -295,7 +286,7 @@ export function deploymentPlugin(spec: {
 
     async handleSignal(ctx, details) {
       if (ctx.physicalId === null) throw new NoActionRequired();
-      const reason = await softwareOf(ctx).signalDeployment(ctx.physicalId, details);
+      const reason = await ctx.software.signalDeployment(ctx.physicalId, details);
       if (reason === undefined) throw new NoActionRequired();
       return reason;
     },
