@@ -3,7 +3,7 @@ import type { PropertySchema, SupportStatus } from '../../template/properties/in
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
-import { addBatches, batching } from './batches.js';
+import { addBatches, batching, isPause } from './batches.js';
 import {
   DEPLOYMENT_PROPERTIES,
   GROUP_ATTRIBUTES,
@@ -109,17 +109,9 @@ export function deploymentGroupPlugin(spec: {
         const template = { heat_template_version: '2015-04-30', resources };
         return { template: JSON.stringify(template), parameters: {} };
       },
-      attributes: (view) =>
-        members.cache({
-          ...view,
-          members: view.members.filter((m) => Object.hasOwn(serversOf(view.properties), m.name)),
-        }),
+      attributes: (view) => members.cache({ ...view, members: view.members.filter((m) => !isPause(m.name)) }),
     },
   };
-}
-
-function serversOf(properties: Record<string, Value>): JsonObject {
-  return isPlainObject(properties.servers) ? (properties.servers as JsonObject) : {};
 }
 
 const GROUP_DESCRIPTION =

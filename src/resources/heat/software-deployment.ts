@@ -284,10 +284,14 @@ export function deploymentPlugin(spec: {
     },
     checkResumeComplete: poll,
 
+    // Its agent signals the outputs of a SUSPEND or DELETE too (Heat's no_signal_actions = ()).
+    noSignalActions: [],
     async handleSignal(ctx, details) {
       if (ctx.physicalId === null) throw new NoActionRequired();
       const reason = await ctx.software.signalDeployment(ctx.physicalId, details);
       if (reason === undefined) throw new NoActionRequired();
+      // A change to the row is what wakes the wait parked on this resource's signals.
+      ctx.setData({ last_signal: ctx.signalId });
       return reason;
     },
 
