@@ -159,9 +159,11 @@ async function runAction(
       action,
       ...state,
     });
-  } else {
+  } else if (existing.configId !== derivedId) {
     await software.updateDeployment(id, { configId: derivedId, inputValues, action, ...state });
-    if (existing.configId !== derivedId) await software.deleteConfig(existing.configId);
+    await software.deleteConfig(existing.configId);
+    // Else this run was applied before a crash: its agent may have signalled already, so the
+    // deployment is left as it is (set IN_PROGRESS again, it would wait for a signal never resent).
   }
   const data = { runs, derived_config: derivedId };
   if (noSignal) return { physicalId: id, data };
