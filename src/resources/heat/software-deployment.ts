@@ -140,7 +140,9 @@ async function runAction(
   const config = source ?? (await loadSource(ctx, properties.config));
   if (!actionRuns(config, action, actionsOf(properties))) return { physicalId: id };
   const software = ctx.software;
-  const runs = (typeof ctx.data.runs === 'number' ? ctx.data.runs : 0) + 1;
+  // A create runs once per idempotency key: its run is the first whatever the row's data says (a
+  // create run again once its physical id was recorded finds the same derived config).
+  const runs = action === 'CREATE' ? 1 : (typeof ctx.data.runs === 'number' ? ctx.data.runs : 0) + 1;
   const derivedId = uuidFrom(`${ctx.idempotencyKey}:${action}:${runs}`);
   const derived = derive(ctx, properties, config, action, flavour);
   await software.createConfig({ id: derivedId, ...derived });
