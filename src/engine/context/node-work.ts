@@ -92,6 +92,13 @@ export function pluginContext(
         stackName: stack.name,
         resourceName: row.name,
       }),
+    agentCredentials: (nonce) =>
+      deps.agentCredentials?.({
+        projectId: stack.projectId,
+        stackId: stack.id,
+        resourceName: row.name,
+        nonce,
+      }),
     openstack: () => cloudOf(deps, ownerOf(stack)),
   };
 }
