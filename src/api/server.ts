@@ -16,6 +16,7 @@ import { ProjectRateLimiter, writeRateLimitHook } from './rate-limit.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerDriftRoutes } from './routes/drift.js';
 import { registerSnapshotRoutes } from './routes/snapshots.js';
+import { registerSoftwareRoutes } from './routes/software.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
@@ -181,6 +182,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);
       registerServiceRoutes(scoped as unknown as Api, deps);
+      registerSoftwareRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );
