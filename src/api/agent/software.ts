@@ -1,17 +1,15 @@
 import type { Engine } from '../../engine/engine.js';
 import type { SoftwareService } from '../../software/contract.js';
+import { softwareService } from '../../software/service.js';
 
 /**
- * The software service of one project, for the agent routes (a server's `deployments` metadata,
- * which deployment a signal is for).
- * TODO(sw-store): until src/software/service.ts is merged, no deployment is found.
+ * The software service of one project, for the agent routes: a server's `deployments` metadata,
+ * and which server a signalled deployment is for.
  */
 export function softwareFor(
-  _engine: Engine,
-  _projectId: string,
+  engine: Engine,
+  projectId: string,
 ): Pick<SoftwareService, 'serverDeployments' | 'getDeployment'> {
-  return {
-    serverDeployments: async () => [],
-    getDeployment: async () => undefined,
-  };
+  const { store, clock } = engine.deps;
+  return softwareService(store, { projectId, now: () => clock.now() });
 }
