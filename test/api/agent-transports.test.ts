@@ -254,6 +254,37 @@ describe('API: servers’ agents reach their metadata through each software_conf
     assert.deepEqual((JSON.parse(own.text) as Json)['os-collect-config'], deployed);
   });
 
+  it('the deployments to a server are in its metadata for every transport, current at each read', async () => {
+    const shown = await call('GET', `${api}/stacks/${stackPath}/resources/url`);
+    const serverId = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
+    const config = await call('POST', `${api}/software_configs`, {
+      name: 'hello',
+      group: 'script',
+      config: 'echo hello',
+    });
+    assert.equal(config.status, 200, config.text);
+    const configId = (JSON.parse(config.text) as { software_config: Json }).software_config.id as string;
+    const made = await call('POST', `${api}/software_deployments`, {
+      config_id: configId,
+      server_id: serverId,
+      action: 'CREATE',
+      status: 'IN_PROGRESS',
+    });
+    assert.ok([200, 201].includes(made.status), made.text);
+    const read = await call('GET', occs.url!.request!.metadata_url);
+    const deployments = (JSON.parse(read.text) as { deployments: Json[] }).deployments;
+    assert.equal(deployments.length, 1, read.text);
+    assert.equal(deployments[0]!.config, 'echo hello');
+    assert.equal(deployments[0]!.group, 'script');
+    // Another server's metadata does not have it.
+    const cfn = await describeResource(occs.cfn!.cfn!, 'cfn', 'application/json');
+    assert.doesNotMatch(cfn.text, /echo hello/);
+    const id = (JSON.parse(made.text) as { software_deployment: Json }).software_deployment.id as string;
+    assert.equal((await call('DELETE', `${api}/software_deployments/${id}`)).status, 204);
+    const after = await call('GET', occs.url!.request!.metadata_url);
+    assert.deepEqual((JSON.parse(after.text) as Json).deployments, []);
+  });
+
   it('a transport change rotates the credential: the old one is refused, the new one works', async () => {
     const updated = await call('PATCH', `${api}/stacks/${stackPath}`, {
       template: STACK.replace(
