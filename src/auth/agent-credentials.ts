@@ -9,7 +9,7 @@ import { loadDeploymentKey } from './deployment-key.js';
  * metadata and signals its deployments with a token `hagt_<payload>.<hmac>`, the payload naming
  * the server resource and a nonce kept in the resource row's data. The signature proves the token
  * is this deployment's; the nonce makes it revocable: once the row is gone (deleted, replaced and
- * cleaned up) or holds another nonce (transport changed), the token is refused.
+ * cleaned up) or holds another nonce (a replacement), the token is refused.
  */
 
 export interface AgentTarget {

@@ -42,7 +42,7 @@ describe('agent credentials', () => {
     assert.equal(signer.secretFor('hsig_abc'), undefined);
   });
 
-  it('is revoked once the row no longer holds its nonce (deleted, replaced, transport changed)', () => {
+  it('is revoked once the row no longer holds its nonce (deleted, replaced)', () => {
     const rows = [
       { physicalId: 'old', data: { agent_nonce: 'n0' } },
       { physicalId: 'new', data: { agent_nonce: 'n1' } },

@@ -58,7 +58,7 @@ export const deployedServerPlugin: CatalogPlugin = {
 
   async update(ctx, properties, _previous, changed) {
     if (!changed.includes('software_config_transport')) return {};
-    const state = agentTransportChange(ctx, createdKey(ctx), String(properties.software_config_transport));
+    const state = agentTransportChange(ctx, String(properties.software_config_transport));
     return state ? { data: state } : {};
   },
 

@@ -18,7 +18,7 @@ export type Transport = (typeof TRANSPORTS)[number];
 export interface AgentState extends JsonObject {
   agent_nonce: string;
   agent_transport: string;
-  /** Bumped by each transport change: a new nonce, so the old credential is refused. */
+  /** Part of the nonce's derivation (0: the create's); kept for rows that have it. */
   agent_generation: number;
 }
 
@@ -36,7 +36,7 @@ export function agentStateOf(data: Readonly<JsonObject>): AgentState | undefined
 /**
  * A nonce derived from the create's key, the transport and the generation: a create or update run
  * again after a crash computes the same one (the user_data it sent stays valid); a replacement (a
- * new key) or a transport change gets another.
+ * new key) gets another.
  */
 export function agentNonce(key: string, transport: string, generation: number): string {
   return createHash('sha256')
@@ -47,16 +47,20 @@ export function agentNonce(key: string, transport: string, generation: number): 
 
 /** The state for a new credential, or a ResourceFailure for a transport Hearth cannot serve. */
 export function newAgentState(key: string, transport: string, generation: number): AgentState {
-  if (transport === 'ZAQAR_MESSAGE') {
-    throw new ResourceFailure(
-      'software_config_transport ZAQAR_MESSAGE is not supported: Hearth has no Zaqar messaging service; use POLL_SERVER_CFN, POLL_SERVER_HEAT or POLL_TEMP_URL',
-    );
-  }
+  refuseUnserved(transport);
   return {
     agent_nonce: agentNonce(key, transport, generation),
     agent_transport: transport,
     agent_generation: generation,
   };
+}
+
+function refuseUnserved(transport: string): void {
+  if (transport === 'ZAQAR_MESSAGE') {
+    throw new ResourceFailure(
+      'software_config_transport ZAQAR_MESSAGE is not supported: Hearth has no Zaqar messaging service; use POLL_SERVER_CFN, POLL_SERVER_HEAT or POLL_TEMP_URL',
+    );
+  }
 }
 
 /** The agent's credential for the row's nonce; a ResourceFailure when the engine has no signing key. */
@@ -147,17 +151,15 @@ export function agentBootstrap(
 }
 
 /**
- * The new state when an update changes the transport (Heat's _update_software_config_transport):
- * a new nonce, so the previous credential is refused from now on. Undefined: nothing to change.
+ * The new state when an update changes the transport (Heat's _update_software_config_transport).
+ * The credential stays (Heat keeps the stack user): the agent, still polling the old way, reads the
+ * new `os-collect-config` section and moves to the new transport. Undefined: nothing to change.
  */
-export function agentTransportChange(
-  ctx: PluginContext,
-  key: string,
-  transport: string,
-): AgentState | undefined {
+export function agentTransportChange(ctx: PluginContext, transport: string): AgentState | undefined {
   const state = agentStateOf(ctx.data);
   if (!state || state.agent_transport === transport) return undefined;
-  return newAgentState(key, transport, state.agent_generation + 1);
+  refuseUnserved(transport);
+  return { ...state, agent_transport: transport };
 }
 
 /** The `os_collect_config` attribute: the section as the server's metadata has it now ({} without an agent). */

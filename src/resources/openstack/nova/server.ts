@@ -254,7 +254,7 @@ export const novaServerPlugin: CatalogPlugin = {
       }
       // A new transport gets a new credential (the old one is refused from now on).
       const agent = changed.includes('software_config_transport')
-        ? agentTransportChange(ctx, createdKey(ctx), String(properties.software_config_transport))
+        ? agentTransportChange(ctx, String(properties.software_config_transport))
         : undefined;
       if (!changed.includes('networks')) return agent ? { data: agent } : {};
       const result = await networksUpdate(ctx, properties, previous);
