@@ -1,6 +1,7 @@
 import type { Cloud } from '../openstack/index.js';
 import type { Value } from '../template/functions/types.js';
 import type { AttributesSchema, PropertiesSchema } from '../template/properties/index.js';
+import type { SoftwareService } from '../software/contract.js';
 import type { Json, JsonObject } from '../util/json.js';
 
 /**
@@ -52,6 +53,8 @@ export interface PluginContext {
    * that id, or it is not created yet.
    */
   softwareConfig(id: string): Promise<SoftwareConfig | undefined>;
+  /** Heat's software config service for the stack's project (configs and deployments). */
+  readonly software: SoftwareService;
   now(): number;
   random(): number;
   /**

@@ -2,6 +2,7 @@ import type { AuthRepository } from './contract/auth.js';
 import type { ResourceRepository, EventRepository } from './contract/resources.js';
 import type { ServiceRepository, SettingRepository } from './contract/services.js';
 import type { SnapshotRepository } from './contract/snapshots.js';
+import type { SoftwareRepository } from './contract/software.js';
 import type { StackLockRepository, StackRepository, TemplateRepository } from './contract/stacks.js';
 import type { SyncPointRepository, TraversalRepository } from './contract/traversals.js';
 import type { WorkItem, WorkRepository } from './contract/work.js';
@@ -11,6 +12,7 @@ export * from './contract/auth.js';
 export * from './contract/resources.js';
 export * from './contract/services.js';
 export * from './contract/snapshots.js';
+export * from './contract/software.js';
 export * from './contract/stacks.js';
 export * from './contract/traversals.js';
 export * from './contract/work.js';
@@ -43,6 +45,7 @@ export interface Tx {
   auth: AuthRepository;
   settings: SettingRepository;
   services: ServiceRepository;
+  software: SoftwareRepository;
 }
 
 export interface Store {

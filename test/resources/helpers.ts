@@ -17,6 +17,7 @@ import {
   UpdateReplace,
 } from '../../src/resources/contract.js';
 import { MemoryReality } from '../../src/resources/reality/memory.js';
+import { MemorySoftwareStore } from '../support/software-memory.js';
 import type { Value } from '../../src/template/functions/types.js';
 import { diffProperties, validateProperties } from '../../src/template/properties/index.js';
 import type { Json, JsonObject } from '../../src/util/json.js';
@@ -49,6 +50,8 @@ export interface FakeOptions {
   reality?: Reality;
   clock?: FakeClock;
   random?: () => number;
+  /** Software tables shared with other fakes (a deployment and its config). */
+  software?: MemorySoftwareStore;
 }
 
 /** What running an action to its end took. */
@@ -80,6 +83,8 @@ export class FakeResource {
   readonly peers = new Map<string, PeerResource>();
   /** The software configs `ctx().softwareConfig` finds, by id. */
   readonly configs = new Map<string, SoftwareConfig>();
+  /** The software config service's tables (`ctx().software`; `softwareConfig` reads them too). */
+  readonly softwareStore: MemorySoftwareStore;
   /** What `ctx().signalCredentials()` gives (none unless a test sets it). */
   signal: SignalCredentials | undefined = undefined;
   /** The cloud `ctx().openstack()` gives (none unless a test sets it: then it throws, as the engine does). */
@@ -97,6 +102,7 @@ export class FakeResource {
     this.reality = options.reality ?? new MemoryReality();
     this.clock = options.clock ?? new FakeClock();
     this.random = options.random ?? seededRandom(1);
+    this.softwareStore = options.software ?? new MemorySoftwareStore();
   }
 
   /** The context of the next plugin call: a snapshot of the row. */
@@ -111,7 +117,11 @@ export class FakeResource {
       data: { ...this.data },
       storedProperties: this.storedProperties,
       reality: this.reality,
-      softwareConfig: async (id) => this.configs.get(id),
+      softwareConfig: async (id) => {
+        const stored = await this.softwareStore.service('project').getConfig(id);
+        return this.configs.get(id) ?? (stored && { id, group: stored.group, config: stored.config });
+      },
+      software: this.softwareStore.service('project', this.clock.now),
       now: this.clock.now,
       random: this.random,
       readResource: async (ref) => this.peers.get(ref),

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { cloudConfigPlugin } from '../../src/resources/heat/cloud-config.js';
 import { softwareConfigPlugin } from '../../src/resources/heat/software-config.js';
+import { softwareService } from '../../src/software/service.js';
 import { structuredConfigPlugin } from '../../src/resources/heat/structured-config.js';
 import { Harness } from '../engine/harness.js';
 import { FakeResource } from './helpers.js';
@@ -19,6 +20,31 @@ describe('software config types', () => {
     const again = new FakeResource(softwareConfigPlugin);
     await again.create({ config: 'x' });
     assert.equal(again.physicalId, r.physicalId, 'derived from the idempotency key: a retry makes the same');
+  });
+
+  it('stores its config as Heat does (named by the physical name; IO schemas with defaults), deletes it on delete', async () => {
+    const r = new FakeResource(softwareConfigPlugin, { name: 'cfg', stackName: 'st' });
+    await r.create({
+      group: 'script',
+      config: 'echo $foo',
+      inputs: [{ name: 'foo', default: 'bar' }],
+      outputs: [{ name: 'result', error_output: true }],
+      options: { a: 1 },
+    });
+    const stored = await r.softwareStore.service('project').getConfig(r.physicalId!);
+    assert.ok(stored, 'stored under its physical id');
+    assert.match(stored.name, /^st-cfg-[a-z2-7]{12}$/);
+    assert.equal(stored.group, 'script');
+    assert.equal(stored.config, 'echo $foo');
+    assert.deepEqual(stored.inputs, [
+      { name: 'foo', type: 'String', default: 'bar', replace_on_change: false },
+    ]);
+    assert.deepEqual(stored.outputs, [{ name: 'result', type: 'String', error_output: true }]);
+    assert.deepEqual(stored.options, { a: 1 });
+    assert.equal((await r.ctx().softwareConfig(r.physicalId!))?.config, 'echo $foo');
+    await r.delete();
+    assert.equal(await r.softwareStore.service('project').getConfig(stored.id), undefined);
+    await r.delete();
   });
 
   it('refuses an input or output type Heat does not know', () => {
@@ -65,5 +91,10 @@ outputs:
     assert.equal(second.script, 'echo two');
     assert.notEqual(second.id, first.id, 'a new config');
     assert.deepEqual(parse(second.cloud as string), { write_files: [{ path: '/x', content: 'echo two' }] });
+    const software = softwareService(h.deps.store, { projectId: 'p' });
+    assert.equal((await software.getConfig(second.id as string))?.config, 'echo two', 'stored');
+    assert.equal(await software.getConfig(first.id as string), undefined, 'the replaced config deleted');
+    const cloud = (await software.listConfigs({})).find((c) => c.config === second.cloud);
+    assert.equal(cloud?.group, 'Heat::Ungrouped', 'CloudConfig stored too');
   });
 });

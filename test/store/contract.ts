@@ -3,6 +3,7 @@ import { authContract } from './contract-auth.js';
 import { driftContract } from './contract-drift.js';
 import { healContract } from './contract-heals.js';
 import { snapshotContract } from './contract-snapshots.js';
+import { softwareContract } from './contract-software.js';
 import { stackLockContract } from './contract-stack-locks.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
@@ -31,6 +32,7 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   driftContract(open);
   healContract(open);
   snapshotContract(open);
+  softwareContract(open);
   stackLockContract(open);
   authContract(open);
   scaleContract(open, options.scaleBoundMs);

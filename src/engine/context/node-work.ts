@@ -14,6 +14,7 @@ import type { NodeOutput } from '../core/nodes.js';
 import { peerReader } from './peers.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
+import { softwareService } from '../../software/service.js';
 import type { TemplateCache } from '../core/templates.js';
 
 /** The operation a node runs on a row. */
@@ -82,6 +83,7 @@ export function pluginContext(
     reality: deps.reality,
     softwareConfig: (id) =>
       findSoftwareConfig(deps, { projectId: stack.projectId, stackId: stack.id, point: scope.point }, id),
+    software: softwareService(deps.store, { projectId: stack.projectId, now: () => deps.clock.now() }),
     now: () => deps.clock.now(),
     random: deps.random,
     readResource: peerReader(deps, stack.id, scope.point),

@@ -8,6 +8,7 @@ import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from '../core/rows.js';
 import type { TemplateCache } from '../core/templates.js';
 import { peerReader } from './peers.js';
+import { noSoftware } from '../../software/service.js';
 
 export interface StackOutput {
   output_key: string;
@@ -88,6 +89,7 @@ export function rowOutput(deps: EngineDeps, row: ResourceState, stackId: string)
         reality: deps.reality,
         // A reference id is computed from the row alone: it reads no other resource.
         softwareConfig: async () => undefined,
+        software: noSoftware('a reference id is computed from the row alone, without software configs'),
         now: () => deps.clock.now(),
         random: deps.random,
         readResource: peerReader(deps, stackId),

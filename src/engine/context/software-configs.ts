@@ -6,7 +6,8 @@ import { dependencyByRef } from './peers.js';
 const UNGROUPED = 'Heat::Ungrouped';
 
 /**
- * Finds the software config `id` for a plugin (PluginContext.softwareConfig): the row of a config
+ * Finds the software config `id` for a plugin (PluginContext.softwareConfig): the stored config
+ * of the project (software_configs), else (a config made before configs were stored) the row of a config
  * type whose physical id it is, in a stack of `projectId` (configs are per project, as in Heat).
  * A config of the same stack that the resource depends on (the common case: get_resource) is one
  * indexed read by name; any other is looked for by physical id, which no index serves (an index on
@@ -19,6 +20,9 @@ export async function findSoftwareConfig(
   id: string,
 ): Promise<SoftwareConfig | undefined> {
   return deps.store.tx(async (tx) => {
+    const stored = await tx.software.getConfig(id);
+    if (stored && stored.projectId === where.projectId)
+      return { id, group: stored.group, config: stored.config };
     const dependency = dependencyByRef(where.point, id);
     const near = dependency ? await tx.resources.findByName(where.stackId, dependency.name) : [];
     const rows = near.some((r) => r.physicalId === id) ? near : await tx.resources.findByPhysicalId(id);

@@ -4,7 +4,7 @@ import { isPlainObject } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
 import { type MimePart, multipartMessage, parseMultipart } from './mime-message.js';
-import { uuidFrom } from './physical-name.js';
+import { dropConfig, storeConfig } from './software-config.js';
 import { rowReality } from './row-reality.js';
 
 /** Only a UUID-shaped part is looked up as a config id (Heat's is_uuid_like); anything else is text. */
@@ -97,7 +97,8 @@ export const multipartMimePlugin: CatalogPlugin = {
 
   async create(ctx, properties) {
     const message = multipartMessage(await partsOf(ctx, properties), ctx.idempotencyKey);
-    return { physicalId: uuidFrom(ctx.idempotencyKey), data: { config: message } };
+    const physicalId = await storeConfig(ctx, { group: properties.group ?? null }, message);
+    return { physicalId, data: { config: message } };
   },
 
   async update() {
@@ -105,7 +106,8 @@ export const multipartMimePlugin: CatalogPlugin = {
     return {};
   },
 
-  async delete() {
+  async delete(ctx) {
+    await dropConfig(ctx);
     return {};
   },
 

@@ -2,7 +2,8 @@ import type { Value } from '../../template/functions/types.js';
 import { attr, C, P, type PropertySchema } from '../../template/properties/index.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
-import { uuidFrom } from './physical-name.js';
+import type { Json, JsonObject } from '../../util/json.js';
+import { physicalResourceName, uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';
 
 /** The types an input or output of a software config may declare (Heat's SoftwareConfig). */
@@ -60,9 +61,38 @@ export const CONFIG_SCHEMA_PROPERTIES: Readonly<Record<string, PropertySchema>> 
 };
 
 /**
+ * Stores a config type's config (Heat's create_software_config, named with the resource's
+ * physical name) under an id derived from the idempotency key: a create run again finds the
+ * one it made. Returns that id, the resource's physical id.
+ */
+export async function storeConfig(
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+  config: Value,
+): Promise<string> {
+  const id = uuidFrom(ctx.idempotencyKey);
+  const options = properties.options;
+  await ctx.software.createConfig({
+    id,
+    name: physicalResourceName(ctx),
+    group: typeof properties.group === 'string' ? properties.group : 'Heat::Ungrouped',
+    config: (config ?? null) as Json,
+    inputs: (properties.inputs ?? []) as never,
+    outputs: (properties.outputs ?? []) as never,
+    options: options && typeof options === 'object' ? (options as JsonObject) : {},
+  });
+  return id;
+}
+
+/** Deletes a config type's stored config (Heat ignores one already gone). */
+export async function dropConfig(ctx: PluginContext): Promise<void> {
+  if (ctx.physicalId) await ctx.software.deleteConfig(ctx.physicalId);
+}
+
+/**
  * A software config type: immutable data (no property updates in place: a change makes a new
- * config, as in Heat), kept in the resource row, its id derived from the idempotency key so a
- * retried create makes the same one. `render` gives the `config` attribute from the properties.
+ * config, as in Heat), stored as a software config (storeConfig) whose id is its physical id.
+ * `render` gives the config (and the `config` attribute) from the properties.
  */
 export function configPlugin(spec: {
   type: string;
@@ -79,8 +109,8 @@ export function configPlugin(spec: {
     properties: spec.properties,
     attributes: { config: attr('The config value of the software config.', 'string') },
 
-    async create(ctx: PluginContext) {
-      return { physicalId: uuidFrom(ctx.idempotencyKey) };
+    async create(ctx: PluginContext, properties: Record<string, Value>) {
+      return { physicalId: await storeConfig(ctx, properties, spec.render(properties)) };
     },
 
     async update() {
@@ -88,7 +118,8 @@ export function configPlugin(spec: {
       return {};
     },
 
-    async delete() {
+    async delete(ctx: PluginContext) {
+      await dropConfig(ctx);
       return {};
     },
 

@@ -363,4 +363,39 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX resources_failed ON resources (stack_id) WHERE status = 'FAILED'",
     ],
   },
+  {
+    version: 21,
+    description: "software configs and deployments (Heat's software config service)",
+    statements: () => [
+      `CREATE TABLE software_configs (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        group_name TEXT NOT NULL,
+        config TEXT,
+        inputs TEXT NOT NULL,
+        outputs TEXT NOT NULL,
+        options TEXT,
+        created_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX software_configs_by_project ON software_configs (project_id, created_at, id)',
+      'CREATE INDEX software_configs_by_time ON software_configs (created_at, id)',
+      `CREATE TABLE software_deployments (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        config_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        input_values TEXT NOT NULL,
+        output_values TEXT NOT NULL,
+        action TEXT NOT NULL,
+        status TEXT NOT NULL,
+        status_reason TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT
+      )`,
+      'CREATE INDEX software_deployments_by_server ON software_deployments (server_id)',
+      'CREATE INDEX software_deployments_by_project ON software_deployments (project_id)',
+      'CREATE INDEX software_deployments_by_config ON software_deployments (config_id)',
+    ],
+  },
 ];

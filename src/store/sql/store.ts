@@ -4,6 +4,7 @@ import { authRepository, settingsRepository } from './auth.js';
 import { driftRepository } from './drift.js';
 import { healRepository, observerCountsRepository } from './heals.js';
 import { snapshotRepository } from './snapshots.js';
+import { softwareRepository } from './software.js';
 import { stackLockRepository } from './stack-locks.js';
 import { eventsRepository, servicesRepository } from './events.js';
 import { migrate, schemaVersion } from './migrate.js';
@@ -102,6 +103,7 @@ function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void
     auth: authRepository(db),
     settings: settingsRepository(db),
     services: servicesRepository(db),
+    software: softwareRepository(db),
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   UserRecord,
   WorkItem,
 } from '../contract.js';
+import type { SoftwareConfigRecord, SoftwareDeploymentRecord } from '../../software/contract.js';
 import { type ColumnKind, TableSpec } from './columns.js';
 
 /** Record field ↔ column mappings. The DDL is in schema.ts; names here must match it. */
@@ -184,6 +185,32 @@ export const SNAPSHOTS = spec<SnapshotRecord>('snapshots', [
   ['traversalId', 'traversal_id', 'text'],
   ['data', 'data', 'json'],
   ['deleting', 'deleting', 'bool'],
+  ['createdAt', 'created_at', 'time'],
+  ['updatedAt', 'updated_at', 'time'],
+]);
+
+export const SOFTWARE_CONFIGS = spec<SoftwareConfigRecord>('software_configs', [
+  ['id', 'id', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['name', 'name', 'text'],
+  ['group', 'group_name', 'text'],
+  ['config', 'config', 'json'],
+  ['inputs', 'inputs', 'json'],
+  ['outputs', 'outputs', 'json'],
+  ['options', 'options', 'json'],
+  ['createdAt', 'created_at', 'time'],
+]);
+
+export const SOFTWARE_DEPLOYMENTS = spec<SoftwareDeploymentRecord>('software_deployments', [
+  ['id', 'id', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['configId', 'config_id', 'text'],
+  ['serverId', 'server_id', 'text'],
+  ['inputValues', 'input_values', 'json'],
+  ['outputValues', 'output_values', 'json'],
+  ['action', 'action', 'text'],
+  ['status', 'status', 'text'],
+  ['statusReason', 'status_reason', 'text'],
   ['createdAt', 'created_at', 'time'],
   ['updatedAt', 'updated_at', 'time'],
 ]);
