@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from '../cli/helpers.js';
 import { type ServeProcess, serveForClients } from '../cli/serve-process.js';
