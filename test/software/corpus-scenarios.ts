@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxCloud } from '../sandbox/support.js';
-import { IMAGE, KEY, params, runCounts, SW_CORPUS } from './harness.js';
+import { IMAGE, KEY, params, runs as agentRuns, SW_CORPUS } from './harness.js';
 
 export const EXAMPLES = join(SW_CORPUS, 'example-templates');
 
@@ -111,9 +111,9 @@ export async function scriptTemplate(
   const same = await driver.ids(name);
   assert.equal(same.server, server, 'the same server');
   assert.equal(same.deployment, ids.deployment, 'the deployment updated in place');
-  const runs = await runCounts(cloud);
-  assert.equal(runs.get(ids.deployment!), 2, 'deployment: one run for CREATE, one for UPDATE');
-  assert.equal(runs.get(ids.other_deployment!), 1, 'other_deployment: unchanged, not run again');
+  const runs = await agentRuns(cloud);
+  assert.deepEqual(runs.get(`${server}/deployment`), ['CREATE', 'UPDATE'], 'one run per action');
+  assert.deepEqual(runs.get(`${server}/other_deployment`), ['CREATE'], 'unchanged: not run again');
 
   await driver.delete(name);
   assertServerGone(cloud, server);
@@ -154,10 +154,14 @@ export async function deploySequence(driver: StackDriver, cloud: SandboxCloud, n
   assert.match(String(after.outputs.deployment_c_stdout), /^Previous: changed\ndeployment_c is running on /);
   assert.equal(after.outputs.deployment_a_stdout, a, 'a not rerun');
   assert.equal(after.outputs.deployment_b_stdout, b, 'b not rerun');
-  const runs = await runCounts(cloud);
+  const runs = await agentRuns(cloud);
   assert.deepEqual(
-    ['deployment_a', 'deployment_b', 'deployment_c'].map((r) => runs.get(ids[r]!)),
-    [1, 1, 2],
+    [
+      runs.get(`${ids.server_a}/deployment_a`),
+      runs.get(`${ids.server_b}/deployment_b`),
+      runs.get(`${ids.server_a}/deployment_c`),
+    ],
+    [['CREATE'], ['CREATE'], ['CREATE', 'UPDATE']],
   );
 
   await driver.delete(name);

@@ -8,7 +8,7 @@ import {
   agentCloud,
   BASE_NETWORK,
   IMAGE,
-  runCounts,
+  runs as agentRuns,
   SoftwareHearth,
   until,
 } from './harness.js';
@@ -87,7 +87,7 @@ describe('crash: the engine killed while 20 deployments wait', () => {
     writeFileSync(gate, '');
     await until('every agent ran its deployment', async () => {
       const list = await agents(cloud);
-      const ran = list.filter((a) => Object.values(a.deployments).some((d) => d.last_status_code === 0));
+      const ran = list.filter((a) => a.configs.some((c) => c.status_code === 0));
       return ran.length === 20 ? true : undefined;
     });
     assert.equal(await waiting(), 20, 'nothing completed while no engine ran');
@@ -105,13 +105,10 @@ describe('crash: the engine killed while 20 deployments wait', () => {
       shown.outputs.done,
       Object.fromEntries(Object.entries(servers).map(([k, id]) => [k, `done on ${id}\n`])),
     );
-    const members = (await h.resources('s', 2)).filter(
-      (r) => r.resource_type === 'OS::Heat::SoftwareDeployment',
-    );
-    const runs = await runCounts(cloud);
+    const runs = await agentRuns(cloud);
     assert.deepEqual(
-      members.map((m) => runs.get(m.physical_resource_id)),
-      members.map(() => 1),
+      Object.entries(servers).map(([k, id]) => runs.get(`${id}/${k}`)),
+      Object.keys(servers).map(() => ['CREATE']),
       'each config ran once',
     );
     assert.ok(existsSync(gate));

@@ -67,27 +67,40 @@ export interface ResourceRow {
 /** One agent as `GET /admin/agents` lists it. */
 export interface AgentRow {
   server_id: string;
-  transport: string;
-  state: string;
-  /** Per deployment id: how many times its configs ran, and the last status code. */
-  deployments: Record<string, { runs: number; last_status_code: number | null }>;
+  transport: string | null;
+  status: string;
+  /** Each derived config it applied (a config runs once per id). */
+  configs: {
+    config_id: string;
+    deploy_action: string | null;
+    deploy_resource_name: string | null;
+    runs: number;
+    status_code: number | null;
+  }[];
 }
 
 /** The sandbox's agents. */
 export async function agents(cloud: SandboxCloud): Promise<AgentRow[]> {
   const r = await cloud.app.inject({ method: 'GET', url: '/admin/agents' });
   assert.equal(r.statusCode, 200, r.body);
-  const body = r.json() as { agents: AgentRow[] } | AgentRow[];
-  return Array.isArray(body) ? body : body.agents;
+  return (r.json() as { agents: AgentRow[] }).agents;
 }
 
-/** Runs of each deployment id, over every agent. */
-export async function runCounts(cloud: SandboxCloud): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
+/**
+ * The actions each deployment's configs ran for, by `<server id>/<deployment resource name>`,
+ * one entry per run (in the order the agent applied them).
+ */
+export async function runs(cloud: SandboxCloud): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
   for (const agent of await agents(cloud)) {
-    for (const [id, d] of Object.entries(agent.deployments)) counts.set(id, (counts.get(id) ?? 0) + d.runs);
+    for (const c of agent.configs) {
+      const key = `${agent.server_id}/${c.deploy_resource_name}`;
+      const list = found.get(key) ?? [];
+      for (let i = 0; i < c.runs; i++) list.push(c.deploy_action ?? '?');
+      found.set(key, list);
+    }
   }
-  return counts;
+  return found;
 }
 
 /** Stops a server's agent out of band (it never polls nor signals again). */

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dropSchemas, freshSchemaUrl, postgresSuiteOptions } from '../support/postgres.js';
-import { addKeypair, agentCloud, BASE_NETWORK, IMAGE, runCounts, SoftwareHearth, until } from './harness.js';
+import {
+  addKeypair,
+  agentCloud,
+  BASE_NETWORK,
+  IMAGE,
+  runs as agentRuns,
+  SoftwareHearth,
+  until,
+} from './harness.js';
 
 // Issue 22's acceptance on PostgreSQL: three `hearth engine` processes and an API process on one
 // database; a group of deployments created and updated, whichever engine runs each unit and
@@ -37,6 +45,7 @@ resources:
       servers: {get_attr: [servers, refs_map]}
       input_values: {word: {get_param: word}}
 outputs:
+  servers: {value: {get_attr: [servers, refs_map]}}
   stdouts: {value: {get_attr: [deployments, deploy_stdouts]}}
 `;
 
@@ -77,14 +86,12 @@ describe('software deployments on PostgreSQL with several engines', await postgr
     assert.equal(updated.status, 'UPDATE_COMPLETE', updated.reason);
     assert.deepEqual(updated.outputs.stdouts, Object.fromEntries(keys.map((k) => [k, 'second UPDATE\n'])));
 
-    const members = (await h.resources('s', 2)).filter(
-      (r) => r.resource_type === 'OS::Heat::SoftwareDeployment',
-    );
-    assert.equal(members.length, 6);
-    const runs = await runCounts(cloud);
+    const servers = updated.outputs.servers as Record<string, string>;
+    const runs = await agentRuns(cloud);
     assert.deepEqual(
-      members.map((m) => runs.get(m.physical_resource_id)),
-      members.map(() => 2),
+      keys.map((k) => runs.get(`${servers[k]}/${k}`)),
+      keys.map(() => ['CREATE', 'UPDATE']),
+      'each config once per action',
     );
   });
 });
