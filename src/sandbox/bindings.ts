@@ -70,3 +70,8 @@ export interface VolumeBinder {
   /** Detaches every volume of a server being deleted. */
   detachAll(serverId: string): void;
 }
+
+/** The guest agents (agent/): Nova tells them of each new server, whose user_data may start one. */
+export interface AgentBinder {
+  serverCreated(server: { id: string; userData: string | null }): void;
+}

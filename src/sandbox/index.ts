@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
+import { agentAdminActions, agentAdminService } from './agent/admin.js';
+import { GuestAgents } from './agent/supervisor.js';
+import type { AgentBinder } from './bindings.js';
 import { buildSandbox, registerService, type SandboxContext, type ServiceModule } from './app.js';
 import { computeAdminActions, computeService } from './compute/index.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
@@ -41,13 +44,23 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   seedIdentity(state, options.users);
   // The binders use the context buildSandbox makes below, once requests arrive.
   const made: { ctx?: SandboxContext } = {};
-  const services = regionalServices(state, () => made.ctx!);
+  const regionState = state.region(SECOND_REGION);
+  const agents = new GuestAgents(
+    () => made.ctx!,
+    new Map([
+      [null, state],
+      [SECOND_REGION, regionState],
+    ]),
+    options.file,
+  );
+  const services = regionalServices(state, () => made.ctx!, agents.binder(null));
   const built = buildSandbox({
     state,
     services: [
       identityService,
       ...services.map((s) => s.service),
-      adminService(services.flatMap((s) => s.admin)),
+      adminService([...services.flatMap((s) => s.admin), ...agentAdminActions(agents)]),
+      agentAdminService(agents),
     ],
     tokens: tokenResolver,
     ...(options.noise !== undefined ? { noise: options.noise } : {}),
@@ -57,13 +70,17 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   });
   made.ctx = built.ctx;
   // The other region: the same APIs again under /regions/NAME, on objects of its own.
-  const regionState = state.region(SECOND_REGION);
   const regionCtx: SandboxContext = { ...built.ctx, state: regionState };
   const prefix = regionPrefix(SECOND_REGION);
-  for (const { service } of regionalServices(regionState, () => regionCtx)) {
+  for (const { service } of regionalServices(regionState, () => regionCtx, agents.binder(SECOND_REGION))) {
     registerService(built.app, regionCtx, service, prefix);
   }
-  built.app.addHook('onClose', async () => state.close());
+  built.app.addHook('onClose', async () => {
+    await agents.close();
+    state.close();
+  });
+  // A state file's guests carry on where they were.
+  agents.resume();
   return { app: built.app, ctx: built.ctx, state };
 }
 
@@ -75,11 +92,13 @@ export function createSandbox(options: SandboxServerOptions = {}): {
 function regionalServices(
   state: SandboxState,
   live: () => SandboxContext,
+  agents: AgentBinder,
 ): { service: ServiceModule; admin: readonly AdminAction[] }[] {
   const lateCtx = new Proxy({} as SandboxContext, { get: (_target, name) => Reflect.get(live(), name) });
   const bindings = {
     ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
     volumes: volumeAttachments(lateCtx),
+    agents,
   };
   return [
     { service: imageService, admin: [] },

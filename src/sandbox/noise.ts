@@ -5,6 +5,21 @@ import { Value } from '@sinclair/typebox/value';
  * The sandbox's noise knobs: how unreliable the cloud is. Set at start (`hearth sandbox serve
  * --noise`) and changed at run time through the admin route; rates are probabilities from 0 to 1.
  */
+/** The agent's policy for one config group. */
+export const GroupPolicySchema = Type.Object(
+  {
+    policy: Type.Union([Type.Literal('succeed'), Type.Literal('fail'), Type.Literal('command')]),
+    /** `fail`: the status code (default 1) and stderr it reports. */
+    status_code: Type.Optional(Type.Integer()),
+    message: Type.Optional(Type.String()),
+    /** `command`: a shell command run as a script would be (inputs in its environment). */
+    command: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export type GroupPolicy = Static<typeof GroupPolicySchema>;
+
 export const NoiseSchema = Type.Object(
   {
     /** How long a server stays BUILD before it is ACTIVE (or ERROR), and a volume `creating`. */
@@ -24,6 +39,16 @@ export const NoiseSchema = Type.Object(
     serverErrorRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
     rateLimitRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
     retryAfterSecs: Type.Integer({ minimum: 0, default: 1 }),
+    /** The guest agent (agent/): how long after ACTIVE it first polls, how often it polls. */
+    agentStartDelayMs: Type.Integer({ minimum: 0, default: 0 }),
+    agentPollIntervalMs: Type.Integer({ minimum: 1, default: 1000 }),
+    /** A config the agent applies fails (status code 1) without running. */
+    agentFailureRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    /**
+     * What the agent does with a config of a group it has no hook for (ansible, puppet, ...), by
+     * group name (`*`: any other group); absent: succeed with no outputs.
+     */
+    agentGroups: Type.Record(Type.String(), GroupPolicySchema, { default: {} }),
     /** Per-project quotas (-1: unlimited), as Nova, Neutron and Cinder name them. */
     quotas: Type.Object(
       {
@@ -51,25 +76,28 @@ export type Quota = keyof Noise['quotas'];
 
 /** The defaults: a quiet cloud whose servers boot in half a second. */
 export function defaultNoise(): Noise {
-  return Value.Default(NoiseSchema, { quotas: {} }) as Noise;
+  return Value.Default(NoiseSchema, { quotas: {}, agentGroups: {} }) as Noise;
 }
 
+/** The knobs whose changes merge key by key (a quota, a group's policy) instead of replacing. */
+const NESTED = ['quotas', 'agentGroups'] as const;
+
 /**
- * `current` with `changes` applied (quotas merged one by one); throws a message naming the first
- * bad knob.
+ * `current` with `changes` applied (quotas and agent groups merged one by one); throws a message
+ * naming the first bad knob.
  */
 export function mergeNoise(current: Noise, changes: unknown): Noise {
   if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) {
     throw new Error('noise settings must be a JSON object');
   }
-  const { quotas, ...rest } = changes as Record<string, unknown>;
-  const merged: unknown = {
-    ...current,
-    ...rest,
-    quotas: { ...current.quotas, ...(typeof quotas === 'object' && quotas !== null ? quotas : {}) },
-  };
-  if (quotas !== undefined && (typeof quotas !== 'object' || quotas === null || Array.isArray(quotas))) {
-    throw new Error('noise setting quotas must be a JSON object');
+  const merged: Record<string, unknown> = { ...current, ...(changes as Record<string, unknown>) };
+  for (const key of NESTED) {
+    const given = (changes as Record<string, unknown>)[key];
+    if (given === undefined) continue;
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      throw new Error(`noise setting ${key} must be a JSON object`);
+    }
+    merged[key] = { ...current[key], ...given };
   }
   const error = Value.Errors(NoiseSchema, merged).First();
   if (error) throw new Error(`noise setting ${error.path.slice(1).replace(/\//g, '.')}: ${error.message}`);

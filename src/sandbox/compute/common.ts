@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller, SandboxContext } from '../app.js';
-import type { PortBinder, VolumeBinder } from '../bindings.js';
+import type { AgentBinder, PortBinder, VolumeBinder } from '../bindings.js';
 import { ApiError, badRequest } from '../errors.js';
 
 /** What every part of the compute module works with. */
@@ -8,6 +8,8 @@ export interface Compute {
   readonly ctx: SandboxContext;
   readonly ports: PortBinder;
   readonly volumes: VolumeBinder;
+  /** The guest agents, told of each new server (absent: servers run no agent). */
+  readonly agents?: AgentBinder;
 }
 
 export const COMPUTE_PREFIX = '/compute/v2.1';

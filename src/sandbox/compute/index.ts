@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext, ServiceModule } from '../app.js';
-import type { PortBinder, VolumeBinder } from '../bindings.js';
+import type { AgentBinder, PortBinder, VolumeBinder } from '../bindings.js';
 import { type Compute, COMPUTE_PREFIX } from './common.js';
 import { registerFlavorAccess } from './flavor-access.js';
 import { registerFlavors } from './flavors.js';
@@ -38,7 +38,11 @@ function version(ctx: SandboxContext, request: FastifyRequest) {
   };
 }
 
-export function computeService(bindings: { ports: PortBinder; volumes: VolumeBinder }): ServiceModule {
+export function computeService(bindings: {
+  ports: PortBinder;
+  volumes: VolumeBinder;
+  agents?: AgentBinder;
+}): ServiceModule {
   return {
     name: 'compute',
     prefix: COMPUTE_PREFIX,

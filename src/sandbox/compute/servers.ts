@@ -159,6 +159,7 @@ export function registerServers(app: FastifyInstance, compute: Compute): void {
   type ById = { Params: { id: string } };
   app.post('/servers', async (request, reply) => {
     const { record, adminPass, reservationId } = createServer(compute, request);
+    compute.agents?.serverCreated(record);
     if (reservationId !== undefined) return reply.code(202).send({ reservation_id: reservationId });
     const self = links(compute.ctx, request, 'servers', record.id);
     return reply

@@ -1,0 +1,159 @@
+import { createHmac } from 'node:crypto';
+import type { JsonObject } from '../../util/json.js';
+import { json, keystone, request } from './http.js';
+
+/**
+ * os-collect-config's collectors, each fetching the server's metadata by the transport its
+ * `os-collect-config` section configures: `cfn` (Heat's CFN API, DescribeStackResource signed with
+ * EC2 signature v2), `heat` (Keystone v3 password auth, then the orchestration API's resource
+ * metadata) and `request` (a plain GET of a URL, as Swift's temp URL is read).
+ */
+
+export type Transport = 'cfn' | 'heat' | 'request';
+
+const REQUIRED: Record<Transport, readonly string[]> = {
+  cfn: ['metadata_url', 'access_key_id', 'secret_access_key', 'stack_name', 'path'],
+  heat: ['auth_url', 'user_id', 'password', 'project_id', 'stack_id', 'resource_name'],
+  request: ['metadata_url'],
+};
+
+function section(occ: JsonObject, name: string): JsonObject | undefined {
+  const value = occ[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
+/**
+ * The collector to poll with: the first of `collectors` (then any) whose section has every
+ * setting; Heat nulls a section's values when the server's transport changes.
+ */
+export function chooseTransport(occ: JsonObject): Transport | undefined {
+  const listed = Array.isArray(occ.collectors) ? occ.collectors.filter((c) => typeof c === 'string') : [];
+  const candidates = [...listed, 'cfn', 'heat', 'request'] as string[];
+  for (const name of candidates) {
+    if (!(name in REQUIRED)) continue;
+    const settings = section(occ, name);
+    const needed = REQUIRED[name as Transport];
+    if (settings && needed.every((key) => settings[key] !== null && settings[key] !== undefined)) {
+      return name as Transport;
+    }
+  }
+  return undefined;
+}
+
+/** Python's quote(value, safe='-_~'): every byte but the unreserved characters percent-encoded. */
+function awsQuote(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/** EC2 signature v2 (keystoneclient's Ec2Signer with HmacSHA256) of a request's parameters. */
+export function ec2Signature(
+  secret: string,
+  verb: string,
+  host: string,
+  path: string,
+  params: Record<string, string>,
+): string {
+  const query = Object.keys(params)
+    .sort()
+    .map((key) => `${awsQuote(key)}=${awsQuote(params[key]!)}`)
+    .join('&');
+  return createHmac('sha256', secret).update(`${verb}\n${host}\n${path}\n${query}`).digest('base64');
+}
+
+function xmlText(xml: string, element: string): string | undefined {
+  const match = new RegExp(`<${element}>([\\s\\S]*?)</${element}>`).exec(xml);
+  if (!match) return undefined;
+  return match[1]!
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-fA-F]+);/g, (_m, n: string) => String.fromCodePoint(parseInt(n, 16)))
+    .replace(/&amp;/g, '&');
+}
+
+/** A StackResourceDetail field: from Heat's XML answer (os-collect-config parses that) or its JSON one. */
+async function detailField(response: Response, field: string): Promise<unknown> {
+  const text = await response.text();
+  if (/json/i.test(response.headers.get('content-type') ?? '') || text.trimStart().startsWith('{')) {
+    const document = JSON.parse(text) as Record<string, Record<string, Record<string, unknown>>>;
+    const detail = document.DescribeStackResourceResponse?.DescribeStackResourceResult
+      ?.StackResourceDetail as Record<string, unknown> | undefined;
+    const value = detail?.[field];
+    return typeof value === 'string' ? JSON.parse(value) : value;
+  }
+  const value = xmlText(text, field);
+  return value === undefined ? undefined : JSON.parse(value);
+}
+
+async function collectCfn(settings: JsonObject): Promise<JsonObject> {
+  const url = new URL(String(settings.metadata_url));
+  const paths = Array.isArray(settings.path) ? settings.path.map(String) : [String(settings.path)];
+  let content: JsonObject = {};
+  for (const path of paths) {
+    if (!path.includes('.')) throw new Error(`cfn path not in format resource.field[.x.y]: ${path}`);
+    const [resource, field, ...subPath] = path.split('.');
+    const params: Record<string, string> = {
+      Action: 'DescribeStackResource',
+      StackName: String(settings.stack_name),
+      LogicalResourceId: resource!,
+      AWSAccessKeyId: String(settings.access_key_id),
+      SignatureVersion: '2',
+      SignatureMethod: 'HmacSHA256',
+    };
+    params.Signature = ec2Signature(
+      String(settings.secret_access_key),
+      'GET',
+      url.host,
+      url.pathname,
+      params,
+    );
+    const target = new URL(url);
+    for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
+    const response = await request(target.toString(), { headers: { 'Content-Type': 'application/json' } });
+    let value = await detailField(response, field!);
+    for (const key of subPath) value = (value as Record<string, unknown> | undefined)?.[key];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new Error(`cfn path ${path} is not an object in the answer`);
+    }
+    content = { ...content, ...(value as JsonObject) };
+  }
+  return content;
+}
+
+async function collectHeat(settings: JsonObject): Promise<JsonObject> {
+  const session = await keystone(
+    String(settings.auth_url),
+    String(settings.user_id),
+    String(settings.password),
+    String(settings.project_id),
+  );
+  const region = typeof settings.region_name === 'string' ? settings.region_name : null;
+  const endpoint = session.endpoint('orchestration', region);
+  const stack = String(settings.stack_id).split('/').map(encodeURIComponent).join('/');
+  const resource = encodeURIComponent(String(settings.resource_name));
+  const response = await request(`${endpoint}/stacks/${stack}/resources/${resource}/metadata`, {
+    headers: { 'X-Auth-Token': session.token, Accept: 'application/json' },
+  });
+  const metadata = (await json(response)).metadata;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw new Error('the metadata answer has no metadata object');
+  }
+  return metadata;
+}
+
+async function collectRequest(settings: JsonObject): Promise<JsonObject> {
+  return json(await request(String(settings.metadata_url), { headers: { Accept: 'application/json' } }));
+}
+
+/** The server's metadata now, through the transport's collector. */
+export function collect(transport: Transport, occ: JsonObject): Promise<JsonObject> {
+  const settings = section(occ, transport)!;
+  if (transport === 'cfn') return collectCfn(settings);
+  if (transport === 'heat') return collectHeat(settings);
+  return collectRequest(settings);
+}

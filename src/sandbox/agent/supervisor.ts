@@ -1,0 +1,156 @@
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JsonObject } from '../../util/json.js';
+import type { SandboxContext } from '../app.js';
+import type { AgentBinder } from '../bindings.js';
+import { currentPhase, type ServerRecord } from '../compute/server-state.js';
+import type { SandboxState } from '../state.js';
+import { Agent, AGENT_KIND, type AgentRecord } from './agent.js';
+import { collectConfig, initData } from './bootstrap.js';
+import { chooseTransport } from './collectors.js';
+
+/**
+ * The sandbox's guest agents: one per server whose user_data configures os-collect-config (told
+ * by Nova's create), and one per DeployedServer a test registers. Each runs on timers in the
+ * sandbox's process; a server's agent goes with the server, its scratch folder too.
+ */
+export class GuestAgents {
+  private readonly running = new Map<string, Agent>();
+  private root: string | undefined;
+  private readonly ownsRoot: boolean;
+  private closed = false;
+
+  constructor(
+    private readonly live: () => SandboxContext,
+    /** Each region's state (null: the first region's), where its servers are. */
+    private readonly regions: ReadonlyMap<string | null, SandboxState>,
+    /** The sandbox's state file: scratch folders go beside it (default: a temporary folder). */
+    stateFile?: string,
+  ) {
+    this.ownsRoot = stateFile === undefined;
+    if (stateFile !== undefined) this.root = `${stateFile}.agents`;
+  }
+
+  /** Resumes the agents a state file kept (a restarted sandbox's guests carry on). */
+  resume(): void {
+    for (const record of this.live().state.list<AgentRecord>(AGENT_KIND)) {
+      if (record.status !== 'stopped') this.launch(record.id);
+    }
+  }
+
+  /** What Nova's create tells (a region's): the agent starts once the server is ACTIVE. */
+  binder(region: string | null): AgentBinder {
+    return {
+      serverCreated: (server) => {
+        const occ = collectConfig(initData(server.userData));
+        if (!occ) return;
+        this.put({
+          id: server.id,
+          serverId: server.id,
+          source: 'server',
+          region,
+          occ,
+          status: 'waiting',
+          activeAt: null,
+          lastPollAt: null,
+          lastError: null,
+          configs: {},
+        });
+        this.launch(server.id);
+      },
+    };
+  }
+
+  /** `POST /admin/agents`: an agent for a server the sandbox does not run (a DeployedServer). */
+  register(serverId: string, occ: JsonObject): AgentRecord {
+    if (!chooseTransport(occ)) {
+      throw new Error(
+        'os_collect_config has no usable collector (cfn, heat or request with all their settings)',
+      );
+    }
+    this.running.get(serverId)?.stop();
+    this.running.delete(serverId);
+    const previous = this.live().state.get<AgentRecord>(AGENT_KIND, serverId);
+    const record = this.put({
+      id: serverId,
+      serverId,
+      source: 'registered',
+      region: null,
+      occ,
+      status: 'waiting',
+      // A registered guest is up now; what it applied before stays applied.
+      activeAt: this.live().now(),
+      lastPollAt: null,
+      lastError: null,
+      configs: previous?.configs ?? {},
+    });
+    this.launch(serverId);
+    return record;
+  }
+
+  /** Stops a server's agent out of band (the guest's agent dies); false: it has none. */
+  stop(serverId: string): boolean {
+    const record = this.live().state.get<AgentRecord>(AGENT_KIND, serverId);
+    if (!record) return false;
+    this.running.get(serverId)?.stop();
+    this.running.delete(serverId);
+    this.put({ ...record, status: 'stopped' });
+    return true;
+  }
+
+  list(): AgentRecord[] {
+    return this.live().state.list<AgentRecord>(AGENT_KIND);
+  }
+
+  /** The sandbox closes: timers and children stop; a temporary scratch root goes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const agent of this.running.values()) agent.stop();
+    this.running.clear();
+    if (this.ownsRoot && this.root) await rm(this.root, { recursive: true, force: true });
+  }
+
+  private put(record: AgentRecord): AgentRecord {
+    return this.live().state.put(AGENT_KIND, null, record);
+  }
+
+  private dir(serverId: string): string {
+    this.root ??= mkdtempSync(join(tmpdir(), 'hearth-sandbox-agents-'));
+    return join(this.root, serverId);
+  }
+
+  private launch(serverId: string): void {
+    if (this.closed || this.running.has(serverId)) return;
+    const agent = new Agent(
+      {
+        ctx: this.live,
+        serverState: (record) => this.serverState(record),
+        gone: (id) => this.forget(id),
+        dir: (id) => this.dir(id),
+      },
+      serverId,
+    );
+    this.running.set(serverId, agent);
+    agent.start();
+  }
+
+  private serverState(record: AgentRecord): 'running' | 'off' | 'gone' {
+    if (record.source === 'registered') return 'running';
+    const state = this.regions.get(record.region) ?? this.live().state;
+    const server = state.get<ServerRecord>('server', record.serverId);
+    if (!server || server.deletedAt !== null) return 'gone';
+    const status = currentPhase(server, this.live().now()).status;
+    if (status === 'DELETED') return 'gone';
+    return status === 'ACTIVE' ? 'running' : 'off';
+  }
+
+  /** The server was deleted: its agent, record and scratch folder go. */
+  private forget(serverId: string): void {
+    this.running.get(serverId)?.stop();
+    this.running.delete(serverId);
+    this.live().state.delete(AGENT_KIND, serverId);
+    if (this.root) void rm(join(this.root, serverId), { recursive: true, force: true }).catch(() => {});
+  }
+}
