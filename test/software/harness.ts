@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Child, type Exit } from '../crash/harness.js';
 import { login, type SandboxCloud, sandboxCloud } from '../sandbox/support.js';
-import { defaultNoise } from '../../src/sandbox/index.js';
 import { CORPUS } from '../support/shared.js';
 import { type ServeProcess, startServe } from '../cli/serve-process.js';
 
@@ -27,9 +26,7 @@ export const FAST_AGENTS = { bootDelayMs: 50, agentStartDelayMs: 0, agentPollInt
  * `sw-key` of user demo made before the tests.
  */
 export function agentCloud(noise: Record<string, unknown> = {}): SandboxCloud {
-  const known = Object.keys(defaultNoise());
-  const all = Object.entries({ ...FAST_AGENTS, ...noise }).filter(([k]) => known.includes(k)); // TEMP
-  const cloud = sandboxCloud({ noise: Object.fromEntries(all) });
+  const cloud = sandboxCloud({ noise: { ...FAST_AGENTS, ...noise } });
   return cloud;
 }
 
