@@ -4,8 +4,8 @@ import { addKeypair, agentCloud, BASE_NETWORK, IMAGE, SoftwareHearth, stopAgent 
 
 // Issue 22's acceptance: a script that exits non-zero fails its deployment (its status code and
 // stderr in the reason); a deployment whose agent never answers fails when the stack's time is up,
-// with a reason that says so, both for a server with no agent (not SOFTWARE_CONFIG) and for one
-// whose agent was stopped out of band.
+// with a reason that says so, both for a server with no agent (a DeployedServer nobody started)
+// and for one whose agent was stopped out of band.
 
 const stack = (userDataFormat: string, script: string) => `heat_template_version: 2018-08-31
 parameters:
@@ -40,7 +40,18 @@ const FAILING = stack(
   'SOFTWARE_CONFIG',
   '#!/bin/sh\necho "about to fail"\necho "disk full: $word" >&2\nexit 3\n',
 );
-const QUIET = stack('RAW', '#!/bin/sh\necho never runs\n');
+// A server nothing runs an agent on (Heat refuses a deployment to a server whose user data is not
+// SOFTWARE_CONFIG): a DeployedServer whose agent the test never starts.
+const QUIET = `heat_template_version: 2018-08-31
+resources:
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties: {group: script, config: "#!/bin/sh\\necho never runs\\n"}
+  server: {type: OS::Heat::DeployedServer}
+  deployment:
+    type: OS::Heat::SoftwareDeployment
+    properties: {config: {get_resource: config}, server: {get_resource: server}}
+`;
 const FINE = stack('SOFTWARE_CONFIG', '#!/bin/sh\necho "ran $word"\n');
 
 /** A short stack timeout (seconds) for the commands that wait on a silent agent. */
@@ -90,7 +101,7 @@ describe('failed and silent deployments', () => {
     assert.equal(attrs.attributes.deploy_stderr, 'disk full: one\n');
   });
 
-  it('a server without an agent: the deployment times out, and its reason says so', async () => {
+  it('a server whose agent never runs: the deployment times out, and its reason says so', async () => {
     const r = await h.run(['stack', 'create', 'quiet', '-t', 'quiet.yaml', '--wait'], { env: SHORT });
     assert.notEqual(r.code, 0);
     const shown = await h.show('quiet');
