@@ -1,3 +1,4 @@
+import type { AgentSigner } from '../auth/agent-credentials.js';
 import type { SignalSigner } from '../auth/signal-tokens.js';
 import type { Config } from '../config/options.js';
 import type { CredentialSource } from '../engine/core/deps.js';
@@ -25,6 +26,8 @@ export interface ApiDeps {
   readonly limits: ApiLimits;
   /** Verifies signal tokens (handed out in resource attributes); absent, none is accepted. */
   readonly signer?: SignalSigner;
+  /** Verifies servers' agent tokens (hagt_); absent, none is accepted. */
+  readonly agentSigner?: AgentSigner;
   /** Keystone mode: makes each new stack's trust (credentials.ts); absent, none is made. */
   readonly trusts?: TrustMaker;
 }

@@ -3,6 +3,7 @@ import { IdentityError } from '../auth/standalone.js';
 import { TrustError } from '../auth/trusts.js';
 import { OperationError } from '../engine/core/errors.js';
 import { ConflictError } from '../engine/core/errors.js';
+import { SoftwareInputError } from '../software/io.js';
 import { TemplateError } from '../template/errors.js';
 
 /**
@@ -106,6 +107,8 @@ export function classify(err: unknown): { status: number; type: string; message:
     const [status, type] = OPERATION_ERRORS[err.code];
     return { status, type, message: err.message, internal: false };
   }
+  if (err instanceof SoftwareInputError)
+    return { status: 400, type: err.type, message: err.message, internal: false };
   if (err instanceof ConflictError) {
     return { status: 409, type: 'ActionInProgress', message: err.message, internal: false };
   }

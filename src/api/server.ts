@@ -5,6 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest
 import { AuthenticationError, type Identity, isAdmin, STACK_USER_ROLE } from '../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js';
 import { authToken } from './authenticator.js';
+import { agentIdentity, refuseBeyondAgent } from './agent/identity.js';
+import { registerAgentRoutes } from './routes/agent.js';
 import { bodyTooLarge, registerJsonBodyParser } from './body-limits.js';
 import type { Api } from './context.js';
 import type { ApiDeps } from './deps.js';
@@ -14,6 +16,7 @@ import { ProjectRateLimiter, writeRateLimitHook } from './rate-limit.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerDriftRoutes } from './routes/drift.js';
 import { registerSnapshotRoutes } from './routes/snapshots.js';
+import { registerSoftwareRoutes } from './routes/software.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
@@ -136,6 +139,8 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerSignalUrlRoute(app, deps);
+  // What servers' agents call: outside /v1/{project_id}, each with its own credential check.
+  registerAgentRoutes(app, deps);
   // Operations' routes: outside /v1/{project_id}, without authentication.
   registerHealthRoutes(app, deps);
   registerMetrics(app, deps);
@@ -147,8 +152,12 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       scoped.addHook('onRequest', async (request) => {
         const { project_id: project } = request.params as { project_id: string };
         const identity =
-          signalIdentity(deps, request) ?? (await deps.authenticator.authenticate(request.headers, project));
+          signalIdentity(deps, request) ??
+          (await agentIdentity(deps, request)) ??
+          (await deps.authenticator.authenticate(request.headers, project));
         if (identity.signalTarget) refuseBeyondSignal(request, identity.signalTarget);
+        if (identity.agentServer)
+          await refuseBeyondAgent(deps, request, { ...identity, agentServer: identity.agentServer });
         if (identity.projectId !== project && !isAdmin(identity)) {
           throw new HttpError(403, 'Forbidden', `The token does not grant access to project ${project}`);
         }
@@ -173,6 +182,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerValidateRoutes(scoped as unknown as Api, deps);
       registerCatalogRoutes(scoped as unknown as Api, deps);
       registerServiceRoutes(scoped as unknown as Api, deps);
+      registerSoftwareRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );

@@ -8,6 +8,15 @@ export interface Identity {
   roles: string[];
   /** Set for a signal token: the one resource it may signal, and nothing else. */
   signalTarget?: SignalTarget;
+  /** Set for a server agent's token: the server whose metadata it reads and deployments it signals. */
+  agentServer?: AgentServer;
+}
+
+/** The server resource an agent token (hagt_) belongs to, and its physical id. */
+export interface AgentServer {
+  stackId: string;
+  resourceName: string;
+  serverId: string | null;
 }
 
 /** The role of a signal token's identity (Heat's stack user role). */

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadDeploymentKey } from '../auth/deployment-key.js';
+import { agentCredentials, AgentSigner } from '../auth/agent-credentials.js';
 import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, OPTIONS, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/core/deps.js';
@@ -107,6 +108,7 @@ export async function openEngine(
   const store = await openConfiguredStore(config, opts);
   const deploymentKey = await loadDeploymentKey(store, config.auth_encryption_key);
   const signer = new SignalSigner(deploymentKey);
+  const agentSigner = new AgentSigner(deploymentKey);
   // Until its first heartbeat counts the engines, this one takes the whole limit.
   const cloudRate = new RateLimits({
     perSecond: config.cloud_rate_limit,
@@ -114,12 +116,15 @@ export async function openEngine(
   });
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
+    agentCredentials: (target) => agentCredentials(agentSigner, publicUrl(), target),
     // Each stack's calls as its owner (opened when a resource first needs a cloud: a deployment
     // without OpenStack types needs none); their requests wait on the rate the heartbeat sets.
     ...ownerClouds(config, store, deploymentKey, cloudRate),
     cloudRate,
     store,
-    plugins: pluginCatalog(builtinPlugins()),
+    plugins: pluginCatalog(
+      builtinPlugins({ softwareConfigTransport: config.default_software_config_transport }),
+    ),
     reality: realityFor(database),
     clock: SYSTEM_CLOCK,
     engineId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,

@@ -31,6 +31,8 @@ export interface Config {
   readonly convergence_engine: boolean;
   /** On update, read resources' live properties and converge them to the new template. */
   readonly observe_on_update: boolean;
+  /** software_config_transport of a server whose template gives none. */
+  readonly default_software_config_transport: SoftwareConfigTransport;
   /** Updating a legacy stack migrates it to convergence first. */
   readonly convergence_migrate_on_update: boolean;
   /** Engine workers to run. */
@@ -117,6 +119,15 @@ export interface Config {
   /** Key signing signal tokens and sealing stored trust ids; empty: one generated for the store, shared by its processes. */
   readonly auth_encryption_key: string;
 }
+
+/** Heat's software_config_transport values (ZAQAR_MESSAGE is refused at create: no Zaqar). */
+export const SOFTWARE_CONFIG_TRANSPORTS = [
+  'POLL_SERVER_CFN',
+  'POLL_SERVER_HEAT',
+  'POLL_TEMP_URL',
+  'ZAQAR_MESSAGE',
+] as const;
+export type SoftwareConfigTransport = (typeof SOFTWARE_CONFIG_TRANSPORTS)[number];
 
 export const AUTH_MODES = ['standalone', 'keystone', 'noauth'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];

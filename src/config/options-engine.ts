@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { OptionTable } from './config.js';
+import { type OptionTable, SOFTWARE_CONFIG_TRANSPORTS } from './config.js';
 
 /** Heat's engine options, under Heat's names (heat.conf's `[DEFAULT]`). */
 export const ENGINE_OPTIONS = {
@@ -145,5 +145,12 @@ export const ENGINE_OPTIONS = {
       name: 'enable_stack_adopt',
       default: 'false',
     },
+  },
+  default_software_config_transport: {
+    type: 'enum',
+    choices: SOFTWARE_CONFIG_TRANSPORTS,
+    default: 'POLL_SERVER_CFN',
+    help: 'How a server with user_data_format SOFTWARE_CONFIG gets its deployments when its template does not say (software_config_transport’s default).',
+    heat: { name: 'default_software_config_transport', default: 'POLL_SERVER_CFN' },
   },
 } satisfies OptionTable;

@@ -7,6 +7,7 @@ import type { CatalogPlugin } from './plugin-extras.js';
 import { autoScalingGroupPlugin } from './heat/autoscaling-group.js';
 import { cloudConfigPlugin } from './heat/cloud-config.js';
 import { delayPlugin } from './heat/delay.js';
+import { deployedServerPlugin } from './heat/deployed-server.js';
 import { multipartMimePlugin } from './heat/multipart-mime.js';
 import { nonePlugin } from './heat/none.js';
 import { randomStringPlugin } from './heat/random-string.js';
@@ -38,8 +39,25 @@ import { novaKeyPairPlugin } from './openstack/nova/keypair.js';
 // The engine names plugins' extras through the catalog.
 export type { CatalogPlugin, PluginExtras } from './plugin-extras.js';
 
+/** What the deployment's configuration changes in the built-in types' schemas. */
+export interface BuiltinOptions {
+  /** software_config_transport's default (default_software_config_transport), as Heat reads it from its config. */
+  softwareConfigTransport?: string;
+}
+
+/** A server type whose software_config_transport defaults to the configured transport. */
+function withTransportDefault(plugin: CatalogPlugin, transport: string | undefined): CatalogPlugin {
+  const schema = plugin.properties.software_config_transport;
+  if (transport === undefined || !schema || schema.default === transport) return plugin;
+  return {
+    ...plugin,
+    properties: { ...plugin.properties, software_config_transport: { ...schema, default: transport } },
+  };
+}
+
 /** The resource types Hearth has built in. A new array (of shared, stateless plugins) per call. */
-export function builtinPlugins(): ResourcePlugin[] {
+export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
+  const transport = options.softwareConfigTransport;
   return [
     nonePlugin,
     valuePlugin,
@@ -66,7 +84,8 @@ export function builtinPlugins(): ResourcePlugin[] {
     neutronPortPlugin,
     neutronSecurityGroupPlugin,
     neutronSecurityGroupRulePlugin,
-    novaServerPlugin,
+    withTransportDefault(novaServerPlugin, transport),
+    withTransportDefault(deployedServerPlugin, transport),
     novaKeyPairPlugin,
     novaFlavorPlugin,
     cinderVolumePlugin,

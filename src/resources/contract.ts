@@ -69,6 +69,12 @@ export interface PluginContext {
    */
   signalCredentials(): SignalCredentials | undefined;
   /**
+   * The credential of this resource's in-guest agent (a server whose user_data_format is
+   * SOFTWARE_CONFIG) for `nonce`, which the resource keeps in its data as `agent_nonce`: the token
+   * is valid while the row holds that nonce. Undefined when the deployment has no signing key.
+   */
+  agentCredentials?(nonce: string): AgentCredentials | undefined;
+  /**
    * The OpenStack cloud the stack's resources live in, logged in (the OS::Nova, OS::Neutron,
    * OS::Cinder types); throws a ResourceFailure naming what to configure when the deployment has
    * none.
@@ -84,6 +90,18 @@ export interface SignalCredentials {
   token: string;
   /** A URL that needs no header: the token is in its path (Heat's pre-signed alarm_url). */
   alarmUrl: string;
+}
+
+/** What a server's agent authenticates with, and where it finds Hearth's API. */
+export interface AgentCredentials {
+  /** `hagt_<payload>.<hmac>`: the X-Auth-Token, password or URL segment of every transport. */
+  token: string;
+  /** The token split for the CFN transport: `hagt_<payload>` and the HMAC part. */
+  accessKey: string;
+  secretKey: string;
+  /** The API's public URL, without a trailing slash. */
+  publicUrl: string;
+  projectId: string;
 }
 
 /** What SignalContext.adjustResource's change is given of the resource it adjusts. */

@@ -82,6 +82,15 @@ describe('API: signal URLs', () => {
     }
     assert.equal((await outputs()).size, 2, 'nothing changed');
   });
+
+  it("a PUT to the URL (a deployment's TEMP_URL_SIGNAL) signals as a POST does", async () => {
+    const { alarm_url: alarm, size } = await outputs();
+    const res = await api.call('PUT', new URL(alarm as string).pathname, { body: { state: 'alarm' } });
+    assert.equal(res.statusCode, 200, res.body);
+    await api.engine.runUntil(async () => (await api.engine.deps.store.nextWorkTime()) === undefined);
+    await api.settle(id);
+    assert.equal((await outputs()).size, (size as number) + 1);
+  });
 });
 
 describe('API: a wait condition handle’s token and endpoint (curl_cli)', () => {

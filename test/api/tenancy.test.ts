@@ -40,6 +40,8 @@ interface StackRef {
   id: string;
 }
 
+const NO_ID = '00000000-0000-4000-8000-00000000c0f1';
+
 const ROUTES: RouteRow[] = [
   { route: 'GET /stacks', own: 200, lists: true },
   { route: 'GET /stacks/detail', own: 200, lists: true },
@@ -153,6 +155,31 @@ const ROUTES: RouteRow[] = [
   },
   { route: 'GET /stacks/{stack_name}/{stack_id}/template', own: 200 },
   { route: 'GET /stacks/{stack_name}/{stack_id}/files', own: 200 },
+  // Software configs and deployments are the project's, not a stack's (test/api/software.test.ts
+  // shows another project's are 404s); an id of no config or deployment is the 404 control.
+  { route: 'GET /software_configs', own: 200 },
+  { route: 'POST /software_configs', own: 200, body: { name: 'made-by-row', config: 'echo' } },
+  { route: 'GET /software_configs/{config_id}', own: 404, params: () => ({ config_id: NO_ID }) },
+  { route: 'DELETE /software_configs/{config_id}', own: 404, params: () => ({ config_id: NO_ID }) },
+  { route: 'GET /software_deployments', own: 200 },
+  { route: 'POST /software_deployments', own: 400, body: { config_id: NO_ID, server_id: 'srv' } },
+  {
+    route: 'GET /software_deployments/metadata/{server_id}',
+    own: 200,
+    params: () => ({ server_id: 'srv' }),
+  },
+  { route: 'GET /software_deployments/{deployment_id}', own: 404, params: () => ({ deployment_id: NO_ID }) },
+  {
+    route: 'PUT /software_deployments/{deployment_id}',
+    own: 404,
+    body: { status: 'COMPLETE' },
+    params: () => ({ deployment_id: NO_ID }),
+  },
+  {
+    route: 'DELETE /software_deployments/{deployment_id}',
+    own: 404,
+    params: () => ({ deployment_id: NO_ID }),
+  },
 ];
 
 /** The routes the server registered under /v1/{project_id}, as `METHOD /path` (HEAD left out). */

@@ -34,6 +34,7 @@ const DEFAULTS: Config = {
   periodic_interval: 60,
   engine_life_check_timeout: 2,
   enable_stack_adopt: false,
+  default_software_config_transport: 'POLL_SERVER_CFN',
   database: join(homedir(), '.hearth/hearth.db'),
   database_pool_size: 10,
   log_level: 'info',

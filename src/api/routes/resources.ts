@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { resourceMetadata } from '../../engine/context/metadata.js';
 import { markUnhealthy } from '../../engine/operations/lifecycle.js';
 import { currentRow } from '../../engine/core/rows.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
@@ -12,7 +11,7 @@ import { acceptSignal } from '../signal.js';
 import { listResources, type ResourceFilter } from '../resource-listing.js';
 import { type Api, baseOf } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
-import { stackDefinition } from '../../views/definition.js';
+import { serverMetadata } from '../agent/metadata.js';
 import { resourceView } from '../views/resource.js';
 import { boolParam, refuseUnknown, ResourceParams, StackParams, Strings } from './params.js';
 
@@ -104,9 +103,7 @@ export function registerResourceRoutes(app: Api, deps: ApiDeps): void {
     { schema: { params: ResourceParams, tags: ['resources'] } },
     async (request) => {
       const { stack, row } = await resourceOf(request, request.params);
-      const definition = await stackDefinition(engine, stack);
-      const metadata = definition ? await resourceMetadata(engine.deps, definition, stack, row.name) : {};
-      return { metadata };
+      return { metadata: await serverMetadata(engine, stack, row) };
     },
   );
 

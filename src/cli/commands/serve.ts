@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Command } from 'commander';
+import { AgentSigner } from '../../auth/agent-credentials.js';
 import { SignalSigner } from '../../auth/signal-tokens.js';
 import {
   type Authenticator,
@@ -110,9 +111,10 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
       try {
         const auth = await authFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
+        const agentSigner = await AgentSigner.load(engine.deps.store, config.auth_encryption_key);
         // Loaded here: every other command would pay for Fastify and prom-client at start-up.
         const { buildServer } = await import('../../api/server.js');
-        const app = await buildServer({ engine, ...auth, limits: config, signer }, { logger });
+        const app = await buildServer({ engine, ...auth, limits: config, signer, agentSigner }, { logger });
         const address = await listenOn(app, config.bind_host, config.bind_port);
         if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);

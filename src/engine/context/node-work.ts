@@ -94,6 +94,13 @@ export function pluginContext(
         stackName: stack.name,
         resourceName: row.name,
       }),
+    agentCredentials: (nonce) =>
+      deps.agentCredentials?.({
+        projectId: stack.projectId,
+        stackId: stack.id,
+        resourceName: row.name,
+        nonce,
+      }),
     openstack: () => cloudOf(deps, ownerOf(stack)),
   };
 }

@@ -1,6 +1,8 @@
+import type { AgentTarget } from '../../auth/agent-credentials.js';
 import type { SignalTarget } from '../../auth/signal-tokens.js';
 import { type Cloud, type CloudRateShare, deferredCloud } from '../../openstack/index.js';
 import {
+  type AgentCredentials,
   type PluginCatalog,
   type Reality,
   ResourceFailure,
@@ -69,6 +71,8 @@ export interface EngineDeps {
   readonly random: () => number;
   /** Credentials for signalling a resource from outside (absent: resources get none). */
   readonly signalCredentials?: (target: SignalTarget & { stackName: string }) => SignalCredentials;
+  /** The credential of a server's in-guest agent (absent: servers get none). */
+  readonly agentCredentials?: (target: AgentTarget) => AgentCredentials;
   /**
    * The OpenStack cloud a stack's owner acts in, with the owner's credentials (absent: the
    * deployment has none, and the OpenStack types fail with a message saying what to configure).

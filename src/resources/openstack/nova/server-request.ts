@@ -2,6 +2,7 @@ import type { Cloud } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { type JsonObject, pyJsonDumps } from '../../../util/json.js';
 import { type PluginContext, ResourceFailure } from '../../contract.js';
+import { buildUserData } from '../../server-agent/user-data.js';
 import { KEY_ITEM } from './compute.js';
 
 /**
@@ -53,16 +54,23 @@ async function resolveFlavor(cloud: Cloud, ref: string): Promise<{ id: string; n
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /**
- * The user data as Nova wants it (base64). RAW and SOFTWARE_CONFIG data naming a software config
- * by id is that config, as in Heat; HEAT_CFNTOOLS data is sent as given (no cfn-tools bundle).
+ * The user data as Nova wants it (base64), as Heat's build_userdata makes it: RAW as given; the
+ * other formats a MIME message for cloud-init (server-agent/user-data.ts), SOFTWARE_CONFIG's with
+ * the boot-time metadata. RAW and SOFTWARE_CONFIG data naming a software config by id is that
+ * config, as in Heat.
  */
-async function userData(ctx: PluginContext, properties: Record<string, Value>): Promise<string | undefined> {
+async function userData(
+  ctx: PluginContext,
+  properties: Record<string, Value>,
+  bootMetadata: JsonObject | undefined,
+): Promise<string | undefined> {
   let content = text(properties.user_data) ?? '';
-  const format = properties.user_data_format;
+  const format = String(properties.user_data_format ?? 'HEAT_CFNTOOLS');
   if ((format === 'RAW' || format === 'SOFTWARE_CONFIG') && UUID.test(content)) {
     const config = await ctx.softwareConfig(content);
     if (config) content = typeof config.config === 'string' ? config.config : pyJsonDumps(config.config);
   }
+  content = buildUserData(format, content, bootMetadata, `user-data:${ctx.idempotencyKey}`);
   return content === '' ? undefined : Buffer.from(content, 'utf8').toString('base64');
 }
 
@@ -184,6 +192,7 @@ export async function serverRequest(
   ctx: PluginContext,
   properties: Record<string, Value>,
   name: string,
+  bootMetadata?: JsonObject,
 ): Promise<{ body: JsonObject; resolved: Resolved }> {
   const cloud = ctx.openstack();
   const flavor = await resolveFlavor(cloud, String(properties.flavor));
@@ -193,7 +202,7 @@ export async function serverRequest(
   const v1 = (properties.block_device_mapping ?? []) as Entry[];
   const v2 = (properties.block_device_mapping_v2 ?? []) as Entry[];
   const devices = v1.length > 0 ? blockDevicesV1(v1) : await blockDevicesV2(cloud, v2);
-  const data = await userData(ctx, properties);
+  const data = await userData(ctx, properties, bootMetadata);
   const groups = (properties.security_groups ?? []) as string[];
   const server: JsonObject = {
     name,

@@ -1,5 +1,10 @@
 import { attr, C, P, type PropertiesSchema } from '../../../template/properties/index.js';
 import type { AttributesSchema } from '../../../template/properties/index.js';
+import {
+  DEPLOYMENT_SWIFT_DATA,
+  OS_COLLECT_CONFIG,
+  SOFTWARE_CONFIG_TRANSPORT,
+} from '../../server-agent/schema.js';
 
 /** OS::Nova::Server's properties and attributes: the subset of Heat's schema Hearth implements. */
 
@@ -187,13 +192,8 @@ export const SERVER_PROPERTIES: PropertiesSchema = {
     default: 'HEAT_CFNTOOLS',
     constraints: [C.allowedValues(['HEAT_CFNTOOLS', 'RAW', 'SOFTWARE_CONFIG'])],
   }),
-  software_config_transport: P.string({
-    description:
-      'How the server should receive the metadata required for software configuration. POLL_SERVER_CFN will allow calls to the cfn API action DescribeStackResource authenticated with the provided keypair. POLL_SERVER_HEAT will allow calls to the Heat API resource-show using the provided keystone credentials. POLL_TEMP_URL will create and populate a Swift TempURL with metadata for polling. ZAQAR_MESSAGE will create a dedicated zaqar queue and post the metadata for polling.',
-    default: 'POLL_SERVER_CFN',
-    updateAllowed: true,
-    constraints: [C.allowedValues(['POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'POLL_TEMP_URL', 'ZAQAR_MESSAGE'])],
-  }),
+  software_config_transport: SOFTWARE_CONFIG_TRANSPORT,
+  deployment_swift_data: DEPLOYMENT_SWIFT_DATA,
   user_data_update_policy: P.string({
     description:
       'Policy on how to apply a user_data update; by ignoring it, by replacing the entire server, or rebuild the server.',
@@ -264,5 +264,6 @@ export const SERVER_ATTRIBUTES: AttributesSchema = {
     ...attr('Tags from the server. Supported since client version 2.26.', 'list'),
     supportStatus: { version: '8.0.0' },
   },
+  os_collect_config: OS_COLLECT_CONFIG,
   show: attr('Detailed information about resource.', 'map'),
 };

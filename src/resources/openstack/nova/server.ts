@@ -41,6 +41,7 @@ import { SERVER_ATTRIBUTES, SERVER_PROPERTIES } from './server-schema.js';
 import { serverSnapshots } from './server-snapshot.js';
 import { validateServer } from './server-validate.js';
 import { serverSubnets } from '../neutron/implicit.js';
+import { agentBootstrap, agentTransportChange, osCollectConfig } from '../../server-agent/transport.js';
 
 /** A Nova server, as OS::Nova::Server. */
 
@@ -59,6 +60,9 @@ const DEFERRED = [
   'SUSPENDED',
   'VERIFY_RESIZE',
 ];
+
+/** Heat's Server.default_collectors: os-collect-config's ec2 collector comes first. */
+const NOVA_COLLECTORS = ['ec2'];
 
 /** The key the server was created with (an update's context may carry another attempt's). */
 const createdKey = (ctx: PluginContext): string => (ctx.data.key as string | undefined) ?? ctx.idempotencyKey;
@@ -172,7 +176,11 @@ export const novaServerPlugin: CatalogPlugin = {
     const key = ctx.idempotencyKey;
     const name = serverName(ctx, properties, key);
     try {
-      const { body, resolved } = await serverRequest(ctx, properties, name);
+      const agent =
+        properties.user_data_format === 'SOFTWARE_CONFIG'
+          ? agentBootstrap(ctx, key, String(properties.software_config_transport), NOVA_COLLECTORS)
+          : undefined;
+      const { body, resolved } = await serverRequest(ctx, properties, name, agent?.bootMetadata);
       let id = (await findOwn(ctx, key, name))?.id;
       if (id === undefined) {
         const made = await ctx
@@ -184,7 +192,7 @@ export const novaServerPlugin: CatalogPlugin = {
       }
       const floating = await floatingWants(ctx, entriesOf(properties.networks), resolved.nics);
       const progress: CreateProgress = { wait: 'ACTIVE', ...(floating.length > 0 ? { floating } : {}) };
-      return { physicalId: id, data: { ...resolved, key }, progress, pollAfterMs: POLL_MS };
+      return { physicalId: id, data: { ...resolved, key, ...agent?.state }, progress, pollAfterMs: POLL_MS };
     } catch (error) {
       if (error instanceof LookupError) throw new ResourceFailure(`creating the server: ${error.message}`);
       throw failure('creating the server', error);
@@ -244,8 +252,13 @@ export const novaServerPlugin: CatalogPlugin = {
       if (changed.includes('admin_pass') && properties.admin_pass) {
         await action(ctx, id, { changePassword: { adminPass: properties.admin_pass as string } });
       }
-      if (!changed.includes('networks')) return {};
-      return await networksUpdate(ctx, properties, previous);
+      // A new transport gets a new credential (the old one is refused from now on).
+      const agent = changed.includes('software_config_transport')
+        ? agentTransportChange(ctx, createdKey(ctx), String(properties.software_config_transport))
+        : undefined;
+      if (!changed.includes('networks')) return agent ? { data: agent } : {};
+      const result = await networksUpdate(ctx, properties, previous);
+      return agent ? { ...result, data: { ...result.data, ...agent } } : result;
     } catch (error) {
       if (error instanceof LookupError) throw new ResourceFailure(`updating the server: ${error.message}`);
       throw failure('updating the server', error);
@@ -339,6 +352,7 @@ export const novaServerPlugin: CatalogPlugin = {
   async attribute(ctx, name) {
     const id = ctx.physicalId;
     if (!id) return null;
+    if (name === 'os_collect_config') return osCollectConfig(ctx, NOVA_COLLECTORS) as Value;
     const server = await liveServer(ctx, id);
     if (!server) return '';
     switch (name) {

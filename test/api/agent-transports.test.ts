@@ -1,0 +1,347 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ec2SignatureV2 } from '../../src/api/agent/cfn.js';
+import { cfnInitData } from '../../src/resources/server-agent/user-data.js';
+import type { ServerRecord } from '../../src/sandbox/compute/server-state.js';
+import { sandboxCloud } from '../sandbox/support.js';
+import { type ServeProcess, startNoauthServe } from './serve-process.js';
+
+// A real `hearth serve` and the sandbox cloud: SOFTWARE_CONFIG servers boot with a cfn-init-data
+// part naming their transport and credential, and the test acts as each server's agent over HTTP.
+
+const PROJECT = 'agents';
+
+const STACK = `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net, properties: {name: agents-net}}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.72.0.0/24}
+  cfn:
+    type: OS::Nova::Server
+    depends_on: subnet
+    metadata: {role: web}
+    properties: &server
+      image: cirros-0.6.2-x86_64-disk
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG
+      user_data: "#!/bin/sh\\necho booted\\n"
+  heat:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      <<: *server
+      software_config_transport: POLL_SERVER_HEAT
+  url:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties:
+      <<: *server
+      software_config_transport: POLL_TEMP_URL
+  deployed:
+    type: OS::Heat::DeployedServer
+    properties: {software_config_transport: POLL_TEMP_URL}
+outputs:
+  deployed_occ: {value: {get_attr: [deployed, os_collect_config]}}
+  cfn_occ: {value: {get_attr: [cfn, os_collect_config]}}
+`;
+
+interface Occ {
+  collectors: string[];
+  cfn?: {
+    metadata_url: string;
+    access_key_id: string;
+    secret_access_key: string;
+    stack_name: string;
+    path: string;
+  };
+  heat?: {
+    user_id: string;
+    password: string;
+    auth_url: string;
+    project_id: string;
+    stack_id: string;
+    resource_name: string;
+  };
+  request?: { metadata_url: string };
+}
+
+type Json = Record<string, unknown>;
+
+describe('API: servers’ agents reach their metadata through each software_config_transport', () => {
+  const cloud = sandboxCloud();
+  let serve: ServeProcess;
+  let api: string;
+  let stackPath = '';
+  const occs: Record<string, Occ> = {};
+
+  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(url, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, text, headers: response.headers };
+  };
+
+  const waitFor = async (name: string, wanted: RegExp): Promise<Json> => {
+    for (let i = 0; i < 600; i++) {
+      const r = await call('GET', `${api}/stacks/${name}`);
+      const stack = (JSON.parse(r.text) as { stack: Json }).stack;
+      if (wanted.test(String(stack.stack_status))) return stack;
+      if (
+        /FAILED|COMPLETE/.test(String(stack.stack_status)) &&
+        !/IN_PROGRESS/.test(String(stack.stack_status))
+      )
+        assert.fail(`${name}: ${String(stack.stack_status)} ${String(stack.stack_status_reason)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return assert.fail(`${name} never reached ${wanted}`);
+  };
+
+  /** A DescribeStackResource request as os-collect-config's cfn collector signs it. */
+  const describeResource = async (occ: NonNullable<Occ['cfn']>, resource: string, accept?: string) => {
+    const url = new URL(occ.metadata_url);
+    const params: Record<string, string> = {
+      Action: 'DescribeStackResource',
+      StackName: occ.stack_name,
+      LogicalResourceId: resource,
+      AWSAccessKeyId: occ.access_key_id,
+      SignatureVersion: '2',
+      SignatureMethod: 'HmacSHA256',
+    };
+    params.Signature = ec2SignatureV2(occ.secret_access_key, {
+      verb: 'GET',
+      host: url.host,
+      path: url.pathname,
+      params,
+    });
+    return call('GET', `${occ.metadata_url}?${new URLSearchParams(params).toString()}`, undefined, {
+      'content-type': 'application/json',
+      ...(accept ? { accept } : {}),
+    });
+  };
+
+  before(async () => {
+    serve = await startNoauthServe();
+    api = `${serve.url}/v1/${PROJECT}`;
+    const created = await call('POST', `${api}/stacks`, { stack_name: 'agents', template: STACK });
+    assert.equal(created.status, 201, created.text);
+    const stack = await waitFor('agents', /^CREATE_COMPLETE$/);
+    stackPath = `agents/${String(stack.id)}`;
+  });
+  after(async () => serve?.stop());
+
+  it('each server boots with a cfn-init-data part carrying its transport’s os-collect-config', async () => {
+    for (const name of ['cfn', 'heat', 'url']) {
+      const shown = await call('GET', `${api}/stacks/${stackPath}/resources/${name}`);
+      const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
+      const server = cloud.state.get<ServerRecord>('server', id);
+      assert.ok(server?.userData, `${name}: the server has user data`);
+      const mime = Buffer.from(server.userData, 'base64').toString('utf8');
+      assert.match(mime, /Content-Type: multipart\/mixed/);
+      assert.match(mime, /echo booted/, 'the user’s script is a part of it');
+      const init = cfnInitData(mime);
+      assert.ok(init, `${name}: a cfn-init-data part`);
+      assert.deepEqual(init.deployments, []);
+      occs[name] = init['os-collect-config'] as unknown as Occ;
+    }
+    assert.deepEqual(occs.cfn!.collectors, ['ec2', 'cfn', 'local']);
+    assert.deepEqual(occs.heat!.collectors, ['ec2', 'heat', 'local']);
+    assert.deepEqual(occs.url!.collectors, ['ec2', 'request', 'local']);
+    assert.equal(occs.cfn!.cfn!.metadata_url, `${serve.url}/cfn/v1/`);
+    assert.equal(occs.cfn!.cfn!.path, 'cfn.Metadata');
+    assert.equal(occs.heat!.heat!.auth_url, `${serve.url}/agent-identity/v3`);
+    assert.equal(occs.heat!.heat!.stack_id, stackPath);
+    // The attribute says the same as the boot data.
+    const outputs = await call('GET', `${api}/stacks/${stackPath}/outputs/cfn_occ`);
+    assert.deepEqual((JSON.parse(outputs.text) as { output: Json }).output.output_value, occs.cfn);
+  });
+
+  it('POLL_SERVER_CFN: an EC2-signed DescribeStackResource gives the metadata (XML as Heat’s, or JSON)', async () => {
+    const occ = occs.cfn!.cfn!;
+    const xml = await describeResource(occ, 'cfn');
+    assert.equal(xml.status, 200, xml.text);
+    assert.match(xml.headers.get('content-type') ?? '', /application\/xml/);
+    const text = /<Metadata>(.*)<\/Metadata>/.exec(xml.text)?.[1];
+    assert.ok(text, xml.text);
+    const metadata = JSON.parse(text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as Json;
+    assert.equal(metadata.role, 'web', 'the template’s metadata');
+    assert.deepEqual(metadata.deployments, []);
+    assert.deepEqual(metadata['os-collect-config'], occs.cfn);
+    assert.match(xml.text, /<ResourceStatus>CREATE_COMPLETE<\/ResourceStatus>/);
+
+    const json = await describeResource(occ, 'cfn', 'application/json');
+    const detail = (JSON.parse(json.text) as Json).DescribeStackResourceResponse as Json;
+    assert.deepEqual(
+      ((detail.DescribeStackResourceResult as Json).StackResourceDetail as Json).Metadata,
+      metadata,
+    );
+
+    const other = await describeResource(occ, 'heat');
+    assert.equal(other.status, 403, 'another server’s metadata');
+    assert.match(other.text, /<Code>AccessDenied<\/Code>/);
+    const forged = await describeResource({ ...occ, secret_access_key: 'not-the-secret' }, 'cfn');
+    assert.equal(forged.status, 403);
+    assert.match(forged.text, /SignatureDoesNotMatch/);
+  });
+
+  it('POLL_SERVER_HEAT: a Keystone v3 password login, then the resource metadata through the catalog', async () => {
+    const occ = occs.heat!.heat!;
+    const login = await call('POST', `${occ.auth_url}/auth/tokens`, {
+      auth: {
+        identity: { methods: ['password'], password: { user: { id: occ.user_id, password: occ.password } } },
+        scope: { project: { id: occ.project_id } },
+      },
+    });
+    assert.equal(login.status, 201, login.text);
+    const token = login.headers.get('x-subject-token')!;
+    const catalog = (JSON.parse(login.text) as { token: { catalog: Json[] } }).token.catalog;
+    const heat = catalog.find((s) => s.type === 'orchestration') as { endpoints: { url: string }[] };
+    const endpoint = heat.endpoints[0]!.url;
+    assert.equal(endpoint, `${serve.url}/v1/${PROJECT}`);
+    const auth = { 'x-auth-token': token };
+    const read = await call(
+      'GET',
+      `${endpoint}/stacks/${occ.stack_id}/resources/${occ.resource_name}/metadata`,
+      undefined,
+      auth,
+    );
+    assert.equal(read.status, 200, read.text);
+    const metadata = (JSON.parse(read.text) as { metadata: Json }).metadata;
+    assert.deepEqual(metadata['os-collect-config'], occs.heat);
+    assert.deepEqual(metadata.deployments, []);
+
+    // Nothing else: another server's metadata, the stack, another project.
+    const refusals = [
+      await call('GET', `${endpoint}/stacks/${occ.stack_id}/resources/cfn/metadata`, undefined, auth),
+      await call('GET', `${endpoint}/stacks/${occ.stack_id}`, undefined, auth),
+      await call('POST', `${endpoint}/stacks/${occ.stack_id}/resources/cfn/signal`, {}, auth),
+    ];
+    for (const r of refusals) assert.equal(r.status, 403, r.text);
+    const elsewhere = await call(
+      'GET',
+      `${serve.url}/v1/other/stacks/${occ.stack_id}/resources/heat/metadata`,
+      undefined,
+      auth,
+    );
+    assert.equal(elsewhere.status, 403, elsewhere.text);
+    const wrong = await call('POST', `${occ.auth_url}/auth/tokens`, {
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: { user: { id: occ.user_id, password: `${occ.password}x` } },
+        },
+      },
+    });
+    assert.equal(wrong.status, 401, wrong.text);
+  });
+
+  it('POLL_TEMP_URL: a GET of the pre-signed URL is the metadata document; a DeployedServer’s too', async () => {
+    const read = await call('GET', occs.url!.request!.metadata_url);
+    assert.equal(read.status, 200, read.text);
+    const metadata = JSON.parse(read.text) as Json;
+    assert.deepEqual(metadata['os-collect-config'], occs.url);
+    assert.deepEqual(metadata.deployments, []);
+
+    const outputs = await call('GET', `${api}/stacks/${stackPath}/outputs/deployed_occ`);
+    const deployed = (JSON.parse(outputs.text) as { output: { output_value: Occ } }).output.output_value;
+    assert.deepEqual(deployed.collectors, ['request', 'local'], 'no ec2 collector for a DeployedServer');
+    const own = await call('GET', deployed.request!.metadata_url);
+    assert.equal(own.status, 200, own.text);
+    assert.deepEqual((JSON.parse(own.text) as Json)['os-collect-config'], deployed);
+  });
+
+  it('the deployments to a server are in its metadata for every transport, current at each read', async () => {
+    const shown = await call('GET', `${api}/stacks/${stackPath}/resources/url`);
+    const serverId = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
+    const config = await call('POST', `${api}/software_configs`, {
+      name: 'hello',
+      group: 'script',
+      config: 'echo hello',
+    });
+    assert.equal(config.status, 200, config.text);
+    const configId = (JSON.parse(config.text) as { software_config: Json }).software_config.id as string;
+    const made = await call('POST', `${api}/software_deployments`, {
+      config_id: configId,
+      server_id: serverId,
+      action: 'CREATE',
+      status: 'IN_PROGRESS',
+    });
+    assert.ok([200, 201].includes(made.status), made.text);
+    const read = await call('GET', occs.url!.request!.metadata_url);
+    const deployments = (JSON.parse(read.text) as { deployments: Json[] }).deployments;
+    assert.equal(deployments.length, 1, read.text);
+    assert.equal(deployments[0]!.config, 'echo hello');
+    assert.equal(deployments[0]!.group, 'script');
+    // Another server's metadata does not have it.
+    const cfn = await describeResource(occs.cfn!.cfn!, 'cfn', 'application/json');
+    assert.doesNotMatch(cfn.text, /echo hello/);
+    const id = (JSON.parse(made.text) as { software_deployment: Json }).software_deployment.id as string;
+    assert.equal((await call('DELETE', `${api}/software_deployments/${id}`)).status, 204);
+    const after = await call('GET', occs.url!.request!.metadata_url);
+    assert.deepEqual((JSON.parse(after.text) as Json).deployments, []);
+  });
+
+  it('a transport change rotates the credential: the old one is refused, the new one works', async () => {
+    const updated = await call('PATCH', `${api}/stacks/${stackPath}`, {
+      template: STACK.replace(
+        /( {2}cfn:\n(?:.*\n)*? {4}properties: &server\n)/,
+        '$1      software_config_transport: POLL_TEMP_URL\n',
+      ),
+    });
+    assert.equal(updated.status, 202, updated.text);
+    await waitFor('agents', /^UPDATE_COMPLETE$/);
+    const old = await describeResource(occs.cfn!.cfn!, 'cfn');
+    assert.equal(old.status, 403, old.text);
+    assert.match(old.text, /InvalidClientTokenId/);
+    const outputs = await call('GET', `${api}/stacks/${stackPath}/outputs/cfn_occ`);
+    const now = (JSON.parse(outputs.text) as { output: { output_value: Occ } }).output.output_value;
+    assert.deepEqual(now.collectors, ['ec2', 'request', 'local']);
+    const read = await call('GET', now.request!.metadata_url);
+    assert.equal(read.status, 200, read.text);
+    assert.equal((JSON.parse(read.text) as Json).role, 'web');
+  });
+
+  it('ZAQAR_MESSAGE is refused at create, saying why', async () => {
+    const template = `heat_template_version: 2018-08-31
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties: {software_config_transport: ZAQAR_MESSAGE}
+`;
+    const created = await call('POST', `${api}/stacks`, { stack_name: 'zaqar', template });
+    assert.equal(created.status, 201, created.text);
+    const stack = await waitFor('zaqar', /^CREATE_FAILED$/).catch(async () => {
+      const r = await call('GET', `${api}/stacks/zaqar`);
+      return (JSON.parse(r.text) as { stack: Json }).stack;
+    });
+    assert.equal(stack.stack_status, 'CREATE_FAILED');
+    assert.match(String(stack.stack_status_reason), /ZAQAR_MESSAGE is not supported: Hearth has no Zaqar/);
+  });
+
+  it('every credential is refused once its server is deleted', async () => {
+    const deleted = await call('DELETE', `${api}/stacks/${stackPath}`);
+    assert.equal(deleted.status, 204, deleted.text);
+    for (let i = 0; i < 600; i++) {
+      const r = await call('GET', `${api}/stacks/${stackPath}`);
+      if (r.status === 404) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const url = await call('GET', occs.url!.request!.metadata_url);
+    assert.equal(url.status, 401, url.text);
+    const occ = occs.heat!.heat!;
+    const login = await call('POST', `${occ.auth_url}/auth/tokens`, {
+      auth: {
+        identity: { methods: ['password'], password: { user: { id: occ.user_id, password: occ.password } } },
+      },
+    });
+    assert.equal(login.status, 401, login.text);
+    const read = await call('GET', `${api}/stacks/${occ.stack_id}/resources/heat/metadata`, undefined, {
+      'x-auth-token': occ.password,
+    });
+    assert.equal(read.status, 401, read.text);
+  });
+});
