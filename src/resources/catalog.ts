@@ -14,7 +14,16 @@ import { randomStringPlugin } from './heat/random-string.js';
 import { resourceChainPlugin } from './heat/resource-chain.js';
 import { resourceGroupPlugin } from './heat/resource-group.js';
 import { scalingPolicyPlugin } from './heat/scaling-policy.js';
+import { softwareComponentPlugin } from './heat/software-component.js';
 import { softwareConfigPlugin } from './heat/software-config.js';
+import { softwareDeploymentPlugin } from './heat/software-deployment.js';
+import {
+  softwareDeploymentGroupPlugin,
+  softwareDeploymentsPlugin,
+  structuredDeploymentGroupPlugin,
+  structuredDeploymentsPlugin,
+} from './heat/software-deployment-group.js';
+import { structuredDeploymentPlugin } from './heat/structured-deployment.js';
 import { stackPlugin } from './heat/stack.js';
 import { structuredConfigPlugin } from './heat/structured-config.js';
 import { testResourcePlugin } from './heat/test-resource.js';
@@ -70,6 +79,13 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     softwareConfigPlugin,
     structuredConfigPlugin,
     cloudConfigPlugin,
+    softwareComponentPlugin,
+    softwareDeploymentPlugin,
+    structuredDeploymentPlugin,
+    softwareDeploymentGroupPlugin,
+    softwareDeploymentsPlugin,
+    structuredDeploymentGroupPlugin,
+    structuredDeploymentsPlugin,
     waitConditionHandlePlugin,
     waitConditionPlugin,
     resourceChainPlugin,
@@ -134,6 +150,7 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.readAttribute ? { readAttribute: plugin.readAttribute.bind(plugin) } : {}),
     ...(plugin.implicitDependencies ? { implicitDependencies: plugin.implicitDependencies } : {}),
   });
+  if (plugin.crossCheck) Object.assign(info, { crossCheck: plugin.crossCheck });
   const own = plugin.constraintUses;
   const uses: Pick<ResourceTypeInfo, 'constraintUses'> = own
     ? {

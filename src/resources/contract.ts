@@ -357,6 +357,18 @@ export interface ResourcePlugin {
    * signal: it changes state only through `ctx`. Absent: the type does not support signals.
    */
   handleSignal?(ctx: SignalContext, details: JsonObject | null): Promise<string | void>;
+  /**
+   * The resource actions during which a signal is refused (Heat's no_signal_actions); absent:
+   * SUSPEND and DELETE. A deployment takes its agent's signals during every action it runs.
+   */
+  readonly noSignalActions?: readonly string[];
+
+  /**
+   * What an operation still waiting when the stack times out says, when the type knows more than
+   * Heat's `<ACTION> aborted (Timed out)` (a deployment whose agent never answered). Given the
+   * action, the wait's saved progress and the time; undefined: Heat's text alone.
+   */
+  timeoutReason?(action: string, progress: Json, now: number): string | undefined;
 
   /** The live state of the physical resource, or gone. */
   getReality(ctx: PluginContext): Promise<RealityState>;

@@ -29,6 +29,8 @@ export interface PluginExtras {
   readAttribute?: ResourceTypeInfo['readAttribute'];
   /** See ResourceTypeInfo.implicitDependencies (Heat's add_dependencies). */
   readonly implicitDependencies?: ResourceTypeInfo['implicitDependencies'];
+  /** See ResourceTypeInfo.crossCheck (checks against the template's other resources). */
+  readonly crossCheck?: ResourceTypeInfo['crossCheck'];
   /**
    * Known values the type's own checks need a cloud for (OS::Heat::Stack's region), added to its
    * schema's custom-constraint uses: checked after binding, before a create or update is stored.

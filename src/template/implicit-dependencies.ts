@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/json.js';
+import { TemplateError } from './errors.js';
 import { FnCall, type Node } from './functions/types.js';
 import { hasUnknown } from './properties/walk.js';
 import type { DependencyGraph } from '../graph/index.js';
@@ -100,5 +101,34 @@ export function addImplicitDependencies(
     if (extra.length === 0) continue;
     for (const other of extra) graph.addEdge(name, other);
     resources.set(name, { ...r, requires: [...r.requires, ...extra] });
+  }
+}
+
+/** Runs the types' checks against the other resources (ResourceTypeInfo.crossCheck). */
+export function crossCheckResources(
+  resources: Map<string, DefinedResource>,
+  context: ValidationContext,
+): void {
+  const views = new Map<string, ImplicitView>();
+  const view = (name: string): ImplicitView | undefined => {
+    const r = resources.get(name);
+    if (!r) return undefined;
+    let v = views.get(name);
+    if (!v) {
+      v = implicitView(name, r.implementation.type, r.definition.properties, r.requires, context);
+      views.set(name, v);
+    }
+    return v;
+  };
+  for (const [name, r] of resources) {
+    const impl = r.implementation;
+    if (impl.kind !== 'plugin' || !impl.info.crossCheck || r.definition.externalId !== undefined) continue;
+    const failure = impl.info.crossCheck(view(name)!, view);
+    if (failure)
+      throw new TemplateError('property', failure.message, [
+        ...r.definition.path,
+        'properties',
+        failure.property,
+      ]);
   }
 }

@@ -11,7 +11,7 @@ import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functi
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
 import type { ConstraintUse } from './properties/constraint-uses.js';
 import { resolveParameterValues } from './parameters/index.js';
-import { addImplicitDependencies } from './implicit-dependencies.js';
+import { addImplicitDependencies, crossCheckResources } from './implicit-dependencies.js';
 import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
 import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
@@ -186,6 +186,8 @@ function* defineUnannotated(
     yield;
   }
   addImplicitDependencies(resources, graph, context);
+  // The types' checks against each other run where their own checks do (see implement).
+  if (strict) crossCheckResources(resources, context);
 
   const cycle = graph.findCycle();
   if (cycle) {

@@ -20,6 +20,16 @@ export interface ResourceTypeInfo {
   constraintUses?(properties: Value, path: DocPath, wanted: (constraint: string) => boolean): ConstraintUse[];
   /** Heat's add_dependencies: edges the cloud needs that the template does not write. */
   readonly implicitDependencies?: readonly ImplicitDependencyRule[];
+  /**
+   * Checks against the other resources of the template (Heat's Resource.validate reading
+   * `stack.resource_by_refid`: a deployment's server must take software config user data). Run
+   * where the type's own checks run (a stack's create or update, not template validate). Returns
+   * the property the failure is about and its message, or undefined when all is well.
+   */
+  readonly crossCheck?: (
+    self: ImplicitView,
+    lookup: (name: string) => ImplicitView | undefined,
+  ) => { property: string; message: string } | undefined;
   /** Whether `get_attr` may read this attribute (types with dynamic attributes decide per name). */
   hasAttribute(name: string): boolean;
   /**

@@ -11,7 +11,7 @@ import type { StackDefinition } from '../../template/stack-definition.js';
 import type { Json } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
-import { peerReader } from './peers.js';
+import { peerReader, signalWaitKey } from './peers.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
 import { softwareService } from '../../software/service.js';
@@ -140,6 +140,21 @@ export async function definitionFor(
   if (cached) return cached;
   const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
   return record ? scope.cache.load(record, identity) : undefined;
+}
+
+/**
+ * When a pending action polls again: backed off from the plugin's hint, or, parked on a
+ * resource's signals (`wakeOnSignalTo`), at the hint at the latest and as soon as one is handled.
+ */
+export function pollSchedule(
+  scope: Pick<NodeScope, 'stack'>,
+  result: { pollAfterMs?: number | undefined; wakeOnSignalTo?: string | undefined },
+  attempt: number,
+): { delay: number; key: string | undefined } {
+  const wakeOn = result.wakeOnSignalTo;
+  if (wakeOn === undefined) return { delay: pollDelay(result.pollAfterMs, attempt), key: undefined };
+  const delay = Math.max(0, result.pollAfterMs ?? pollDelay(undefined, attempt));
+  return { delay, key: signalWaitKey(scope.stack.id, wakeOn) };
 }
 
 /** Backoff for persisted polling: start from the plugin's hint, grow, cap at 5 s. */

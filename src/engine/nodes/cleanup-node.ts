@@ -13,7 +13,7 @@ import {
   type NodePayload,
   type NodeScope,
   pluginContext,
-  pollDelay,
+  pollSchedule,
 } from '../context/node-work.js';
 import { runNestedDelete } from './nested/nested.js';
 import { parseNodeKey } from '../core/nodes.js';
@@ -141,20 +141,25 @@ export async function afterDelete(
   const pending = 'done' in result ? !result.done : result.progress !== undefined;
   if (!pending) return finishCleanup(scope, row, row.engineId, true);
   const progress = 'progress' in result && result.progress !== undefined ? result.progress : row.progress;
-  const delay = pollDelay(result.pollAfterMs, attempt);
+  const { delay, key } = pollSchedule(scope, result, attempt);
   const saved = await deps.store.tx(async (tx) => {
     const next = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
       engineId: scope.holder,
       progress: progress ?? null,
     });
     if (!next) return false;
-    await tx.work.reschedule(item, deps.clock.now() + delay, {
-      phase: 'poll',
-      op: 'delete',
-      row: row.id,
-      attempt: attempt + 1,
-      ...(retries > 0 ? { retries } : {}),
-    });
+    await tx.work.reschedule(
+      item,
+      deps.clock.now() + delay,
+      {
+        phase: 'poll',
+        op: 'delete',
+        row: row.id,
+        attempt: attempt + 1,
+        ...(retries > 0 ? { retries } : {}),
+      },
+      key,
+    );
     return true;
   });
   if (!saved) return retryLater(scope);

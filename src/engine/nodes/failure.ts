@@ -3,6 +3,7 @@ import { resourceEvent } from '../core/events.js';
 import { failTraversal } from '../core/finish.js';
 import { abortedText, stackFailureText, TIMED_OUT } from '../core/failure-text.js';
 import type { EngineDeps } from '../core/deps.js';
+import type { Json } from '../../util/json.js';
 import type { NodeScope } from '../context/node-work.js';
 
 /** Work kind: roll a failed stack back (enqueued with the failure, so it survives a crash). */
@@ -73,7 +74,9 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
   if (row) {
     // An operation still running when the stack times out fails with it, as in Heat.
     const action = row.action === 'INIT' ? 'CREATE' : row.action;
-    await failNode(scope, row, abortedText(action, TIMED_OUT), undefined, TIMED_OUT);
+    const why = timeoutReasonOf(deps, row, action, now);
+    const reason = why ? `${abortedText(action, TIMED_OUT)}: ${why}` : abortedText(action, TIMED_OUT);
+    await failNode(scope, row, reason, undefined, TIMED_OUT);
     return true;
   }
   await deps.store.tx(async (tx) => {
@@ -83,6 +86,19 @@ export async function failIfTimedOut(scope: NodeScope, row?: ResourceRecord): Pr
     await tx.work.complete(item);
   });
   return true;
+}
+
+/** What the row's type says of its wait that the timeout cut short (ResourcePlugin.timeoutReason). */
+function timeoutReasonOf(
+  deps: EngineDeps,
+  row: ResourceRecord,
+  action: string,
+  now: number,
+): string | undefined {
+  const plugin = deps.plugins.plugin(row.type);
+  const state = (row.progress as { state?: Json } | null)?.state;
+  if (!plugin?.timeoutReason || state === undefined || state === null) return undefined;
+  return plugin.timeoutReason(action, state, now);
 }
 
 /** Whether the stack's current operation has run past its timeout. */

@@ -7,7 +7,7 @@ import { externalIdOf } from './external.js';
 import { failNode } from './failure.js';
 import { resourceFailureText } from '../core/failure-text.js';
 import { lockState } from './locks.js';
-import { type NodePayload, type NodeScope, pluginContext, pollDelay } from '../context/node-work.js';
+import { type NodePayload, type NodeScope, pluginContext, pollSchedule } from '../context/node-work.js';
 import { parseNodeKey } from '../core/nodes.js';
 import { propagate } from '../core/propagate.js';
 import { beginTraversal } from '../core/traversal.js';
@@ -112,8 +112,8 @@ async function settle(
       progress: (result.progress ?? row.progress ?? null) as Json,
     });
     if (!written) return false;
-    const due = deps.clock.now() + pollDelay(result.pollAfterMs, attempt);
-    await tx.work.reschedule(item, due, next as unknown as JsonObject);
+    const { delay, key } = pollSchedule(scope, result, attempt);
+    await tx.work.reschedule(item, deps.clock.now() + delay, next as unknown as JsonObject, key);
     return true;
   });
   if (!saved) return retryLater(scope);

@@ -33,8 +33,12 @@ import { ConflictError } from '../core/errors.js';
 /** Work kind: handle one signal. Its traversalId is the signal's id, so the sender can find it. */
 export const SIGNAL = 'signal';
 
-/** Resource actions during which Heat refuses signals (its no_signal_actions). */
-const NO_SIGNAL_ACTIONS: ReadonlySet<string> = new Set(['SUSPEND', 'DELETE']);
+/** Resource actions during which Heat refuses signals (its no_signal_actions), unless the type says. */
+const NO_SIGNAL_ACTIONS: readonly string[] = ['SUSPEND', 'DELETE'];
+
+function refusesSignals(deps: EngineDeps, row: ResourceRecord): boolean {
+  return (deps.plugins.plugin(row.type)?.noSignalActions ?? NO_SIGNAL_ACTIONS).includes(row.action);
+}
 
 /** How soon a signal waiting for an earlier one of its resource looks again. */
 const SIGNAL_TURN_MS = 20;
@@ -78,7 +82,7 @@ export async function signalResource(
     if (!row) {
       throw new OperationError(`resource "${resourceName}" not found in stack "${stack.name}"`, 'not_found');
     }
-    if (NO_SIGNAL_ACTIONS.has(row.action)) {
+    if (refusesSignals(deps, row)) {
       // Committed although the signal is refused: Heat records the attempt.
       await tx.events.append([cannotSignalEvent(row, now)]);
       return notSupportedDuring(row.action);
@@ -147,7 +151,7 @@ export async function runSignal(deps: EngineDeps, cache: TemplateCache, item: Wo
       await record(deps, cache, item, undefined, { kind: 'ignored' }, payload);
       return;
     }
-    const outcome: Outcome = NO_SIGNAL_ACTIONS.has(row.action)
+    const outcome: Outcome = refusesSignals(deps, row)
       ? { kind: 'refused' }
       : await handle(deps, stack, row, payload);
     if (await record(deps, cache, item, row, outcome, payload)) return;
