@@ -89,7 +89,7 @@ export async function scriptTemplate(
   assert.equal(out.status_code, 0);
   assert.equal(out.stdout, 'Writing to /tmp/baaaaa\nWritten to /tmp/baaaaa\n');
   // `sh -x` traces each command to stderr before the script's own line.
-  assert.match(String(out.stderr), /\+ echo 'Writing to \/tmp\/baaaaa'/);
+  assert.match(String(out.stderr), /^\+ echo Writing to \/tmp\/baaaaa\n/);
   assert.match(String(out.stderr), /Output to stderr\n$/);
 
   const bar = scratchName(name);
