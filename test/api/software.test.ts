@@ -260,4 +260,21 @@ describe('API: software configs and deployments', () => {
     );
     await refused(call(a, 'GET', '/software_configs?global_tenant=true'), 403);
   });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await api.call('GET', '/v1/openapi.json')).json() as { paths: Record<string, object> };
+    for (const path of [
+      '/v1/{project_id}/software_configs',
+      '/v1/{project_id}/software_configs/{config_id}',
+      '/v1/{project_id}/software_deployments',
+      '/v1/{project_id}/software_deployments/{deployment_id}',
+      '/v1/{project_id}/software_deployments/metadata/{server_id}',
+    ]) {
+      assert.ok(doc.paths[path], `${path} in ${Object.keys(doc.paths).join(', ')}`);
+    }
+    assert.deepEqual(
+      Object.keys(doc.paths['/v1/{project_id}/software_deployments/{deployment_id}']!).sort(),
+      ['delete', 'get', 'put'],
+    );
+  });
 });

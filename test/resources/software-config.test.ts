@@ -47,6 +47,17 @@ describe('software config types', () => {
     await r.delete();
   });
 
+  it('an adopted config is stored under the id the adopt document gives, once', async () => {
+    const r = new FakeResource(softwareConfigPlugin);
+    r.physicalId = '11111111-2222-4333-8444-555555555555';
+    const props = r.props({ group: 'script', config: 'echo adopted' });
+    await softwareConfigPlugin.adopt!(r.ctx(), props);
+    await softwareConfigPlugin.adopt!(r.ctx(), props);
+    const stored = await r.softwareStore.service('project').getConfig(r.physicalId);
+    assert.equal(stored?.config, 'echo adopted');
+    assert.equal(r.softwareStore.configs.size, 1);
+  });
+
   it('refuses an input or output type Heat does not know', () => {
     const r = new FakeResource(softwareConfigPlugin);
     assert.throws(() => r.props({ inputs: [{ name: 'a', type: 'Float' }] }), /Float/);

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { isAdmin } from '../../auth/identity.js';
 import type { DeploymentChanges } from '../../software/contract.js';
 import { formatConfig, formatDeployment } from '../../software/format.js';
-import { type ProjectSoftware, softwareService } from '../../software/service.js';
+import { type ProjectSoftware, softwareService, type SoftwareStore } from '../../software/service.js';
 import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import type { Api } from '../context.js';
 import type { ApiDeps } from '../deps.js';
@@ -31,8 +31,10 @@ const deploymentNotFound = (id: string) => notFound(`Deployment with id ${id} no
  */
 export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
   const { store, clock } = deps.engine.deps;
-  const service = (request: FastifyRequest): ProjectSoftware =>
-    softwareService(store, {
+  // Reads go through the store's read transactions: they stay quick while the engine writes.
+  const reader: SoftwareStore = { tx: (fn) => store.read(fn) };
+  const service = (request: FastifyRequest, reads = false): ProjectSoftware =>
+    softwareService(reads ? reader : store, {
       projectId: request.identity.projectId,
       admin: isAdmin(request.identity),
       now: () => clock.now(),
@@ -46,7 +48,7 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
     if (global !== undefined && /^(true|1|yes|on|t|y)$/i.test(global))
       throw new HttpError(403, 'Forbidden', 'Access was denied to this resource: global_tenant');
     const admin = isAdmin(request.identity);
-    const configs = await service(request).listConfigs({
+    const configs = await service(request, true).listConfigs({
       limit: limit === undefined ? undefined : nonNegativeInt(limit, 'limit'),
       marker,
     });
@@ -73,7 +75,7 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
     '/software_configs/:config_id',
     { schema: { params: ConfigParams, ...configTags } },
     async (request) => {
-      const config = await service(request).getConfig(request.params.config_id);
+      const config = await service(request, true).getConfig(request.params.config_id);
       if (!config) throw configNotFound(request.params.config_id);
       return { software_config: formatConfig(config) };
     },
@@ -93,7 +95,7 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
     '/software_deployments',
     { schema: { querystring: DeploymentQuery, ...deploymentTags } },
     async (request) => {
-      const deployments = await service(request).listDeployments(request.query.server_id);
+      const deployments = await service(request, true).listDeployments(request.query.server_id);
       return { software_deployments: deployments.map(formatDeployment) };
     },
   );
@@ -101,7 +103,9 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
   app.get(
     '/software_deployments/metadata/:server_id',
     { schema: { params: ServerParams, ...deploymentTags } },
-    async (request) => ({ metadata: await service(request).serverDeployments(request.params.server_id) }),
+    async (request) => ({
+      metadata: await service(request, true).serverDeployments(request.params.server_id),
+    }),
   );
 
   app.post('/software_deployments', { schema: { body: AnyBody, ...deploymentTags } }, async (request) => {
@@ -129,7 +133,7 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
     '/software_deployments/:deployment_id',
     { schema: { params: DeploymentParams, ...deploymentTags } },
     async (request) => {
-      const deployment = await service(request).getDeployment(request.params.deployment_id);
+      const deployment = await service(request, true).getDeployment(request.params.deployment_id);
       if (!deployment) throw deploymentNotFound(request.params.deployment_id);
       return { software_deployment: formatDeployment(deployment) };
     },

@@ -4,6 +4,7 @@ import { isPlainObject } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import type { PluginContext } from '../contract.js';
 import { type MimePart, multipartMessage, parseMultipart } from './mime-message.js';
+import { uuidFrom } from './physical-name.js';
 import { dropConfig, storeConfig } from './software-config.js';
 import { rowReality } from './row-reality.js';
 
@@ -97,8 +98,17 @@ export const multipartMimePlugin: CatalogPlugin = {
 
   async create(ctx, properties) {
     const message = multipartMessage(await partsOf(ctx, properties), ctx.idempotencyKey);
-    const physicalId = await storeConfig(ctx, { group: properties.group ?? null }, message);
+    const id = uuidFrom(ctx.idempotencyKey);
+    const physicalId = await storeConfig(ctx, { group: properties.group ?? null }, message, id);
     return { physicalId, data: { config: message } };
+  },
+
+  async adopt(ctx, properties) {
+    const message =
+      typeof ctx.data.config === 'string'
+        ? ctx.data.config
+        : multipartMessage(await partsOf(ctx, properties), ctx.idempotencyKey);
+    await storeConfig(ctx, { group: properties.group ?? null }, message);
   },
 
   async update() {

@@ -69,8 +69,9 @@ export async function storeConfig(
   ctx: PluginContext,
   properties: Record<string, Value>,
   config: Value,
+  // An adopted config keeps the id the adopt document gave (stored if it is not yet).
+  id: string = ctx.physicalId ?? uuidFrom(ctx.idempotencyKey),
 ): Promise<string> {
-  const id = uuidFrom(ctx.idempotencyKey);
   const options = properties.options;
   await ctx.software.createConfig({
     id,
@@ -110,7 +111,12 @@ export function configPlugin(spec: {
     attributes: { config: attr('The config value of the software config.', 'string') },
 
     async create(ctx: PluginContext, properties: Record<string, Value>) {
-      return { physicalId: await storeConfig(ctx, properties, spec.render(properties)) };
+      const id = uuidFrom(ctx.idempotencyKey);
+      return { physicalId: await storeConfig(ctx, properties, spec.render(properties), id) };
+    },
+
+    async adopt(ctx: PluginContext, properties: Record<string, Value>) {
+      await storeConfig(ctx, properties, spec.render(properties));
     },
 
     async update() {
