@@ -3,12 +3,16 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
  * What a request's log lines say of it. Never its headers (X-Auth-Token) nor its body (a
- * create's parameters, hidden ones included): only what routes it.
+ * create's parameters, hidden ones included), nor a token in its URL: only what routes it.
  */
+/** Signal and agent tokens travel in URLs (pre-signed URLs): their signature never reaches a log. */
+export const maskTokens = (url: string): string =>
+  url.replace(/\b(hsig_|hagt_)([\w-]+)\.[\w-]+/g, '$1$2.***');
+
 const serializers = {
   req: (request: FastifyRequest) => ({
     method: request.method,
-    url: request.url,
+    url: maskTokens(request.url),
     host: request.host,
     remoteAddress: request.ip,
   }),

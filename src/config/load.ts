@@ -257,7 +257,7 @@ function checkRaw(name: OptionName, raw: RawValue, source: ValueSource, format?:
     case 'string':
       return { value: text };
     case 'enum': {
-      const value = spec.choices.find((c) => c === text.toLowerCase());
+      const value = spec.choices.find((c) => c.toLowerCase() === text.toLowerCase());
       return value === undefined ? bad(got) : { value };
     }
   }

@@ -305,6 +305,79 @@ describe('API: servers’ agents reach their metadata through each software_conf
     assert.equal((JSON.parse(read.text) as Json).role, 'web');
   });
 
+  it('an agent token signals the deployments to its server, and no other', async () => {
+    const template = `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net, properties: {name: deploy-net}}
+  subnet:
+    type: OS::Neutron::Subnet
+    properties: {network: {get_resource: net}, cidr: 10.73.0.0/24}
+  mine:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties: &server
+      image: cirros-0.6.2-x86_64-disk
+      flavor: m1.tiny
+      networks: [{network: {get_resource: net}}]
+      user_data_format: SOFTWARE_CONFIG
+      software_config_transport: POLL_SERVER_HEAT
+  other:
+    type: OS::Nova::Server
+    depends_on: subnet
+    properties: *server
+  config: {type: OS::Heat::SoftwareConfig, properties: {group: script, config: "echo hi"}}
+  dep:
+    type: OS::Heat::SoftwareDeployment
+    properties: {config: {get_resource: config}, server: {get_resource: mine}}
+`;
+    const created = await call('POST', `${api}/stacks`, { stack_name: 'deploy', template });
+    assert.equal(created.status, 201, created.text);
+    const id = (JSON.parse(created.text) as { stack: Json }).stack.id as string;
+    const path = `${api}/stacks/deploy/${id}`;
+    // The deployment waits for its signal: read each server's credential from its boot data.
+    const tokens: Record<string, string> = {};
+    for (let i = 0; i < 600 && Object.keys(tokens).length < 2; i++) {
+      for (const name of ['mine', 'other']) {
+        const r = await call('GET', `${path}/resources/${name}`);
+        const resource = (JSON.parse(r.text) as { resource?: Json }).resource;
+        const server = resource?.physical_resource_id
+          ? cloud.state.get<ServerRecord>('server', resource.physical_resource_id as string)
+          : undefined;
+        const occ = server?.userData
+          ? (cfnInitData(Buffer.from(server.userData, 'base64').toString('utf8'))?.[
+              'os-collect-config'
+            ] as Occ)
+          : undefined;
+        if (occ?.heat) tokens[name] = occ.heat.password;
+      }
+      if (Object.keys(tokens).length < 2) await new Promise((res) => setTimeout(res, 100));
+    }
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'CREATE_IN_PROGRESS'; i++) {
+      const r = await call('GET', `${path}/resources/dep`);
+      status = String((JSON.parse(r.text) as { resource?: Json }).resource?.resource_status ?? '');
+      if (status !== 'CREATE_IN_PROGRESS') await new Promise((res) => setTimeout(res, 100));
+    }
+    const outputs = { deploy_stdout: 'hi', deploy_stderr: '', deploy_status_code: 0 };
+    const refused = await call('POST', `${path}/resources/dep/signal`, outputs, {
+      'x-auth-token': tokens.other!,
+    });
+    assert.equal(refused.status, 403, `another server’s agent: ${refused.text}`);
+    const signalled = await call('POST', `${path}/resources/dep/signal`, outputs, {
+      'x-auth-token': tokens.mine!,
+    });
+    assert.equal(signalled.status, 200, signalled.text);
+    await waitFor('deploy', /^CREATE_COMPLETE$/);
+    const dep = await call('GET', `${path}/resources/dep`);
+    assert.equal(
+      (JSON.parse(dep.text) as { resource: { attributes: Json } }).resource.attributes.deploy_stdout,
+      'hi',
+    );
+    // Not a resource of another kind either: the server itself.
+    const server = await call('POST', `${path}/resources/mine/signal`, {}, { 'x-auth-token': tokens.mine! });
+    assert.equal(server.status, 403, server.text);
+  });
+
   it('ZAQAR_MESSAGE is refused at create, saying why', async () => {
     const template = `heat_template_version: 2018-08-31
 resources:

@@ -321,6 +321,21 @@ describe('API operations: logs and secrets', () => {
     }
   });
 
+  it('masks the signature of a token in a URL (signal and agent metadata URLs)', async () => {
+    const log = capturedLogger();
+    const api = await startApi({ logger: log.logger });
+    try {
+      const secret = 'c2lnbmF0dXJlLXBhcnQ';
+      await api.call('POST', `/v1/signal/hsig_cGF5bG9hZA.${secret}`, { body: {} });
+      await api.call('GET', `/v1/agent-metadata/hagt_cGF5bG9hZA.${secret}`);
+      const text = log.lines.join('');
+      assert.ok(!text.includes(secret), text);
+      assert.match(text, /hagt_cGF5bG9hZA\.\*\*\*/);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('keeps a request id the client sent in the right form', async () => {
     const api = await startApi();
     try {

@@ -36,6 +36,7 @@ describe('plugin catalog', () => {
       'OS::Heat::AutoScalingGroup',
       'OS::Heat::CloudConfig',
       'OS::Heat::Delay',
+      'OS::Heat::DeployedServer',
       'OS::Heat::MultipartMime',
       'OS::Heat::None',
       'OS::Heat::RandomString',

@@ -28,7 +28,6 @@ export const deployedServerPlugin: CatalogPlugin = {
   type: 'OS::Heat::DeployedServer',
   description:
     'A resource for managing servers that are already deployed. A DeployedServer resource manages resources for servers that have been deployed externally from OpenStack. These servers can be associated with SoftwareDeployments for further orchestration via Heat.',
-  supportStatus: { version: '8.0.0' },
   inRow: true,
   properties: {
     name: P.string({ description: 'Server name.', updateAllowed: true }),
