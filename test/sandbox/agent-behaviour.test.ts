@@ -67,8 +67,9 @@ describe('sandbox guest agent: runs, retries, policies', () => {
       heat.signals.find((s) => s.path === '/signal/retried'),
     );
     assert.equal(signal.body.deploy_stdout, 'done\n');
-    const config = (await agentOf(app, id))!.configs[0]!;
-    assert.equal(config.signal, 'delivered');
+    const config = await until('the delivery recorded', async () =>
+      (await agentOf(app, id))?.configs.find((c) => c.signal === 'delivered'),
+    );
     assert.equal(config.signal_attempts, 3);
     const reads = heat.reads.request;
     await until('more polls', () => heat.reads.request >= reads + 3);
@@ -95,6 +96,9 @@ describe('sandbox guest agent: runs, retries, policies', () => {
     assert.equal((await agentOf(app, id))!.status, 'stopped');
     const missing = await app.inject({ method: 'POST', url: '/admin/servers/nope/stop-agent' });
     assert.equal(missing.statusCode, 404);
+    // Its server deleted, the stopped agent is forgotten.
+    await app.inject({ method: 'POST', url: `/admin/server/${id}/delete` });
+    assert.equal(await agentOf(app, id), undefined);
   });
 
   it('POST /admin/agents registers a DeployedServer’s agent; bad bodies are 400', async () => {
@@ -225,6 +229,40 @@ describe('sandbox guest agent: runs, retries, policies', () => {
     assert.equal(runs('f1'), 0);
     await noise({ agentFailureRate: 0 });
     await app.inject({ method: 'POST', url: `/admin/servers/${id}/stop-agent` });
+  });
+
+  it('stop-agent kills a running script and what it started', async () => {
+    const pidFile = join(scratch, 'sleeper.pid');
+    heat.metadata = {
+      'os-collect-config': occ(heat, 'request'),
+      deployments: [
+        deployment(
+          'slow',
+          `#!/bin/sh\nsleep 60 &\necho $! > "${pidFile}"\nwait`,
+          signalInputs(heat, 'CFN_SIGNAL', 'slow'),
+        ),
+      ],
+    };
+    const id = await bootServer(app, userData({ 'os-collect-config': occ(heat, 'request') }), 'slow');
+    const pid = await until('the sleeper started', () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) || undefined : undefined,
+    );
+    const alive = (p: number) => {
+      try {
+        process.kill(p, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    assert.ok(alive(pid));
+    const r = await app.inject({ method: 'POST', url: `/admin/servers/${id}/stop-agent` });
+    assert.equal(r.statusCode, 200, r.body);
+    await until('the sleeper killed', () => !alive(pid));
+    assert.equal(
+      heat.signals.find((s) => s.path === '/signal/slow'),
+      undefined,
+    );
   });
 
   it('noise knobs are checked', async () => {

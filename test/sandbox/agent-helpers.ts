@@ -32,7 +32,9 @@ export interface FakeHeat {
   metadata: Record<string, unknown>;
   signals: Signal[];
   /** How many metadata reads succeeded through each collector, and how many were refused. */
-  reads: { cfn: number; heat: number; request: number; refused: number };
+  reads: { cfn: number; heat: number; request: number; refused: number; logins: number };
+  /** The token Keystone gives now; changing it makes the ones given before invalid. */
+  token: string;
   /** The next N signals are answered 503. */
   refuseSignals: number;
   /** Answer the CFN API in JSON instead of Heat's default XML. */
@@ -74,7 +76,8 @@ export async function fakeHeat(): Promise<FakeHeat> {
   const state = {
     metadata: {} as Record<string, unknown>,
     signals: [] as Signal[],
-    reads: { cfn: 0, heat: 0, request: 0, refused: 0 },
+    reads: { cfn: 0, heat: 0, request: 0, refused: 0, logins: 0 },
+    token: 'tok-1',
     refuseSignals: 0,
     cfnJson: false,
   };
@@ -133,11 +136,16 @@ export async function fakeHeat(): Promise<FakeHeat> {
             ],
           },
         ];
-        return send(201, { token: { catalog, project: { id: PROJECT } } }, { 'X-Subject-Token': 'tok-1' });
+        state.reads.logins++;
+        return send(
+          201,
+          { token: { catalog, project: { id: PROJECT } } },
+          { 'X-Subject-Token': state.token },
+        );
       }
       const heatBase = `/heat/v1/${PROJECT}/stacks/${STACK}/resources/server`;
       if (path.startsWith(`/heat/v1/${PROJECT}/`)) {
-        if (req.headers['x-auth-token'] !== 'tok-1') return send(401, { error: 'no token' });
+        if (req.headers['x-auth-token'] !== state.token) return send(401, { error: 'no token' });
         if (path === `${heatBase}/metadata` && req.method === 'GET') {
           state.reads.heat++;
           return send(200, { metadata: state.metadata });
@@ -303,11 +311,13 @@ export async function bootServer(
   app: FastifyInstance,
   data: string | undefined,
   name = 'vm',
+  /** '' for RegionOne, '/regions/RegionTwo' for the other. */
+  region = '',
 ): Promise<string> {
   const { token } = await login(app, 'demo');
   const r = await app.inject({
     method: 'POST',
-    url: '/compute/v2.1/servers',
+    url: `${region}/compute/v2.1/servers`,
     headers: { 'X-Auth-Token': token },
     payload: {
       server: {
@@ -322,7 +332,7 @@ export async function bootServer(
   return r.json().server.id as string;
 }
 
-/** Waits (generously) until `check` returns a value; fails with `what` otherwise. */
+/** Waits (generously) until `check` returns a truthy value; fails with `what` otherwise. */
 export async function until<T>(
   what: string,
   check: () => T | undefined | Promise<T | undefined>,
@@ -330,7 +340,7 @@ export async function until<T>(
   const deadline = Date.now() + 15_000;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
+    if (value) return value;
     if (Date.now() > deadline) return assert.fail(`timed out waiting for ${what}`);
     await sleep(10);
   }
@@ -339,6 +349,7 @@ export async function until<T>(
 export interface AgentView {
   server_id: string;
   source: string;
+  region: string | null;
   transport: string | null;
   status: string;
   last_poll_at: string | null;

@@ -139,6 +139,16 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     assert.equal(put.body.deploy_stdout, 'put\n');
     assert.ok(heat.reads.heat > reads);
     assert.equal((await agentOf(app, id))!.transport, 'heat');
+    // The collector keeps its Keystone session between polls, and logs in again once it is refused.
+    const logins = heat.reads.logins;
+    const polled = heat.reads.heat;
+    await until('more polls', () => heat.reads.heat >= polled + 3);
+    assert.equal(heat.reads.logins, logins, 'no login per poll');
+    heat.token = 'tok-2';
+    const rotated = heat.reads.heat;
+    await until('polls with a new token', () => heat.reads.heat >= rotated + 2);
+    assert.equal(heat.reads.logins, logins + 1);
+    heat.token = 'tok-1';
     await stopAgent(id);
   });
 
@@ -176,6 +186,18 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     await until('the agent polled', async () => (await agentOf(app, configured))?.last_poll_at);
     assert.equal(await agentOf(app, plain), undefined);
     assert.equal(await agentOf(app, raw), undefined);
+    // A server of the other region has its agent too.
+    const elsewhere = await bootServer(
+      app,
+      userData({ 'os-collect-config': occ(heat, 'request') }),
+      'region-two',
+      '/regions/RegionTwo',
+    );
+    const agent = await until('the other region’s agent polled', async () => {
+      const a = await agentOf(app, elsewhere);
+      return a?.last_poll_at ? a : undefined;
+    });
+    assert.equal(agent.region, 'RegionTwo');
     const r = await app.inject({ method: 'POST', url: `/admin/server/${configured}/delete` });
     assert.equal(r.statusCode, 200, r.body);
     await until('the agent gone', async () => ((await agentOf(app, configured)) ? undefined : true));

@@ -5,13 +5,14 @@ import type { SandboxContext } from '../app.js';
 import { happens } from '../noise.js';
 import type { SandboxObject } from '../state.js';
 import { collectConfig } from './bootstrap.js';
-import { chooseTransport, collect } from './collectors.js';
+import { chooseTransport, collect, type SessionCache } from './collectors.js';
 import {
   applyConfig,
   type DeployedConfig,
   type HookResult,
   type HookSpace,
   inputValues,
+  killHook,
   resolveComponent,
 } from './hooks.js';
 import { retryable } from './http.js';
@@ -80,6 +81,7 @@ function text(value: unknown): string | null {
 export class Agent {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private readonly sessions: SessionCache = new Map();
   readonly space: HookSpace;
 
   constructor(
@@ -116,7 +118,7 @@ export class Agent {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    for (const child of this.space.children) child.kill('SIGKILL');
+    for (const child of this.space.children) killHook(child);
   }
 
   private schedule(ms: number, then: () => Promise<void> = () => this.tick()): void {
@@ -189,7 +191,7 @@ export class Agent {
     }
     let metadata: JsonObject;
     try {
-      metadata = await collect(transport, record.occ);
+      metadata = await collect(transport, record.occ, this.sessions);
     } catch (error) {
       this.save((r) => {
         r.status = 'running';

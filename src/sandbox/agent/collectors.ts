@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
-import { json, keystone, request } from './http.js';
+import { HttpError, json, keystone, request, type Session } from './http.js';
 
 /**
  * os-collect-config's collectors, each fetching the server's metadata by the transport its
@@ -86,8 +86,11 @@ async function detailField(response: Response, field: string): Promise<unknown> 
     const value = detail?.[field];
     return typeof value === 'string' ? JSON.parse(value) : value;
   }
+  // Heat writes empty metadata as an empty element.
+  if (new RegExp(`<${field}\\s*/>`).test(text)) return {};
   const value = xmlText(text, field);
-  return value === undefined ? undefined : JSON.parse(value);
+  if (value === undefined) return undefined;
+  return value.trim() === '' ? {} : JSON.parse(value);
 }
 
 async function collectCfn(settings: JsonObject): Promise<JsonObject> {
@@ -125,20 +128,38 @@ async function collectCfn(settings: JsonObject): Promise<JsonObject> {
   return content;
 }
 
-async function collectHeat(settings: JsonObject): Promise<JsonObject> {
-  const session = await keystone(
-    String(settings.auth_url),
-    String(settings.user_id),
-    String(settings.password),
-    String(settings.project_id),
-  );
+/** Keystone sessions an agent keeps between polls (os-collect-config caches its auth for 30 min). */
+export type SessionCache = Map<string, { session: Session; at: number }>;
+
+const SESSION_TTL_MS = 30 * 60_000;
+
+async function collectHeat(settings: JsonObject, sessions: SessionCache): Promise<JsonObject> {
+  const key = JSON.stringify([settings.auth_url, settings.user_id, settings.password, settings.project_id]);
+  const cached = sessions.get(key);
+  const fresh = cached !== undefined && Date.now() - cached.at < SESSION_TTL_MS;
+  const session = fresh
+    ? cached.session
+    : await keystone(
+        String(settings.auth_url),
+        String(settings.user_id),
+        String(settings.password),
+        String(settings.project_id),
+      );
+  sessions.set(key, { session, at: fresh ? cached.at : Date.now() });
   const region = typeof settings.region_name === 'string' ? settings.region_name : null;
   const endpoint = session.endpoint('orchestration', region);
   const stack = String(settings.stack_id).split('/').map(encodeURIComponent).join('/');
   const resource = encodeURIComponent(String(settings.resource_name));
-  const response = await request(`${endpoint}/stacks/${stack}/resources/${resource}/metadata`, {
-    headers: { 'X-Auth-Token': session.token, Accept: 'application/json' },
-  });
+  let response: Response;
+  try {
+    response = await request(`${endpoint}/stacks/${stack}/resources/${resource}/metadata`, {
+      headers: { 'X-Auth-Token': session.token, Accept: 'application/json' },
+    });
+  } catch (error) {
+    // A token revoked or expired early: log in again at the next poll.
+    if (error instanceof HttpError && error.status === 401) sessions.delete(key);
+    throw error;
+  }
   const metadata = (await json(response)).metadata;
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
     throw new Error('the metadata answer has no metadata object');
@@ -151,9 +172,9 @@ async function collectRequest(settings: JsonObject): Promise<JsonObject> {
 }
 
 /** The server's metadata now, through the transport's collector. */
-export function collect(transport: Transport, occ: JsonObject): Promise<JsonObject> {
+export function collect(transport: Transport, occ: JsonObject, sessions: SessionCache): Promise<JsonObject> {
   const settings = section(occ, transport)!;
   if (transport === 'cfn') return collectCfn(settings);
-  if (transport === 'heat') return collectHeat(settings);
+  if (transport === 'heat') return collectHeat(settings, sessions);
   return collectRequest(settings);
 }

@@ -66,7 +66,13 @@ function run(
   options: { cwd: string; env: Record<string, string>; stdin?: string },
 ): Promise<{ stdout: string; stderr: string; code: number }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A group of its own: stopping the agent kills what the script started too.
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     space.children.add(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -86,6 +92,16 @@ function run(
 }
 
 const osSignals: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** Kills a hook's child and everything it started (its process group). */
+export function killHook(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
 
 /** Reads `<outputsPath>.<name>` of each declared output that the run wrote. */
 async function readOutputs(config: DeployedConfig, outputsPath: string): Promise<JsonObject> {

@@ -17,6 +17,23 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A URL as messages show it: no query (signatures), and no credential in the path (a pre-signed
+ * signal URL or a temp URL carries its token there).
+ */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname
+      .split('/')
+      .map((part) => (/^(hagt|hsig)_/.test(part) || part.length >= 40 ? '<secret>' : part))
+      .join('/');
+    return `${parsed.origin}${path}`;
+  } catch {
+    return '<a bad URL>';
+  }
+}
+
 export async function request(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
@@ -24,7 +41,10 @@ export async function request(
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
   if (!response.ok) {
     const text = (await response.text().catch(() => '')).slice(0, 300);
-    throw new HttpError(response.status, `${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
+    throw new HttpError(
+      response.status,
+      `${init.method ?? 'GET'} ${shownUrl(url)}: ${response.status} ${text}`,
+    );
   }
   return response;
 }
@@ -32,7 +52,7 @@ export async function request(
 export async function json(response: Response): Promise<JsonObject> {
   const value: unknown = await response.json();
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`${response.url}: the answer is not a JSON object`);
+    throw new Error(`${shownUrl(response.url)}: the answer is not a JSON object`);
   }
   return value as JsonObject;
 }
@@ -64,7 +84,7 @@ export async function keystone(
     body: JSON.stringify(body),
   });
   const token = response.headers.get('x-subject-token');
-  if (!token) throw new Error(`${url}: no X-Subject-Token in the answer`);
+  if (!token) throw new Error(`${shownUrl(url)}: no X-Subject-Token in the answer`);
   const document = await json(response);
   const catalog = ((document.token as JsonObject | undefined)?.catalog ?? []) as JsonObject[];
   return {
@@ -74,9 +94,12 @@ export async function keystone(
       const endpoints = ((service?.endpoints ?? []) as JsonObject[]).filter(
         (e) => (e.interface ?? 'public') === 'public',
       );
-      const found = region
-        ? endpoints.find((e) => e.region === region || e.region_id === region)
-        : endpoints[0];
+      // A catalog whose endpoints name no region serves every region.
+      const regionless = endpoints.every((e) => e.region == null && e.region_id == null);
+      const found =
+        region && !regionless
+          ? endpoints.find((e) => e.region === region || e.region_id === region)
+          : endpoints[0];
       if (typeof found?.url !== 'string') {
         throw new Error(`no ${type} endpoint${region ? ` in region ${region}` : ''} in the catalog`);
       }

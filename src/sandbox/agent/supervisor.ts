@@ -35,7 +35,7 @@ export class GuestAgents {
 
   /** Resumes the agents a state file kept (a restarted sandbox's guests carry on). */
   resume(): void {
-    for (const record of this.live().state.list<AgentRecord>(AGENT_KIND)) {
+    for (const record of this.list()) {
       if (record.status !== 'stopped') this.launch(record.id);
     }
   }
@@ -100,8 +100,15 @@ export class GuestAgents {
     return true;
   }
 
+  /** The agents; a stopped one whose server is gone is forgotten (no loop of its own notices). */
   list(): AgentRecord[] {
-    return this.live().state.list<AgentRecord>(AGENT_KIND);
+    return this.live()
+      .state.list<AgentRecord>(AGENT_KIND)
+      .filter((record) => {
+        if (record.status !== 'stopped' || this.serverState(record) !== 'gone') return true;
+        this.forget(record.id);
+        return false;
+      });
   }
 
   /** The sandbox closes: timers and children stop; a temporary scratch root goes. */
