@@ -346,7 +346,7 @@ resources:
         const occ = server?.userData
           ? (cfnInitData(Buffer.from(server.userData, 'base64').toString('utf8'))?.[
               'os-collect-config'
-            ] as Occ)
+            ] as unknown as Occ)
           : undefined;
         if (occ?.heat) tokens[name] = occ.heat.password;
       }

@@ -2,6 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AGENT_TOKEN_PREFIX } from '../../auth/agent-credentials.js';
 import { STACK_USER_ROLE } from '../../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX } from '../../auth/signal-tokens.js';
+import {
+  AGENT_IDENTITY_PATH,
+  AGENT_METADATA_PATH,
+  CFN_PATH,
+} from '../../resources/server-agent/transport.js';
 import { isPlainObject } from '../../util/json.js';
 import { agentAccess, agentAccessOf } from '../agent/access.js';
 import { cfnErrorXml, cfnXml, ec2SignatureMatches } from '../agent/cfn.js';
@@ -17,8 +22,7 @@ import { HttpError } from '../errors.js';
  * password login (POLL_SERVER_HEAT and HEAT_SIGNAL) whose token the Heat API then accepts.
  */
 
-const CFN_PATH = '/cfn/v1/';
-const IDENTITY = '/agent-identity/v3';
+const IDENTITY = AGENT_IDENTITY_PATH;
 
 /** The first value of a query parameter. */
 function param(query: unknown, name: string): string | undefined {
@@ -48,30 +52,19 @@ function cfnError(
 /** The base URL the caller reached us at (its endpoints in a token's catalog point back there). */
 const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-function publicPath(deps: ApiDeps, projectId: string): string | undefined {
+/**
+ * The public URL the agents were given (engine deps: what their credentials point to), parsed;
+ * undefined when the engine issues no agent credentials.
+ */
+function publicUrl(deps: ApiDeps): URL | undefined {
   const url = deps.engine.deps.agentCredentials?.({
-    projectId,
-    stackId: '',
-    resourceName: '',
-    nonce: '',
-  }).publicUrl;
-  if (!url) return undefined;
-  try {
-    return `${new URL(url).pathname.replace(/\/+$/, '')}${CFN_PATH}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function publicHost(deps: ApiDeps, projectId: string): string | undefined {
-  const url = deps.engine.deps.agentCredentials?.({
-    projectId,
+    projectId: '',
     stackId: '',
     resourceName: '',
     nonce: '',
   }).publicUrl;
   try {
-    return url ? new URL(url).host : undefined;
+    return url ? new URL(url) : undefined;
   } catch {
     return undefined;
   }
@@ -117,10 +110,12 @@ function registerCfn(app: Api, deps: ApiDeps): void {
       const value = param(query, name);
       if (value !== undefined) params[name] = value;
     }
+    // Signed for the metadata_url it was given: behind a proxy, our Host and path may differ.
+    const given = publicUrl(deps);
     const signed = ec2SignatureMatches(secret, signature, {
       verb: 'GET',
-      hosts: [request.host, publicHost(deps, target.projectId) ?? request.host],
-      paths: [request.url.split('?')[0]!, publicPath(deps, target.projectId) ?? CFN_PATH],
+      hosts: [request.host, ...(given ? [given.host] : [])],
+      paths: [request.url.split('?')[0]!, `${given?.pathname.replace(/\/+$/, '') ?? ''}${CFN_PATH}`],
       params,
     });
     if (!signed) {
@@ -185,7 +180,7 @@ function registerCfn(app: Api, deps: ApiDeps): void {
 
 function registerTempUrl(app: Api, deps: ApiDeps): void {
   // As a Swift temp URL: the path is the credential; the body is the metadata document.
-  app.get('/v1/agent-metadata/:token', { schema: { hide: true } }, async (request, reply) => {
+  app.get(`${AGENT_METADATA_PATH}:token`, { schema: { hide: true } }, async (request, reply) => {
     const { token } = request.params as { token: string };
     const access = await agentAccess(deps, token);
     if (!access)
