@@ -63,12 +63,8 @@ describe(
       update: async (name, template, args) =>
         void (await openstack('stack', 'update', '-t', template, ...args, '--wait', name)),
       async delete(name) {
+        // --wait fails unless the stack reaches DELETE_COMPLETE.
         await openstack('stack', 'delete', '--yes', '--wait', name);
-        const left = await json<Row[]>('stack', 'list');
-        assert.deepEqual(
-          left.filter((s) => s['Stack Name'] === name),
-          [],
-        );
       },
       async show(name) {
         const view = await json<StackView>('stack', 'show', name);

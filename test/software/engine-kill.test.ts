@@ -85,9 +85,9 @@ describe('crash: the engine killed while 20 deployments wait', () => {
 
     // No engine runs: the agents finish and signal the API.
     writeFileSync(gate, '');
-    await until('every agent ran its deployment', async () => {
+    await until('every agent ran its deployment and the API took its signal', async () => {
       const list = await agents(cloud);
-      const ran = list.filter((a) => a.configs.some((c) => c.status_code === 0));
+      const ran = list.filter((a) => a.configs.some((c) => c.status_code === 0 && c.signal === 'delivered'));
       return ran.length === 20 ? true : undefined;
     });
     assert.equal(await waiting(), 20, 'nothing completed while no engine ran');

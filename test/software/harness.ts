@@ -18,8 +18,11 @@ export const SW_CORPUS = join(CORPUS, 'hot/software-config');
 export const IMAGE = 'cirros-0.6.2-x86_64-disk';
 export const KEY = 'sw-key';
 
-/** Servers boot at once and agents poll often: the tests wait on outcomes, not on timers. */
-export const FAST_AGENTS = { bootDelayMs: 50, agentStartDelayMs: 0, agentPollIntervalMs: 100 };
+/**
+ * Servers boot at once and agents poll often (the tests wait on outcomes, not on timers), but not
+ * so often that 20 agents' polls load the API more than the work does.
+ */
+export const FAST_AGENTS = { bootDelayMs: 50, agentStartDelayMs: 0, agentPollIntervalMs: 250 };
 
 /**
  * A sandbox cloud with fast agents for the calling describe() (`noise` adds knobs), with key pair
@@ -73,6 +76,8 @@ export interface AgentRow {
     deploy_resource_name: string | null;
     runs: number;
     status_code: number | null;
+    /** Whether its outputs reached Hearth: pending, delivered, failed, none (NO_SIGNAL)... */
+    signal: string;
   }[];
 }
 
