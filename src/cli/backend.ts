@@ -220,7 +220,25 @@ export interface ResourceActions {
   clearHooks(stack: StackRef, path: string, hooks: Hook[]): Promise<void>;
 }
 
+/**
+ * Software configs and deployments (`hearth software ...`), in Heat's API shapes; a missing one
+ * throws an error naming its id.
+ */
+export interface SoftwareActions {
+  listSoftwareConfigs(): Promise<JsonObject[]>;
+  showSoftwareConfig(id: string): Promise<JsonObject>;
+  /** `body`: Heat's create body (`name`, `group`, `config`, `inputs`, `outputs`, `options`). */
+  createSoftwareConfig(body: JsonObject): Promise<JsonObject>;
+  deleteSoftwareConfig(id: string): Promise<void>;
+  listSoftwareDeployments(serverId?: string): Promise<JsonObject[]>;
+  showSoftwareDeployment(id: string): Promise<JsonObject>;
+  deleteSoftwareDeployment(id: string): Promise<void>;
+  /** A server's `deployments` metadata: its deployments' configs, by name. */
+  softwareMetadata(serverId: string): Promise<JsonObject[]>;
+}
+
 /** The stack commands' view of Hearth, opened for one command and closed after it. */
-export interface Backend extends StackOperations, StackDetails, ResourceActions, DriftActions {
+export interface Backend
+  extends StackOperations, StackDetails, ResourceActions, DriftActions, SoftwareActions {
   close(): Promise<void>;
 }

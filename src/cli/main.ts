@@ -7,6 +7,7 @@ import { registerEngineCommand } from './commands/engine.js';
 import { registerManageCommands } from './commands/manage.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerSoftwareCommands } from './commands/software.js';
 import { registerStackCommands } from './commands/stack.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { describeError, EXIT_INVALID, EXIT_USAGE } from './errors.js';
@@ -45,6 +46,7 @@ export function buildProgram(
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerTemplateCommands(program, types, io.out);
   registerStackCommands(program, io.out);
+  registerSoftwareCommands(program, io.out);
   registerEngineCommand(program, io.out);
   registerServeCommand(program, io.out);
   registerManageCommands(program, io.out);

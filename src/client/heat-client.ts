@@ -183,6 +183,46 @@ export class HeatClient {
     return (await this.request<{ drift: HeatDrift }>('GET', `${this.#stack(stack)}/drift`)).drift;
   }
 
+  // Software configs and deployments
+
+  async listSoftwareConfigs(): Promise<JsonObject[]> {
+    return (await this.request<{ software_configs: JsonObject[] }>('GET', '/software_configs'))
+      .software_configs;
+  }
+
+  async showSoftwareConfig(id: string): Promise<JsonObject> {
+    const path = `/software_configs/${enc(id)}`;
+    return (await this.request<{ software_config: JsonObject }>('GET', path)).software_config;
+  }
+
+  async createSoftwareConfig(body: JsonObject): Promise<JsonObject> {
+    return (await this.request<{ software_config: JsonObject }>('POST', '/software_configs', body))
+      .software_config;
+  }
+
+  async deleteSoftwareConfig(id: string): Promise<void> {
+    await this.request('DELETE', `/software_configs/${enc(id)}`);
+  }
+
+  async listSoftwareDeployments(serverId?: string): Promise<JsonObject[]> {
+    const path = `/software_deployments${queryString({ server_id: serverId })}`;
+    return (await this.request<{ software_deployments: JsonObject[] }>('GET', path)).software_deployments;
+  }
+
+  async showSoftwareDeployment(id: string): Promise<JsonObject> {
+    const path = `/software_deployments/${enc(id)}`;
+    return (await this.request<{ software_deployment: JsonObject }>('GET', path)).software_deployment;
+  }
+
+  async deleteSoftwareDeployment(id: string): Promise<void> {
+    await this.request('DELETE', `/software_deployments/${enc(id)}`);
+  }
+
+  async softwareMetadata(serverId: string): Promise<JsonObject[]> {
+    const path = `/software_deployments/metadata/${enc(serverId)}`;
+    return (await this.request<{ metadata: JsonObject[] }>('GET', path)).metadata;
+  }
+
   async previewCreate(body: HeatStackBody): Promise<HeatStackPreview> {
     return (await this.request<{ stack: HeatStackPreview }>('POST', '/stacks/preview', body)).stack;
   }

@@ -1,5 +1,5 @@
 import { isPlainObject, type Json, type JsonObject } from '../util/json.js';
-import type { ConfigInput, ConfigOutput } from './contract.js';
+import type { ConfigInput, ConfigOutput, SoftwareConfigRecord } from './contract.js';
 
 /** Bad input to the software config service: the API answers 400 with Heat's fault type. */
 export class SoftwareInputError extends Error {
@@ -117,4 +117,36 @@ export function inputJSON(input: ConfigInput): JsonObject {
   const out: JsonObject = { ...rest } as JsonObject;
   if (replace) out.replace_on_change = true;
   return out;
+}
+
+/** A field of a request body that is absent, null or a string (null is absent, as in Heat). */
+export function bodyString(body: JsonObject, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new SoftwareInputError(`${key} must be a string`);
+  return value;
+}
+
+/** A field of a request body that is absent, null or a JSON object. */
+export function bodyObject(body: JsonObject, key: string): JsonObject | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw new SoftwareInputError(`${key} must be a JSON object`);
+  return value as JsonObject;
+}
+
+/** Heat's create_software_config body as a config to create (the service checks its IO). */
+export function configFromBody(
+  id: string,
+  body: JsonObject,
+): Omit<SoftwareConfigRecord, 'projectId' | 'createdAt'> {
+  return {
+    id,
+    name: bodyString(body, 'name') ?? '',
+    group: bodyString(body, 'group') ?? '',
+    config: body.config ?? null,
+    inputs: (body.inputs ?? []) as unknown as ConfigInput[],
+    outputs: (body.outputs ?? []) as unknown as ConfigOutput[],
+    options: bodyObject(body, 'options') ?? {},
+  };
 }

@@ -157,6 +157,8 @@ describe('API: software configs and deployments', () => {
       'status_reason',
     ]);
     assert.equal(made.status, 'IN_PROGRESS');
+    assert.deepEqual(made.input_values, { foo: 'x' });
+    assert.equal(made.status_reason, 'Deploy data available');
     await ok(a, 'POST', '/software_deployments', {
       config_id: other.id,
       server_id: 'server-1',

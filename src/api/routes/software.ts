@@ -4,8 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { isAdmin } from '../../auth/identity.js';
 import type { DeploymentChanges } from '../../software/contract.js';
 import { formatConfig, formatDeployment } from '../../software/format.js';
+import { bodyObject, bodyString, configFromBody } from '../../software/io.js';
 import { type ProjectSoftware, softwareService, type SoftwareStore } from '../../software/service.js';
-import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
+import { isPlainObject, type JsonObject } from '../../util/json.js';
 import type { Api } from '../context.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
@@ -59,15 +60,7 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
 
   app.post('/software_configs', { schema: { body: AnyBody, ...configTags } }, async (request) => {
     const body = objectBody(request.body);
-    const config = await service(request).createConfig({
-      id: randomUUID(),
-      name: optionalString(body, 'name') ?? '',
-      group: optionalString(body, 'group') ?? '',
-      config: (body.config ?? null) as Json,
-      inputs: (body.inputs ?? []) as never,
-      outputs: (body.outputs ?? []) as never,
-      options: optionalObject(body, 'options') ?? {},
-    });
+    const config = await service(request).createConfig(configFromBody(randomUUID(), body));
     return { software_config: formatConfig(config) };
   });
 
@@ -110,21 +103,21 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
 
   app.post('/software_deployments', { schema: { body: AnyBody, ...deploymentTags } }, async (request) => {
     const body = objectBody(request.body);
-    const configId = optionalString(body, 'config_id');
-    const serverId = optionalString(body, 'server_id');
+    const configId = bodyString(body, 'config_id');
+    const serverId = bodyString(body, 'server_id');
     if (!configId) throw badRequest('config_id is required', 'Invalid');
     if (!serverId) throw badRequest('server_id is required', 'Invalid');
-    const userProject = optionalString(body, 'stack_user_project_id');
+    const userProject = bodyString(body, 'stack_user_project_id');
     if (userProject !== undefined && userProject.length > 64)
       throw badRequest('"stack_user_project_id" should be no more than 64 characters', 'Invalid');
     const deployment = await service(request).createDeployment({
       id: randomUUID(),
       configId,
       serverId,
-      inputValues: optionalObject(body, 'input_values') ?? {},
-      action: optionalString(body, 'action') ?? 'INIT',
-      status: (optionalString(body, 'status') ?? 'COMPLETE') as never,
-      statusReason: optionalString(body, 'status_reason') ?? '',
+      inputValues: bodyObject(body, 'input_values') ?? {},
+      action: bodyString(body, 'action') ?? 'INIT',
+      status: (bodyString(body, 'status') ?? 'COMPLETE') as never,
+      statusReason: bodyString(body, 'status_reason') ?? '',
     });
     return { software_deployment: formatDeployment(deployment) };
   });
@@ -145,17 +138,17 @@ export function registerSoftwareRoutes(app: Api, deps: ApiDeps): void {
     async (request) => {
       const body = objectBody(request.body);
       const changes: DeploymentChanges = {};
-      const configId = optionalString(body, 'config_id');
+      const configId = bodyString(body, 'config_id');
       if (configId !== undefined) changes.configId = configId;
-      const inputValues = optionalObject(body, 'input_values');
+      const inputValues = bodyObject(body, 'input_values');
       if (inputValues !== undefined) changes.inputValues = inputValues;
-      const outputValues = optionalObject(body, 'output_values');
+      const outputValues = bodyObject(body, 'output_values');
       if (outputValues !== undefined) changes.outputValues = outputValues;
-      const action = optionalString(body, 'action');
+      const action = bodyString(body, 'action');
       if (action !== undefined) changes.action = action;
-      const status = optionalString(body, 'status');
+      const status = bodyString(body, 'status');
       if (status !== undefined) changes.status = status as never;
-      const reason = optionalString(body, 'status_reason');
+      const reason = bodyString(body, 'status_reason');
       if (reason !== undefined) changes.statusReason = reason;
       const updated = await service(request).updateDeployment(request.params.deployment_id, changes);
       if (!updated) throw deploymentNotFound(request.params.deployment_id);
@@ -178,21 +171,6 @@ function objectBody(body: unknown): JsonObject {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body)) throw badRequest('the request body must be a JSON object');
   return body as JsonObject;
-}
-
-/** A field that is absent, null or a string (Heat passes what it is given; null is absent). */
-function optionalString(body: JsonObject, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${key} must be a string`);
-  return value;
-}
-
-function optionalObject(body: JsonObject, key: string): JsonObject | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (!isPlainObject(value)) throw badRequest(`${key} must be a JSON object`);
-  return value as JsonObject;
 }
 
 /** Heat's extract_int for `limit` (zero allowed, negative not). */

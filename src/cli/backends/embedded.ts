@@ -38,6 +38,7 @@ import { driftInfo } from './drift-info.js';
 import { interruptedWait, reportCarryOn } from './embedded-carry-on.js';
 import { clearHooks, nestedResources, pendingHooks, resourceDetail } from './embedded-resources.js';
 import { eventInfo, previewChange, previewResource, stackInfo } from './embedded-views.js';
+import { embeddedSoftware } from './embedded-software.js';
 
 type Print = (s: string) => void;
 
@@ -246,5 +247,41 @@ export class EmbeddedBackend implements Backend {
   private async drift(record: StackRecord, onlyDrifted: boolean) {
     const drift = await storedDrift(this.deps, record.id, { onlyDrifted });
     return driftInfo((await driftJSON(this.engine, record, drift)) as unknown as HeatDrift);
+  }
+
+  private get software() {
+    return embeddedSoftware(this.deps.store, localProject(), () => this.deps.clock.now());
+  }
+
+  listSoftwareConfigs() {
+    return this.software.listSoftwareConfigs();
+  }
+
+  showSoftwareConfig(id: string) {
+    return this.software.showSoftwareConfig(id);
+  }
+
+  createSoftwareConfig(body: JsonObject) {
+    return this.software.createSoftwareConfig(body);
+  }
+
+  deleteSoftwareConfig(id: string) {
+    return this.software.deleteSoftwareConfig(id);
+  }
+
+  listSoftwareDeployments(serverId?: string) {
+    return this.software.listSoftwareDeployments(serverId);
+  }
+
+  showSoftwareDeployment(id: string) {
+    return this.software.showSoftwareDeployment(id);
+  }
+
+  deleteSoftwareDeployment(id: string) {
+    return this.software.deleteSoftwareDeployment(id);
+  }
+
+  softwareMetadata(serverId: string) {
+    return this.software.softwareMetadata(serverId);
   }
 }

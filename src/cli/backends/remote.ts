@@ -289,4 +289,36 @@ export class RemoteBackend implements Backend {
   async showDrift(stack: StackRef) {
     return driftInfo(await this.client.showDrift(this.id(stack)));
   }
+
+  listSoftwareConfigs() {
+    return this.client.listSoftwareConfigs();
+  }
+
+  showSoftwareConfig(id: string) {
+    return this.client.showSoftwareConfig(id);
+  }
+
+  createSoftwareConfig(body: JsonObject) {
+    return this.client.createSoftwareConfig(body);
+  }
+
+  deleteSoftwareConfig(id: string) {
+    return this.client.deleteSoftwareConfig(id);
+  }
+
+  listSoftwareDeployments(serverId?: string) {
+    return this.client.listSoftwareDeployments(serverId);
+  }
+
+  showSoftwareDeployment(id: string) {
+    return this.client.showSoftwareDeployment(id);
+  }
+
+  deleteSoftwareDeployment(id: string) {
+    return this.client.deleteSoftwareDeployment(id);
+  }
+
+  softwareMetadata(serverId: string) {
+    return this.client.softwareMetadata(serverId);
+  }
 }
