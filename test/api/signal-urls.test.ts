@@ -91,6 +91,23 @@ describe('API: signal URLs', () => {
     await api.settle(id);
     assert.equal((await outputs()).size, (size as number) + 1);
   });
+
+  it('the agent identity route logs a signal token in (a deployment’s HEAT_SIGNAL)', async () => {
+    const { alarm_url: alarm } = await outputs();
+    const token = new URL(alarm as string).pathname.split('/').pop()!;
+    const login = (id: string, password: string) =>
+      api.call('POST', '/agent-identity/v3/auth/tokens', {
+        body: { auth: { identity: { methods: ['password'], password: { user: { id, password } } } } },
+      });
+    const ok = await login(token.split('.')[0]!, token);
+    assert.equal(ok.statusCode, 201, ok.body);
+    assert.equal(ok.headers['x-subject-token'], token);
+    const body = ok.json() as { token: { project: { id: string }; catalog: { type: string }[] } };
+    assert.equal(body.token.project.id, 'proj');
+    assert.ok(body.token.catalog.some((s) => s.type === 'orchestration'));
+    assert.equal((await login('someone-else', token)).statusCode, 401);
+    assert.equal((await login(token.split('.')[0]!, `${token}x`)).statusCode, 401);
+  });
 });
 
 describe('API: a wait condition handle’s token and endpoint (curl_cli)', () => {
