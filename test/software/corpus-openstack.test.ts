@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from '../cli/helpers.js';
 import { type ServeProcess, serveForClients } from '../cli/serve-process.js';
 import { OPENSTACK_CLIENT_SKIP } from '../support/openstack-client.js';
 import {
   cleanUp,
-  EXAMPLES,
   deploySequence,
   pristineImage,
   scriptTemplate,
   type StackDriver,
 } from './corpus-scenarios.js';
-import {
-  addKeypair,
-  agentCloud,
-  BASE_NETWORK,
-  IMAGE,
-  KEY,
-  outputsOf,
-  params,
-  type StackView,
-  until,
-} from './harness.js';
+import { addKeypair, agentCloud, BASE_NETWORK, outputsOf, type StackView, until } from './harness.js';
 
 // Issue 22's acceptance through the real client: `openstack stack ...` against `hearth serve`
 // (its engine in the same process), the corpus's script-config templates on the sandbox, whose
@@ -114,57 +102,53 @@ describe(
     });
 
     it('example-script-template.yaml: create, an update of inputs reruns the config, delete', async () => {
-      await scriptTemplate(driver, cloud, 'script');
+      await scriptTemplate(driver, cloud, 'script', {
+        // The stack's deployments as `openstack software deployment` and `software config` show them.
+        onCreated: async (ids) => {
+          const listed = await json<Row[]>('software', 'deployment', 'list', '--server', ids.server!);
+          assert.deepEqual(
+            listed.map((d) => [d.id, d.status]).sort(),
+            [
+              [ids.deployment, 'COMPLETE'],
+              [ids.other_deployment, 'COMPLETE'],
+            ].sort(),
+          );
+          const shown = await json<{
+            config_id: string;
+            output_values: Record<string, unknown>;
+            action: string;
+          }>('software', 'deployment', 'show', '--long', ids.deployment!);
+          assert.equal(shown.action, 'CREATE');
+          assert.equal(
+            shown.output_values.result,
+            `The file /tmp/baaaaa contains fooooo for server ${ids.server} during CREATE`,
+          );
+          // The derived config: the script with the deployment's input values.
+          const config = await json<{ group: string; inputs: { name: string; value?: unknown }[] }>(
+            'software',
+            'config',
+            'show',
+            shown.config_id,
+          );
+          assert.equal(config.group, 'script');
+          const value = (name: string) => config.inputs.find((i) => i.name === name)?.value;
+          assert.deepEqual(
+            [value('foo'), value('bar'), value('deploy_action')],
+            ['fooooo', 'baaaaa', 'CREATE'],
+          );
+          const metadata = JSON.parse(
+            await openstack('software', 'deployment', 'metadata', 'show', ids.server!),
+          ) as { id: string }[];
+          assert.equal(metadata.length, 2, "the server's two deployments' configs");
+          assert.ok(metadata.some((m) => m.id === shown.config_id));
+        },
+        onDeleted: async (ids) =>
+          assert.deepEqual(await json<Row[]>('software', 'deployment', 'list', '--server', ids.server!), []),
+      });
     });
 
     it('example-deploy-sequence.yaml: deployments in dependency order across two servers', async () => {
       await deploySequence(driver, cloud, 'sequence');
-    });
-
-    it("a stack's deployments through `openstack software deployment` and `software config`", async () => {
-      const template = join(EXAMPLES, 'example-script-template.yaml');
-      await driver.create('listed', template, params({ key_name: KEY, flavor: 'm1.tiny', image: IMAGE }));
-      const ids = await driver.ids('listed');
-      const listed = await json<Row[]>('software', 'deployment', 'list', '--server', ids.server!);
-      assert.deepEqual(
-        listed.map((d) => [d.id, d.status]).sort(),
-        [
-          [ids.deployment, 'COMPLETE'],
-          [ids.other_deployment, 'COMPLETE'],
-        ].sort(),
-      );
-      const shown = await json<{ config_id: string; output_values: Record<string, unknown>; action: string }>(
-        'software',
-        'deployment',
-        'show',
-        '--long',
-        ids.deployment!,
-      );
-      assert.equal(shown.action, 'CREATE');
-      assert.equal(
-        shown.output_values.result,
-        `The file /tmp/baaaaa contains fooooo for server ${ids.server} during CREATE`,
-      );
-      // The derived config: the script with the deployment's input values.
-      const config = await json<{ group: string; inputs: { name: string; value?: unknown }[] }>(
-        'software',
-        'config',
-        'show',
-        shown.config_id,
-      );
-      assert.equal(config.group, 'script');
-      const value = (name: string) => config.inputs.find((i) => i.name === name)?.value;
-      assert.deepEqual([value('foo'), value('bar'), value('deploy_action')], ['fooooo', 'baaaaa', 'CREATE']);
-      const metadata = JSON.parse(
-        await openstack('software', 'deployment', 'metadata', 'show', ids.server!),
-      ) as {
-        id: string;
-      }[];
-      assert.equal(metadata.length, 2, "the server's two deployments' configs");
-      assert.ok(metadata.some((m) => m.id === shown.config_id));
-
-      await driver.delete('listed');
-      assert.deepEqual(await json<Row[]>('software', 'deployment', 'list', '--server', ids.server!), []);
     });
 
     it('example-config-pristine-image.yaml with boot-config/none_env.yaml', async () => {

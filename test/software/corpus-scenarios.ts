@@ -72,7 +72,8 @@ export async function scriptTemplate(
   {
     file = 'example-script-template.yaml',
     args = [] as string[],
-    onCreated = (_server: string): void => undefined,
+    onCreated = (_ids: Record<string, string>): void | Promise<void> => undefined,
+    onDeleted = (_ids: Record<string, string>): void | Promise<void> => undefined,
   } = {},
 ): Promise<void> {
   const template = join(EXAMPLES, file);
@@ -82,7 +83,7 @@ export async function scriptTemplate(
   const ids = await driver.ids(name);
   const server = ids.server!;
   assert.ok(server);
-  onCreated(server);
+  await onCreated(ids);
   const out = created.outputs;
   assert.equal(out.result, `The file /tmp/baaaaa contains fooooo for server ${server} during CREATE`);
   assert.equal(out.other_result, `The file /tmp/barmy contains fu for server ${server} during CREATE`);
@@ -117,6 +118,7 @@ export async function scriptTemplate(
 
   await driver.delete(name);
   assertServerGone(cloud, server);
+  await onDeleted(ids);
 }
 
 /**
@@ -178,7 +180,7 @@ export async function pristineImage(driver: StackDriver, cloud: SandboxCloud, na
   await scriptTemplate(driver, cloud, name, {
     file: 'example-config-pristine-image.yaml',
     args: ['-e', join(SW_CORPUS, 'boot-config/none_env.yaml'), ...params({ private_net: 'private' })],
-    onCreated: (server) => {
+    onCreated: ({ server }) => {
       const booted = cloud.state
         .list<{ id: string; userData: string }>('server')
         .find((s) => s.id === server);
