@@ -166,7 +166,7 @@ export class SoftwareHearth {
 
   async start(): Promise<this> {
     // The schema first (a serve and an engine starting together would both migrate).
-    await this.cli(['manage', 'db', 'sync']).catch(() => undefined);
+    await this.cli(['manage', 'db', 'sync']);
     this.api = await startServe(['--db', this.db, 'serve', '--no-workers', '--port', '0'], ENGINE_ENV);
     return this;
   }
