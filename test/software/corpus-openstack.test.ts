@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { workdir } from '../cli/helpers.js';
 import { type ServeProcess, serveForClients } from '../cli/serve-process.js';
@@ -98,6 +99,7 @@ describe(
     });
     after(async () => {
       await server?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
       cleanUp();
     });
 
