@@ -28,7 +28,10 @@ export interface StackDriver {
 }
 
 const made: string[] = [];
-/** Removes the updated templates and the files the changed scripts wrote in /tmp. */
+/**
+ * Removes the updated templates and the files the changed scripts wrote in /tmp (the corpus
+ * script's own /tmp/baaaaa and /tmp/barmy stay: another test file may be running it).
+ */
 export function cleanUp(): void {
   for (const path of made.splice(0)) rmSync(path, { recursive: true, force: true });
 }
