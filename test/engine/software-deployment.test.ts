@@ -268,3 +268,30 @@ resources:
     assert.equal(c.sd.action, 'CREATE');
   });
 });
+
+describe('OS::Heat::SoftwareDeployment in legacy mode', () => {
+  /** Until the deployment waits (the walk runs beside the worker, polling in memory). */
+  async function untilWaiting(h: Harness): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      await h.engine.worker.runDue(10_000);
+      const r = (await h.rows('s')).find((x) => x.name === 'deploy');
+      if (r?.status === 'IN_PROGRESS' && r.physicalId) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.fail('the deployment never started waiting');
+  }
+
+  it(
+    'completes on its signal (a create the walk runs again keeps its derived config)',
+    { timeout: 60_000 },
+    async () => {
+      const h = await Harness.create({ legacy: true });
+      await h.create('s', TEMPLATE());
+      await untilWaiting(h);
+      await signalResource(h.deps, (await h.stack('s')).id, 'deploy', OK);
+      await h.settle();
+      assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+      assert.equal((await h.outputs('s')).result, 'R1');
+    },
+  );
+});

@@ -381,6 +381,22 @@ describe('OS::Heat::SoftwareDeployment', () => {
     assert.equal(d.software.deployments.size, 0);
   });
 
+  it('a create run again after a crash makes the same derived config and keeps outputs already signalled', async () => {
+    const d = new Deployment(softwareDeploymentPlugin);
+    await withConfig(d);
+    const props = d.props({ config: 'cfg', server: 'srv' });
+    await d.plugin.create(d.ctx(), props);
+    const first = [...d.software.deployments.values()][0]!;
+    await d.software.signalDeployment(first.id, { deploy_status_code: 0, result: 'R' });
+    // The unit died before recording the action's result: the row's data is as before.
+    const again = await d.plugin.create(d.ctx(), props);
+    d.apply(again);
+    assert.equal(d.deployment().configId, first.configId, 'the same derived config');
+    assert.equal(d.software.configs.size, 2, 'the source and one derived config');
+    assert.equal(d.deployment().status, 'COMPLETE', 'not waiting again for a signal already received');
+    assert.equal((await d.plugin.checkCreateComplete!(d.ctx(), again.progress!)).done, true);
+  });
+
   it('HEAT_SIGNAL gives the agent-identity URL, the project and the signal token as password', async () => {
     const d = new Deployment(softwareDeploymentPlugin);
     d.signal = {

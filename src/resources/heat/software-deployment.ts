@@ -140,7 +140,9 @@ async function runAction(
   const config = source ?? (await loadSource(ctx, properties.config));
   if (!actionRuns(config, action, actionsOf(properties))) return { physicalId: id };
   const software = ctx.software;
-  const runs = (typeof ctx.data.runs === 'number' ? ctx.data.runs : 0) + 1;
+  // A create runs once per idempotency key: its run is the first whatever the row's data says (a
+  // create run again once its physical id was recorded finds the same derived config).
+  const runs = action === 'CREATE' ? 1 : (typeof ctx.data.runs === 'number' ? ctx.data.runs : 0) + 1;
   const derivedId = uuidFrom(`${ctx.idempotencyKey}:${action}:${runs}`);
   const derived = derive(ctx, properties, config, action, flavour);
   await software.createConfig({ id: derivedId, ...derived });
@@ -159,9 +161,11 @@ async function runAction(
       action,
       ...state,
     });
-  } else {
+  } else if (existing.configId !== derivedId) {
     await software.updateDeployment(id, { configId: derivedId, inputValues, action, ...state });
-    if (existing.configId !== derivedId) await software.deleteConfig(existing.configId);
+    await software.deleteConfig(existing.configId);
+    // Else this run was applied before a crash: its agent may have signalled already, so the
+    // deployment is left as it is (set IN_PROGRESS again, it would wait for a signal never resent).
   }
   const data = { runs, derived_config: derivedId };
   if (noSignal) return { physicalId: id, data };
