@@ -482,6 +482,15 @@ describe('deployment groups and OS::Heat::SoftwareComponent', () => {
       },
     });
     assert.deepEqual(template.resources.cache!.depends_on, ['web', 'db'], 'second batch after the first');
+    const rolling = group.nested.child(
+      props,
+      {},
+      { updatePolicy: { rolling_update: { max_batch_size: 1, pause_time: 5 } } },
+    );
+    const updated = (JSON.parse(rolling.template) as { resources: Record<string, JsonObject> }).resources;
+    const pauses = Object.keys(updated).filter((n) => n.startsWith('batch-pause-'));
+    assert.equal(pauses.length, 2, 'a pause between each of three batches of one');
+    assert.deepEqual(updated.db!.depends_on, [pauses.find((p) => p.startsWith('batch-pause-1-'))]);
     const structured = structuredDeploymentGroupPlugin.nested.child(
       new FakeResource(structuredDeploymentGroupPlugin).props({ servers: { a: 'x' }, input_key: 'in' }),
       {},
