@@ -74,7 +74,7 @@ describe('functional: OS::Heat::SoftwareDeployment signalled through the CLI', (
     assert.equal(
       view.stack_status_reason,
       'Resource CREATE failed: Error: resources.deploy: Deployment to server failed: ' +
-        'deploy_status_code : Deployment exited with non-zero status code: 1',
+        'deploy_status_code : Deployment exited with non-zero status code: 1 (deploy_stderr: disk full)',
     );
   });
 });

@@ -116,7 +116,7 @@ describe('OS::Heat::SoftwareDeployment in the engine', () => {
     assert.equal(await h.status('s'), 'CREATE_FAILED');
     assert.equal(
       (await row(h, 'deploy')).reason,
-      'Error: resources.deploy: Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 2',
+      'Error: resources.deploy: Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 2 (deploy_stderr: no disk)',
     );
   });
 

@@ -233,7 +233,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
     const failed = await rejection(() => d.poll('create'));
     assert.equal(
       failed.message,
-      'Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 3',
+      'Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 3 (deploy_stderr: boom)',
     );
 
     const quiet = new Deployment(softwareDeploymentPlugin);

@@ -189,10 +189,24 @@ async function poll(ctx: PluginContext, state: Json): Promise<PollResult> {
     });
   if (sd.status === 'COMPLETE') return { done: true, data: { outputs: sd.outputValues } };
   if (sd.status === 'FAILED') {
-    throw new ResourceFailure(`Deployment to server failed: ${sd.statusReason}`);
+    throw new ResourceFailure(
+      `Deployment to server failed: ${sd.statusReason}${stderrNote(sd.outputValues)}`,
+    );
   }
   return { done: false, progress: state, pollAfterMs: LONGEST_PARK_MS, wakeOnSignalTo: ctx.resourceName };
 }
+
+/**
+ * The tail of what the config wrote to stderr, after a failure's reason: Heat keeps it in
+ * deploy_stderr alone, but the reason is where a person reads why a deployment failed (issue 22).
+ */
+function stderrNote(outputs: JsonObject): string {
+  const stderr = typeof outputs.deploy_stderr === 'string' ? outputs.deploy_stderr.trim() : '';
+  if (stderr === '') return '';
+  return ` (deploy_stderr: ${stderr.length > STDERR_TAIL ? `...${stderr.slice(-STDERR_TAIL)}` : stderr})`;
+}
+
+const STDERR_TAIL = 500;
 
 /** Whether the deployment's server is known to be gone (then a DELETE's wait ends). */
 async function serverGone(ctx: PluginContext, server: string | undefined): Promise<boolean> {
