@@ -15,7 +15,9 @@ module.exports = {
       comment:
         'template, graph, store, resources, software, openstack, auth, config, util, client and the sandbox never import the engine, the views, the API or the CLI.',
       severity: 'error',
-      from: { path: '^src/(template|graph|store|resources|software|openstack|auth|config|util|client|sandbox)/' },
+      from: {
+        path: '^src/(template|graph|store|resources|software|openstack|auth|config|util|client|sandbox)/',
+      },
       to: { path: '^src/(engine|views|api|cli)/' },
     },
     {
