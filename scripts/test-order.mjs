@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 const TIMES = resolve(import.meta.dirname, '..', 'node_modules', '.cache', 'hearth-test-times.json');
 
 /** Seconds a file of each folder is guessed to take, when it was never timed. */
-const GUESS = { newcomer: 120, crash: 40, cli: 12, api: 6, sandbox: 5, store: 5, engine: 4 };
+const GUESS = { newcomer: 120, software: 60, crash: 40, cli: 12, api: 6, sandbox: 5, store: 5, engine: 4 };
 
 function readTimes() {
   try {
