@@ -1,4 +1,4 @@
-import type { ConfigInput, ConfigOutput, SoftwareConfigRecord } from '../../software/contract.js';
+import type { ConfigInput, SoftwareConfigRecord } from '../../software/contract.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import { ResourceFailure } from '../contract.js';
 
@@ -147,14 +147,10 @@ export function substituteInputs(
 }
 
 /** A derived config as the service stores it (id given by the caller). */
-export interface DerivedConfig {
-  name: string;
-  group: string;
-  config: Json;
-  inputs: ConfigInput[];
-  outputs: ConfigOutput[];
-  options: JsonObject | null;
-}
+export type DerivedConfig = Pick<
+  SoftwareConfigRecord,
+  'name' | 'group' | 'config' | 'inputs' | 'outputs' | 'options'
+>;
 
 export interface DerivedConfigSpec extends DerivedInputsSpec {
   /** The deployment's `name` property; else the source's name; else `fallbackName`. */
