@@ -3,14 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  addKeypair,
   agents,
   agentCloud,
-  BASE_NETWORK,
-  IMAGE,
   runs as agentRuns,
   SoftwareHearth,
   until,
+  hearthOnBaseNetwork,
+  serverGroup,
 } from './harness.js';
 
 // Issue 22's acceptance: kill -9 of the engine while 20 deployments wait is invisible. The API
@@ -33,24 +32,7 @@ resources:
         # Held until the test opens the gate (after the kill).
         while [ ! -e "$gate" ]; do sleep 0.1; done
         echo "$deploy_action done on $deploy_server_id" > "$heat_outputs_path.done"
-  servers:
-    type: OS::Heat::ResourceGroup
-    properties:
-      count: 20
-      resource_def:
-        type: OS::Nova::Server
-        properties:
-          image: ${IMAGE}
-          flavor: m1.tiny
-          networks: [{network: private}]
-          user_data_format: SOFTWARE_CONFIG
-  deployments:
-    type: OS::Heat::SoftwareDeploymentGroup
-    properties:
-      config: {get_resource: config}
-      servers: {get_attr: [servers, refs_map]}
-      input_values: {gate: {get_param: gate}}
-outputs:
+${serverGroup(20, 'gate')}outputs:
   servers: {value: {get_attr: [servers, refs_map]}}
   done: {value: {get_attr: [deployments, done]}}
 `;
@@ -60,11 +42,7 @@ describe('crash: the engine killed while 20 deployments wait', () => {
   let h: SoftwareHearth;
 
   before(async () => {
-    await addKeypair(cloud);
-    h = await new SoftwareHearth().start();
-    h.write('base.yaml', BASE_NETWORK);
-    h.write('t.yaml', TEMPLATE);
-    await h.cli(['stack', 'create', 'base', '-t', 'base.yaml', '--wait']);
+    h = await hearthOnBaseNetwork(cloud, { 't.yaml': TEMPLATE });
   });
   after(() => h?.stop());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addKeypair, agentCloud, BASE_NETWORK, IMAGE, SoftwareHearth, stopAgent } from './harness.js';
+import { agentCloud, IMAGE, SoftwareHearth, stopAgent, hearthOnBaseNetwork } from './harness.js';
 
 // Issue 22's acceptance: a script that exits non-zero fails its deployment (its status code and
 // stderr in the reason); a deployment whose agent never answers fails when the stack's time is up,
@@ -62,13 +62,7 @@ describe('failed and silent deployments', () => {
   let h: SoftwareHearth;
 
   before(async () => {
-    await addKeypair(cloud);
-    h = await new SoftwareHearth().start();
-    h.write('base.yaml', BASE_NETWORK);
-    h.write('failing.yaml', FAILING);
-    h.write('quiet.yaml', QUIET);
-    h.write('fine.yaml', FINE);
-    await h.cli(['stack', 'create', 'base', '-t', 'base.yaml', '--wait']);
+    h = await hearthOnBaseNetwork(cloud, { 'failing.yaml': FAILING, 'quiet.yaml': QUIET, 'fine.yaml': FINE });
   });
   after(() => h?.stop());
 

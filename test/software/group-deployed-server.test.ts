@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  addKeypair,
   agentCloud,
-  BASE_NETWORK,
-  IMAGE,
   registerAgent,
   runs as agentRuns,
   SoftwareHearth,
   until,
+  hearthOnBaseNetwork,
+  serverGroup,
 } from './harness.js';
 
 // Issue 22's acceptance: a SoftwareDeploymentGroup over 20 sandbox servers, created, updated (a
@@ -30,24 +29,7 @@ const GROUP = `heat_template_version: 2018-08-31
 parameters:
   message: {type: string}
 resources:
-${CONFIG}  servers:
-    type: OS::Heat::ResourceGroup
-    properties:
-      count: 20
-      resource_def:
-        type: OS::Nova::Server
-        properties:
-          image: ${IMAGE}
-          flavor: m1.tiny
-          networks: [{network: private}]
-          user_data_format: SOFTWARE_CONFIG
-  deployments:
-    type: OS::Heat::SoftwareDeploymentGroup
-    properties:
-      config: {get_resource: config}
-      servers: {get_attr: [servers, refs_map]}
-      input_values: {message: {get_param: message}}
-outputs:
+${CONFIG}${serverGroup(20, 'message')}outputs:
   servers: {value: {get_attr: [servers, refs_map]}}
   stdouts: {value: {get_attr: [deployments, deploy_stdouts]}}
   codes: {value: {get_attr: [deployments, deploy_status_codes]}}
@@ -95,12 +77,7 @@ describe('a deployment group over 20 servers, and servers Hearth did not boot', 
   let h: SoftwareHearth;
 
   before(async () => {
-    await addKeypair(cloud);
-    h = await new SoftwareHearth().start();
-    h.write('base.yaml', BASE_NETWORK);
-    h.write('group.yaml', GROUP);
-    h.write('deployed.yaml', DEPLOYED);
-    await h.cli(['stack', 'create', 'base', '-t', 'base.yaml', '--wait']);
+    h = await hearthOnBaseNetwork(cloud, { 'group.yaml': GROUP, 'deployed.yaml': DEPLOYED });
   });
   after(() => h?.stop());
 

@@ -261,3 +261,45 @@ resources:
     type: OS::Neutron::RouterInterface
     properties: {router: {get_resource: router}, subnet: {get_resource: subnet}}
 `;
+
+/**
+ * `count` SOFTWARE_CONFIG servers on the base network and a SoftwareDeploymentGroup of the
+ * template's `config` over them, its one input `input` taken from the parameter of that name:
+ * the `servers` and `deployments` resources of a template's resources section.
+ */
+export function serverGroup(count: number, input: string): string {
+  return `  servers:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: ${count}
+      resource_def:
+        type: OS::Nova::Server
+        properties:
+          image: ${IMAGE}
+          flavor: m1.tiny
+          networks: [{network: private}]
+          user_data_format: SOFTWARE_CONFIG
+  deployments:
+    type: OS::Heat::SoftwareDeploymentGroup
+    properties:
+      config: {get_resource: config}
+      servers: {get_attr: [servers, refs_map]}
+      input_values: {${input}: {get_param: ${input}}}
+`;
+}
+
+/**
+ * A Hearth (API, one store) with the keypair in the sandbox, the base network created and
+ * `files` written, for the tests that then create their stacks through the CLI.
+ */
+export async function hearthOnBaseNetwork(
+  cloud: SandboxCloud,
+  files: Record<string, string>,
+): Promise<SoftwareHearth> {
+  await addKeypair(cloud);
+  const h = await new SoftwareHearth().start();
+  h.write('base.yaml', BASE_NETWORK);
+  for (const [name, text] of Object.entries(files)) h.write(name, text);
+  await h.cli(['stack', 'create', 'base', '-t', 'base.yaml', '--wait']);
+  return h;
+}

@@ -5,10 +5,10 @@ import {
   addKeypair,
   agentCloud,
   BASE_NETWORK,
-  IMAGE,
   runs as agentRuns,
   SoftwareHearth,
   until,
+  serverGroup,
 } from './harness.js';
 
 // Issue 22's acceptance on PostgreSQL: three `hearth engine` processes and an API process on one
@@ -27,24 +27,7 @@ resources:
       config: |
         #!/bin/sh
         echo "$word $deploy_action"
-  servers:
-    type: OS::Heat::ResourceGroup
-    properties:
-      count: 6
-      resource_def:
-        type: OS::Nova::Server
-        properties:
-          image: ${IMAGE}
-          flavor: m1.tiny
-          networks: [{network: private}]
-          user_data_format: SOFTWARE_CONFIG
-  deployments:
-    type: OS::Heat::SoftwareDeploymentGroup
-    properties:
-      config: {get_resource: config}
-      servers: {get_attr: [servers, refs_map]}
-      input_values: {word: {get_param: word}}
-outputs:
+${serverGroup(6, 'word')}outputs:
   servers: {value: {get_attr: [servers, refs_map]}}
   stdouts: {value: {get_attr: [deployments, deploy_stdouts]}}
 `;
