@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { AgentCredentials } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
 import { loadDeploymentKey } from './deployment-key.js';
+import { decodePayload, encodePayload, signedPayload } from './signed-token.js';
 
 /**
  * Agent credentials: what Heat's per-server stack user (its EC2 keypair or password) is for. The
@@ -45,9 +46,7 @@ export class AgentSigner {
   }
 
   keypair(target: AgentTarget): AgentKeypair {
-    const payload = Buffer.from(
-      JSON.stringify([target.projectId, target.stackId, target.resourceName, target.nonce]),
-    ).toString('base64url');
+    const payload = encodePayload([target.projectId, target.stackId, target.resourceName, target.nonce]);
     return { accessKey: `${AGENT_TOKEN_PREFIX}${payload}`, secretKey: this.sign(payload) };
   }
 
@@ -63,13 +62,8 @@ export class AgentSigner {
    * Says nothing of revocation: checkAgentTarget looks at the row.
    */
   verify(token: string): AgentTarget | undefined {
-    if (!token.startsWith(AGENT_TOKEN_PREFIX)) return undefined;
-    const [payload, signature, extra] = token.slice(AGENT_TOKEN_PREFIX.length).split('.');
-    if (payload === undefined || signature === undefined || extra !== undefined) return undefined;
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    return parsePayload(payload);
+    const payload = signedPayload(token, AGENT_TOKEN_PREFIX, (p) => this.sign(p));
+    return payload === undefined ? undefined : parsePayload(payload);
   }
 
   /** The target of an access key id whose secret the caller proved (an EC2 signature). */
@@ -84,15 +78,10 @@ export class AgentSigner {
 }
 
 function parsePayload(payload: string): AgentTarget | undefined {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (!Array.isArray(parsed) || parsed.length !== 4 || parsed.some((p) => typeof p !== 'string'))
-      return undefined;
-    const [projectId, stackId, resourceName, nonce] = parsed as string[];
-    return { projectId: projectId!, stackId: stackId!, resourceName: resourceName!, nonce: nonce! };
-  } catch {
-    return undefined;
-  }
+  const parts = decodePayload(payload, 4);
+  if (!parts) return undefined;
+  const [projectId, stackId, resourceName, nonce] = parts;
+  return { projectId: projectId!, stackId: stackId!, resourceName: resourceName!, nonce: nonce! };
 }
 
 /** The row an agent token is checked against: the server resource's, by stack and name. */

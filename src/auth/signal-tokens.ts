@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { SignalCredentials } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
 import { loadDeploymentKey } from './deployment-key.js';
+import { decodePayload, encodePayload, signedPayload } from './signed-token.js';
 
 /**
  * Signal tokens: what Heat's stack-domain users are for. A resource that is signalled from
@@ -31,29 +32,17 @@ export class SignalSigner {
   }
 
   token(target: SignalTarget): string {
-    const payload = Buffer.from(
-      JSON.stringify([target.projectId, target.stackId, target.resourceName]),
-    ).toString('base64url');
+    const payload = encodePayload([target.projectId, target.stackId, target.resourceName]);
     return `${SIGNAL_TOKEN_PREFIX}${payload}.${this.sign(payload)}`;
   }
 
   /** The target a token was made for, or undefined when it is not one of this deployment's. */
   verify(token: string): SignalTarget | undefined {
-    if (!token.startsWith(SIGNAL_TOKEN_PREFIX)) return undefined;
-    const [payload, signature, extra] = token.slice(SIGNAL_TOKEN_PREFIX.length).split('.');
-    if (payload === undefined || signature === undefined || extra !== undefined) return undefined;
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    try {
-      const parsed: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      if (!Array.isArray(parsed) || parsed.length !== 3 || parsed.some((p) => typeof p !== 'string'))
-        return undefined;
-      const [projectId, stackId, resourceName] = parsed as string[];
-      return { projectId: projectId!, stackId: stackId!, resourceName: resourceName! };
-    } catch {
-      return undefined;
-    }
+    const payload = signedPayload(token, SIGNAL_TOKEN_PREFIX, (p) => this.sign(p));
+    const parts = payload === undefined ? undefined : decodePayload(payload, 3);
+    if (!parts) return undefined;
+    const [projectId, stackId, resourceName] = parts;
+    return { projectId: projectId!, stackId: stackId!, resourceName: resourceName! };
   }
 
   private sign(payload: string): string {
