@@ -202,10 +202,16 @@ export type RealityState =
 export class ResourceFailure extends Error {
   override readonly name: string = 'ResourceFailure';
   readonly heatClass: string;
+  /**
+   * Row data the failed operation learned (a deployment's outputs), kept with the failure so the
+   * resource's attributes show it, as Heat's attributes of a failed resource do.
+   */
+  readonly data: JsonObject | undefined;
 
-  constructor(message: string, options?: { heatClass?: string; cause?: unknown }) {
+  constructor(message: string, options?: { heatClass?: string; cause?: unknown; data?: JsonObject }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.heatClass = options?.heatClass ?? this.defaultHeatClass();
+    this.data = options?.data;
   }
 
   protected defaultHeatClass(): string {

@@ -118,6 +118,9 @@ describe('OS::Heat::SoftwareDeployment in the engine', () => {
       (await row(h, 'deploy')).reason,
       'Error: resources.deploy: Deployment to server failed: deploy_status_code : Deployment exited with non-zero status code: 2 (deploy_stderr: no disk)',
     );
+    // The failed deployment's attributes show what the agent reported, as Heat's do.
+    const { attributes } = await row(h, 'deploy');
+    assert.deepEqual([attributes.deploy_status_code, attributes.deploy_stderr], [2, 'no disk']);
   });
 
   it('NO_SIGNAL completes at once', async () => {

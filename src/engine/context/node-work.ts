@@ -1,4 +1,4 @@
-import type { PluginContext, ResourcePlugin } from '../../resources/contract.js';
+import { type PluginContext, ResourceFailure, type ResourcePlugin } from '../../resources/contract.js';
 import type {
   ResourceRecord,
   StackRecord,
@@ -8,7 +8,7 @@ import type {
 } from '../../store/contract.js';
 import type { Value } from '../../template/functions/types.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
-import type { Json } from '../../util/json.js';
+import type { Json, JsonObject } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { peerReader, signalWaitKey } from './peers.js';
@@ -127,6 +127,27 @@ export async function outputsOf(
     attributes[name] = (await plugin.attribute(ctx, name, properties)) as Json;
   }
   return { refId: plugin.referenceId ? plugin.referenceId(ctx) : ctx.physicalId, attributes };
+}
+
+/**
+ * What a failure that carries learned data (ResourceFailure.data) changes on the row: that data, and
+ * the attributes read from it (kept as they were when the plugin cannot read them).
+ */
+export async function failureOutputs(
+  scope: Pick<NodeScope, 'deps' | 'stack'> & { point?: SyncPointRecord | undefined },
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  properties: Record<string, Value>,
+  err: unknown,
+): Promise<Partial<ResourceRecord>> {
+  if (!(err instanceof ResourceFailure) || err.data === undefined) return {};
+  const data = { ...(row.data as JsonObject), ...err.data };
+  try {
+    const { attributes } = await outputsOf(plugin, pluginContext(scope, row, { data }), properties);
+    return { data, attributes: attributes as JsonObject };
+  } catch {
+    return { data };
+  }
 }
 
 /** Loads a stack's bound template `templateId` (cached per process: templates never change). */

@@ -10,7 +10,7 @@ import { diffProperties } from '../../template/properties/index.js';
 import type { Json } from '../../util/json.js';
 import { resourceEvent } from '../core/events.js';
 import { abortedText, resourceFailureText, stackFailureText, TIMED_OUT } from '../core/failure-text.js';
-import { type Operation, pluginContext, pollDelay } from '../context/node-work.js';
+import { failureOutputs, type Operation, pluginContext, pollDelay } from '../context/node-work.js';
 import { ACTION_OF, resultChanges, startChanges } from '../nodes/record.js';
 import { checkpoint, type LegacyRun, pause, StackFailed, StackTimedOut, WalkInterrupted } from './context.js';
 
@@ -101,7 +101,13 @@ export async function operate(
       throw err;
     }
     const reason = err instanceof StackFailed ? err.message : resourceFailureText(err, row.name);
-    await recordFailed(run, row, op, reason);
+    await recordFailed(
+      run,
+      row,
+      op,
+      reason,
+      await failureOutputs({ deps: run.deps, stack }, plugin, row, properties, err),
+    );
     throw new StackFailed(stackFailureText(ACTION_OF[op], reason));
   }
 }
@@ -139,17 +145,20 @@ export async function recordFailed(
   row: ResourceRecord,
   op: Operation,
   reason: string,
+  /** What the failed operation learned: row data and the attributes read from it (failureOutputs). */
+  learned: Partial<ResourceRecord> = {},
 ): Promise<void> {
   const now = run.deps.clock.now();
   const action = ACTION_OF[op];
   await run.deps.store.tx(async (tx) => {
     const failed = await tx.resources.update(row.id, row.atomicKey, row.engineId, {
+      ...learned,
       engineId: null,
       action,
       status: 'FAILED',
       reason,
       physicalId: row.physicalId,
-      data: row.data,
+      data: learned.data ?? row.data,
       progress: null,
       updatedAt: new Date(now).toISOString(),
     });

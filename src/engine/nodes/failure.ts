@@ -22,6 +22,8 @@ export async function failNode(
   action?: ResourceAction,
   /** The stack's reason, when it is not Heat's "Resource <ACTION> failed: <reason>" (a timeout). */
   stackReason?: string,
+  /** What the failed operation learned: row data and the attributes read from it (failureOutputs). */
+  learned: Partial<ResourceRecord> = {},
 ): Promise<void> {
   const { deps, item, stack } = scope;
   const now = deps.clock.now();
@@ -29,6 +31,7 @@ export async function failNode(
     const fresh = await tx.resources.get(row.id);
     if (fresh) {
       const failed = await tx.resources.update(fresh.id, fresh.atomicKey, fresh.engineId, {
+        ...learned,
         engineId: null,
         status: 'FAILED',
         reason,

@@ -23,6 +23,7 @@ import { lockState } from './locks.js';
 import {
   definitionFor,
   drop,
+  failureOutputs,
   inputsOf,
   type NodePayload,
   type NodeScope,
@@ -245,14 +246,22 @@ export async function actionFailed(
     if (!released) return retryLater(scope);
     return replace(scope, plugin, released, properties);
   }
-  return operationFailed(scope, locked, op, err);
+  return operationFailed(scope, plugin, locked, op, properties, err);
 }
 
 /** A create or update failed: a create that may be retried is (retry.ts); otherwise the resource fails. */
-function operationFailed(scope: NodeScope, row: ResourceRecord, op: Operation, err: unknown): Promise<void> {
+async function operationFailed(
+  scope: NodeScope,
+  plugin: ResourcePlugin,
+  row: ResourceRecord,
+  op: Operation,
+  properties: Record<string, Value>,
+  err: unknown,
+): Promise<void> {
   const reason = resourceFailureText(err, row.name);
   if (op === 'create' && mayRetry(scope, err, row.createRetries)) return retryCreate(scope, row, reason);
-  return failNode(scope, row, reason);
+  const learned = await failureOutputs(scope, plugin, row, properties, err);
+  return failNode(scope, row, reason, undefined, undefined, learned);
 }
 
 /** Calls the plugin's create or update of `row` (an update without a handler only stores). */
@@ -348,7 +357,7 @@ async function poll(
   try {
     if (check) result = await check.call(plugin, pluginContext(scope, row), (saved?.state ?? null) as never);
   } catch (err) {
-    return operationFailed(scope, row, op, err);
+    return operationFailed(scope, plugin, row, op, properties, err);
   }
   // A lock of this unit's earlier attempt (another engine) or an abandoned one is taken over with
   // the same compare-and-swap as every locked write.

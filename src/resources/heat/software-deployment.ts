@@ -189,8 +189,10 @@ async function poll(ctx: PluginContext, state: Json): Promise<PollResult> {
     });
   if (sd.status === 'COMPLETE') return { done: true, data: { outputs: sd.outputValues } };
   if (sd.status === 'FAILED') {
+    // The outputs are kept with the failure: deploy_status_code and deploy_stderr show what went wrong.
     throw new ResourceFailure(
       `Deployment to server failed: ${sd.statusReason}${stderrNote(sd.outputValues)}`,
+      { data: { outputs: sd.outputValues } },
     );
   }
   return { done: false, progress: state, pollAfterMs: LONGEST_PARK_MS, wakeOnSignalTo: ctx.resourceName };
