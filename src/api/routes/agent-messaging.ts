@@ -121,8 +121,13 @@ function param(request: FastifyRequest, name: string): string | undefined {
 }
 
 function registerRoutes(app: Api, deps: ApiDeps): void {
+  // Checked before the body is read (Zaqar's auth runs first too); kept for the handler.
+  const callers = new WeakMap<FastifyRequest, MessagingCaller>();
+  app.addHook('onRequest', async (request) => {
+    callers.set(request, await authenticate(deps, request));
+  });
   const queueOf = async (request: FastifyRequest): Promise<QueueRequest> => ({
-    caller: await authenticate(deps, request),
+    caller: callers.get(request) ?? (await authenticate(deps, request)),
     queue: (request.params as { queue: string }).queue,
   });
 
