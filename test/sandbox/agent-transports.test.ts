@@ -169,7 +169,11 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     assert.equal(posted.method, 'ZAQAR');
     assert.deepEqual(posted.body, { deploy_stdout: 'queued y\n', deploy_stderr: '', deploy_status_code: 0 });
     assert.ok(heat.reads.zaqar >= 1);
-    const agent = (await agentOf(app, id))!;
+    // The fake records the message before it answers: the agent marks it delivered after.
+    const agent = await until('the signal marked delivered', async () => {
+      const a = await agentOf(app, id);
+      return a?.configs.some((c) => c.signal === 'delivered') ? a : undefined;
+    });
     assert.equal(agent.transport, 'zaqar');
     assert.deepEqual(
       agent.configs.map((c) => [c.config_id, c.signal]),
