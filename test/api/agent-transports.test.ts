@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ec2SignatureV2 } from '../../src/api/agent/cfn.js';
 import { cfnInitData } from '../../src/resources/server-agent/user-data.js';
 import type { ServerRecord } from '../../src/sandbox/compute/server-state.js';
 import { sandboxCloud } from '../sandbox/support.js';
-import { type ServeProcess, startNoauthServe } from './serve-process.js';
+import {
+  runZaqarclientScript,
+  type ServeProcess,
+  startNoauthServe,
+  zaqarclientSkip,
+} from './serve-process.js';
 
 // A real `hearth serve` and the sandbox cloud: SOFTWARE_CONFIG servers boot with a cfn-init-data
 // part naming their transport and credential, and the test acts as each server's agent over HTTP.
 
 const PROJECT = 'agents';
+const zaqarclientMissing = await zaqarclientSkip();
 
 const STACK = `heat_template_version: 2018-08-31
 resources:
@@ -499,7 +506,11 @@ resources:
     assert.equal(server.status, 403, server.text);
   });
 
-  it('ZAQAR_SIGNAL: the deployment’s queue takes its outputs from its signal token or its server’s agent', async () => {
+  /**
+   * A stack of two ZAQAR_MESSAGE DeployedServers, `mine` with a ZAQAR_SIGNAL deployment `dep`, once
+   * the deployment waits; its URL and each server's zaqar section.
+   */
+  const zaqarStack = async (name: string) => {
     const template = `heat_template_version: 2018-08-31
 resources:
   mine:
@@ -518,10 +529,10 @@ outputs:
   mine: {value: {get_attr: [mine, os_collect_config]}}
   other: {value: {get_attr: [other, os_collect_config]}}
 `;
-    const created = await call('POST', `${api}/stacks`, { stack_name: 'zaqar', template });
+    const created = await call('POST', `${api}/stacks`, { stack_name: name, template });
     assert.equal(created.status, 201, created.text);
     const id = (JSON.parse(created.text) as { stack: Json }).stack.id as string;
-    const path = `${api}/stacks/zaqar/${id}`;
+    const path = `${api}/stacks/${name}/${id}`;
     let status = '';
     for (let i = 0; i < 600 && status !== 'CREATE_IN_PROGRESS'; i++) {
       const r = await call('GET', `${path}/resources/dep`);
@@ -535,6 +546,11 @@ outputs:
           .os_collect_config as Occ
       ).zaqar!;
     };
+    return { path, occOf };
+  };
+
+  it('ZAQAR_SIGNAL: the deployment’s queue takes its outputs from its signal token or its server’s agent', async () => {
+    const { path, occOf } = await zaqarStack('zaqar');
     const mine = await login(await occOf('mine'));
     const popped = await zaqar(
       'DELETE',
@@ -582,6 +598,36 @@ outputs:
     assert.deepEqual([attributes.deploy_stdout, attributes.result], ['hi', 'R']);
     assert.equal((await call('DELETE', path)).status, 204);
   });
+
+  it(
+    'python-zaqarclient pops a server’s metadata and posts a deployment’s signal',
+    { skip: zaqarclientMissing },
+    async () => {
+      const { path, occOf } = await zaqarStack('zaqarclient');
+      const occ = await occOf('mine');
+      const script = resolve(import.meta.dirname, 'zaqarclient-wire.py');
+      const auth = [occ.auth_url, occ.user_id, occ.password, occ.project_id];
+      const popped = JSON.parse(await runZaqarclientScript(script, ['pop', ...auth, occ.queue_id])) as {
+        endpoint: string;
+        body: { deployments: { inputs: { name: string; value: string }[] }[] };
+      };
+      assert.equal(popped.endpoint, `${serve.url}/agent-messaging`);
+      const inputs = Object.fromEntries(popped.body.deployments[0]!.inputs.map((i) => [i.name, i.value]));
+      const outputs = { deploy_stdout: 'via zaqarclient', deploy_stderr: '', deploy_status_code: 0 };
+      const signalAuth = ['deploy_auth_url', 'deploy_user_id', 'deploy_password', 'deploy_project_id'];
+      await runZaqarclientScript(script, [
+        'post',
+        ...signalAuth.map((k) => inputs[k]!),
+        inputs.deploy_queue_id!,
+        JSON.stringify(outputs),
+      ]);
+      await waitFor('zaqarclient', /^CREATE_COMPLETE$/);
+      const dep = await call('GET', `${path}/resources/dep`);
+      const attributes = (JSON.parse(dep.text) as { resource: { attributes: Json } }).resource.attributes;
+      assert.equal(attributes.deploy_stdout, 'via zaqarclient');
+      assert.equal((await call('DELETE', path)).status, 204);
+    },
+  );
 
   it('every credential is refused once its server is deleted', async () => {
     const deleted = await call('DELETE', `${api}/stacks/${stackPath}`);
