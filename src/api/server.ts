@@ -7,6 +7,7 @@ import { SIGNAL_TOKEN_PREFIX, type SignalTarget } from '../auth/signal-tokens.js
 import { authToken } from './authenticator.js';
 import { agentIdentity, refuseBeyondAgent } from './agent/identity.js';
 import { registerAgentRoutes } from './routes/agent.js';
+import { registerAgentMessagingRoutes } from './routes/agent-messaging.js';
 import { bodyTooLarge, registerJsonBodyParser } from './body-limits.js';
 import type { Api } from './context.js';
 import type { ApiDeps } from './deps.js';
@@ -141,6 +142,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   registerSignalUrlRoute(app, deps);
   // What servers' agents call: outside /v1/{project_id}, each with its own credential check.
   registerAgentRoutes(app, deps);
+  await registerAgentMessagingRoutes(app, deps);
   // Operations' routes: outside /v1/{project_id}, without authentication.
   registerHealthRoutes(app, deps);
   registerMetrics(app, deps);

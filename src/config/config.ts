@@ -120,7 +120,7 @@ export interface Config {
   readonly auth_encryption_key: string;
 }
 
-/** Heat's software_config_transport values (ZAQAR_MESSAGE is refused at create: no Zaqar). */
+/** Heat's software_config_transport values (ZAQAR_MESSAGE: Hearth serves the queue itself, api/routes/agent-messaging.ts). */
 export const SOFTWARE_CONFIG_TRANSPORTS = [
   'POLL_SERVER_CFN',
   'POLL_SERVER_HEAT',

@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ec2SignatureV2 } from '../../src/api/agent/cfn.js';
 import { cfnInitData } from '../../src/resources/server-agent/user-data.js';
 import type { ServerRecord } from '../../src/sandbox/compute/server-state.js';
 import { sandboxCloud } from '../sandbox/support.js';
-import { type ServeProcess, startNoauthServe } from './serve-process.js';
+import {
+  runZaqarclientScript,
+  type ServeProcess,
+  startNoauthServe,
+  zaqarclientSkip,
+} from './serve-process.js';
 
 // A real `hearth serve` and the sandbox cloud: SOFTWARE_CONFIG servers boot with a cfn-init-data
 // part naming their transport and credential, and the test acts as each server's agent over HTTP.
 
 const PROJECT = 'agents';
+const zaqarclientMissing = await zaqarclientSkip();
 
 const STACK = `heat_template_version: 2018-08-31
 resources:
@@ -39,13 +46,24 @@ resources:
     properties:
       <<: *server
       software_config_transport: POLL_TEMP_URL
+  zaq:
+    type: OS::Nova::Server
+    depends_on: subnet
+    metadata: {role: queue}
+    properties:
+      <<: *server
+      software_config_transport: ZAQAR_MESSAGE
   deployed:
     type: OS::Heat::DeployedServer
     properties: {software_config_transport: POLL_TEMP_URL}
 outputs:
   deployed_occ: {value: {get_attr: [deployed, os_collect_config]}}
   cfn_occ: {value: {get_attr: [cfn, os_collect_config]}}
+  url_occ: {value: {get_attr: [url, os_collect_config]}}
 `;
+
+/** A Zaqar Client-ID (zaqarclient sends a UUID). */
+const CLIENT = '3381af92-2b9e-11e3-b191-71861300734c';
 
 interface Occ {
   collectors: string[];
@@ -65,6 +83,14 @@ interface Occ {
     resource_name: string;
   };
   request?: { metadata_url: string };
+  zaqar?: {
+    user_id: string;
+    password: string;
+    auth_url: string;
+    project_id: string;
+    queue_id: string;
+    region_name: string | null;
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -85,6 +111,38 @@ describe('API: servers’ agents reach their metadata through each software_conf
     const text = await response.text();
     return { status: response.status, text, headers: response.headers };
   };
+
+  /** A Keystone v3 password login at the agent identity route: the token and the catalog's endpoints. */
+  const login = async (auth: { auth_url: string; user_id: string; password: string; project_id: string }) => {
+    const r = await call('POST', `${auth.auth_url}/auth/tokens`, {
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: { user: { id: auth.user_id, password: auth.password } },
+        },
+        scope: { project: { id: auth.project_id } },
+      },
+    });
+    assert.equal(r.status, 201, r.text);
+    const catalog = (JSON.parse(r.text) as { token: { catalog: Json[] } }).token.catalog;
+    const endpoint = (type: string) =>
+      (catalog.find((c) => c.type === type) as { endpoints: { url: string }[] }).endpoints[0]!.url;
+    return { token: r.headers.get('x-subject-token')!, endpoint };
+  };
+
+  /** A request to the Zaqar subset as zaqarclient sends it (a Client-ID unless told otherwise). */
+  const zaqar = (
+    method: string,
+    url: string,
+    token: string,
+    body?: unknown,
+    clientId: string | null = CLIENT,
+  ) =>
+    call(method, url, body, {
+      'x-auth-token': token,
+      ...(clientId === null ? {} : { 'client-id': clientId }),
+      ...(method === 'DELETE' ? { 'content-type': 'application/json' } : {}),
+    });
 
   const waitFor = async (name: string, wanted: RegExp): Promise<Json> => {
     for (let i = 0; i < 600; i++) {
@@ -135,7 +193,7 @@ describe('API: servers’ agents reach their metadata through each software_conf
   after(async () => serve?.stop());
 
   it('each server boots with a cfn-init-data part carrying its transport’s os-collect-config', async () => {
-    for (const name of ['cfn', 'heat', 'url']) {
+    for (const name of ['cfn', 'heat', 'url', 'zaq']) {
       const shown = await call('GET', `${api}/stacks/${stackPath}/resources/${name}`);
       const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
       const server = cloud.state.get<ServerRecord>('server', id);
@@ -151,6 +209,9 @@ describe('API: servers’ agents reach their metadata through each software_conf
     assert.deepEqual(occs.cfn!.collectors, ['ec2', 'cfn', 'local']);
     assert.deepEqual(occs.heat!.collectors, ['ec2', 'heat', 'local']);
     assert.deepEqual(occs.url!.collectors, ['ec2', 'request', 'local']);
+    assert.deepEqual(occs.zaq!.collectors, ['ec2', 'zaqar', 'local']);
+    assert.equal(occs.zaq!.zaqar!.auth_url, `${serve.url}/agent-identity/v3`);
+    assert.match(occs.zaq!.zaqar!.queue_id, /^agents-zaq-[a-z2-7]{12}$/, 'named as Heat names it');
     assert.equal(occs.cfn!.cfn!.metadata_url, `${serve.url}/cfn/v1/`);
     assert.equal(occs.cfn!.cfn!.path, 'cfn.Metadata');
     assert.equal(occs.heat!.heat!.auth_url, `${serve.url}/agent-identity/v3`);
@@ -254,6 +315,55 @@ describe('API: servers’ agents reach their metadata through each software_conf
     assert.deepEqual((JSON.parse(own.text) as Json)['os-collect-config'], deployed);
   });
 
+  it('ZAQAR_MESSAGE: the login’s catalog names messaging, where a pop of the server’s queue is its metadata', async () => {
+    const occ = occs.zaq!.zaqar!;
+    const { token, endpoint } = await login(occ);
+    const messaging = endpoint('messaging');
+    assert.equal(messaging, `${serve.url}/agent-messaging`);
+    const queue = `${messaging}/v2/queues/${occ.queue_id}`;
+    const popped = await zaqar('DELETE', `${queue}/messages?pop=1`, token);
+    assert.equal(popped.status, 200, popped.text);
+    const [message] = (JSON.parse(popped.text) as { messages: Json[] }).messages;
+    const body = message!.body as Json;
+    assert.equal(body.role, 'queue', 'the template’s metadata');
+    assert.deepEqual(body.deployments, []);
+    assert.deepEqual(body['os-collect-config'], occs.zaq);
+    assert.deepEqual(
+      Object.keys(message!).sort(),
+      ['age', 'body', 'href', 'id', 'ttl'],
+      'Zaqar’s message fields',
+    );
+    const again = await zaqar('DELETE', `${queue}/messages?pop=1`, token);
+    assert.deepEqual(JSON.parse(again.text), JSON.parse(popped.text), 'every pop gives the document now');
+    const listed = await zaqar('GET', `${queue}/messages`, token);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(JSON.parse(listed.text), { messages: [message], links: [] });
+    assert.equal((await zaqar('PUT', queue, token)).status, 204, 'the queue exists');
+
+    // Zaqar's rules: a Client-ID, a valid token, and only this credential's queues.
+    const missing = await zaqar('DELETE', `${queue}/messages?pop=1`, token, undefined, null);
+    assert.equal(missing.status, 400, missing.text);
+    assert.equal((JSON.parse(missing.text) as Json).title, 'Missing header value');
+    const malformed = await zaqar('DELETE', `${queue}/messages?pop=1`, token, undefined, 'not-a-uuid');
+    assert.equal(malformed.status, 400, malformed.text);
+    const forged = await zaqar('DELETE', `${queue}/messages?pop=1`, `${token}x`);
+    assert.equal(forged.status, 401, forged.text);
+    assert.equal((await zaqar('GET', `${queue}/messages`, 'hearth-api-token')).status, 401);
+    const another = await zaqar('DELETE', `${messaging}/v2/queues/other-queue/messages?pop=1`, token);
+    assert.equal(another.status, 403, another.text);
+    assert.equal((JSON.parse(another.text) as Json).title, 'Not authorized');
+    const { token: heatToken } = await login(occs.heat!.heat!);
+    const stranger = await zaqar('DELETE', `${queue}/messages?pop=1`, heatToken);
+    assert.equal(stranger.status, 403, `another server’s agent: ${stranger.text}`);
+    const posted = await zaqar('POST', `${queue}/messages`, token, { messages: [{ body: {}, ttl: 60 }] });
+    assert.equal(posted.status, 403, 'the metadata queue takes no messages from the agent');
+    const badPop = await zaqar('DELETE', `${queue}/messages?pop=0`, token);
+    assert.equal(badPop.status, 400, badPop.text);
+    const unknown = await zaqar('GET', `${messaging}/v2/queues/${occ.queue_id}/stats`, token);
+    assert.equal(unknown.status, 404, unknown.text);
+    assert.equal((JSON.parse(unknown.text) as Json).title, 'Not found');
+  });
+
   it('the deployments to a server are in its metadata for every transport, current at each read', async () => {
     const shown = await call('GET', `${api}/stacks/${stackPath}/resources/url`);
     const serverId = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
@@ -290,6 +400,9 @@ describe('API: servers’ agents reach their metadata through each software_conf
       template: STACK.replace(
         /( {2}cfn:\n(?:.*\n)*? {4}properties: &server\n)/,
         '$1      software_config_transport: POLL_TEMP_URL\n',
+      ).replace(
+        'software_config_transport: POLL_TEMP_URL\n  zaq:',
+        'software_config_transport: ZAQAR_MESSAGE\n  zaq:',
       ),
     });
     assert.equal(updated.status, 202, updated.text);
@@ -303,6 +416,21 @@ describe('API: servers’ agents reach their metadata through each software_conf
     const read = await call('GET', now.request!.metadata_url);
     assert.equal(read.status, 200, read.text);
     assert.equal((JSON.parse(read.text) as Json).role, 'web');
+
+    // To ZAQAR_MESSAGE: the temp URL serves the zaqar section, whose queue then serves the metadata.
+    const viaUrl = await call('GET', occs.url!.request!.metadata_url);
+    assert.equal(viaUrl.status, 200, viaUrl.text);
+    const section = (JSON.parse(viaUrl.text) as { 'os-collect-config': Occ })['os-collect-config'];
+    assert.deepEqual(section.collectors, ['ec2', 'zaqar', 'local']);
+    const { token, endpoint } = await login(section.zaqar!);
+    const popped = await zaqar(
+      'DELETE',
+      `${endpoint('messaging')}/v2/queues/${section.zaqar!.queue_id}/messages?pop=1`,
+      token,
+    );
+    assert.equal(popped.status, 200, popped.text);
+    const body = (JSON.parse(popped.text) as { messages: { body: Json }[] }).messages[0]!.body;
+    assert.deepEqual(body['os-collect-config'], section);
   });
 
   it('an agent token signals the deployments to its server, and no other', async () => {
@@ -378,22 +506,128 @@ resources:
     assert.equal(server.status, 403, server.text);
   });
 
-  it('ZAQAR_MESSAGE is refused at create, saying why', async () => {
+  /**
+   * A stack of two ZAQAR_MESSAGE DeployedServers, `mine` with a ZAQAR_SIGNAL deployment `dep`, once
+   * the deployment waits; its URL and each server's zaqar section.
+   */
+  const zaqarStack = async (name: string) => {
     const template = `heat_template_version: 2018-08-31
 resources:
-  server:
+  mine:
     type: OS::Heat::DeployedServer
     properties: {software_config_transport: ZAQAR_MESSAGE}
+  other:
+    type: OS::Heat::DeployedServer
+    properties: {software_config_transport: ZAQAR_MESSAGE}
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties: {group: script, config: "echo hi", outputs: [{name: result}]}
+  dep:
+    type: OS::Heat::SoftwareDeployment
+    properties: {config: {get_resource: config}, server: {get_resource: mine}, signal_transport: ZAQAR_SIGNAL}
+outputs:
+  mine: {value: {get_attr: [mine, os_collect_config]}}
+  other: {value: {get_attr: [other, os_collect_config]}}
 `;
-    const created = await call('POST', `${api}/stacks`, { stack_name: 'zaqar', template });
+    const created = await call('POST', `${api}/stacks`, { stack_name: name, template });
     assert.equal(created.status, 201, created.text);
-    const stack = await waitFor('zaqar', /^CREATE_FAILED$/).catch(async () => {
-      const r = await call('GET', `${api}/stacks/zaqar`);
-      return (JSON.parse(r.text) as { stack: Json }).stack;
+    const id = (JSON.parse(created.text) as { stack: Json }).stack.id as string;
+    const path = `${api}/stacks/${name}/${id}`;
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'CREATE_IN_PROGRESS'; i++) {
+      const r = await call('GET', `${path}/resources/dep`);
+      status = String((JSON.parse(r.text) as { resource?: Json }).resource?.resource_status ?? '');
+      if (status !== 'CREATE_IN_PROGRESS') await new Promise((res) => setTimeout(res, 100));
+    }
+    const occOf = async (name: string) => {
+      const r = await call('GET', `${path}/resources/${name}`);
+      return (
+        (JSON.parse(r.text) as { resource: { attributes: Json } }).resource.attributes
+          .os_collect_config as Occ
+      ).zaqar!;
+    };
+    return { path, occOf };
+  };
+
+  it('ZAQAR_SIGNAL: the deployment’s queue takes its outputs from its signal token or its server’s agent', async () => {
+    const { path, occOf } = await zaqarStack('zaqar');
+    const mine = await login(await occOf('mine'));
+    const popped = await zaqar(
+      'DELETE',
+      `${mine.endpoint('messaging')}/v2/queues/${(await occOf('mine')).queue_id}/messages?pop=1`,
+      mine.token,
+    );
+    const deployments = (JSON.parse(popped.text) as { messages: { body: { deployments: Json[] } }[] })
+      .messages[0]!.body.deployments;
+    assert.equal(deployments.length, 1, popped.text);
+    const inputs = Object.fromEntries(
+      (deployments[0]!.inputs as { name: string; value: unknown }[]).map((i) => [i.name, i.value]),
+    ) as Record<string, string>;
+    assert.equal(inputs.deploy_signal_transport, 'ZAQAR_SIGNAL');
+    assert.equal(inputs.deploy_signal_id, undefined);
+    const signal = await login({
+      auth_url: inputs.deploy_auth_url!,
+      user_id: inputs.deploy_user_id!,
+      password: inputs.deploy_password!,
+      project_id: inputs.deploy_project_id!,
     });
-    assert.equal(stack.stack_status, 'CREATE_FAILED');
-    assert.match(String(stack.stack_status_reason), /ZAQAR_MESSAGE is not supported: Hearth has no Zaqar/);
+    const queue = `${signal.endpoint('messaging')}/v2/queues/${inputs.deploy_queue_id}`;
+    const outputs = { deploy_stdout: 'hi', deploy_stderr: '', deploy_status_code: 0, result: 'R' };
+
+    const other = await login(await occOf('other'));
+    const refused = await zaqar('POST', `${queue}/messages`, other.token, { messages: [{ body: outputs }] });
+    assert.equal(refused.status, 403, `another server’s agent: ${refused.text}`);
+    // The server's own agent may post there: a body that is no signal shows it got past the check.
+    const notSignal = await zaqar('POST', `${queue}/messages`, mine.token, { messages: [{ body: 'x' }] });
+    assert.equal(notSignal.status, 400, notSignal.text);
+    const noMessages = await zaqar('POST', `${queue}/messages`, signal.token, { body: outputs });
+    assert.equal(noMessages.status, 400, noMessages.text);
+    const readSignals = await zaqar('GET', `${queue}/messages`, signal.token);
+    assert.equal(readSignals.status, 403, 'a signal queue is not read through the agent routes');
+
+    const posted = await zaqar('POST', `${queue}/messages`, signal.token, {
+      messages: [{ body: outputs, ttl: 600 }],
+    });
+    assert.equal(posted.status, 201, posted.text);
+    const resources = (JSON.parse(posted.text) as { resources: string[] }).resources;
+    assert.equal(resources.length, 1);
+    assert.ok(resources[0]!.startsWith(`/v2/queues/${inputs.deploy_queue_id}/messages/`), resources[0]);
+    await waitFor('zaqar', /^CREATE_COMPLETE$/);
+    const dep = await call('GET', `${path}/resources/dep`);
+    const attributes = (JSON.parse(dep.text) as { resource: { attributes: Json } }).resource.attributes;
+    assert.deepEqual([attributes.deploy_stdout, attributes.result], ['hi', 'R']);
+    assert.equal((await call('DELETE', path)).status, 204);
   });
+
+  it(
+    'python-zaqarclient pops a server’s metadata and posts a deployment’s signal',
+    { skip: zaqarclientMissing },
+    async () => {
+      const { path, occOf } = await zaqarStack('zaqarclient');
+      const occ = await occOf('mine');
+      const script = resolve(import.meta.dirname, 'zaqarclient-wire.py');
+      const auth = [occ.auth_url, occ.user_id, occ.password, occ.project_id];
+      const popped = JSON.parse(await runZaqarclientScript(script, ['pop', ...auth, occ.queue_id])) as {
+        endpoint: string;
+        body: { deployments: { inputs: { name: string; value: string }[] }[] };
+      };
+      assert.equal(popped.endpoint, `${serve.url}/agent-messaging`);
+      const inputs = Object.fromEntries(popped.body.deployments[0]!.inputs.map((i) => [i.name, i.value]));
+      const outputs = { deploy_stdout: 'via zaqarclient', deploy_stderr: '', deploy_status_code: 0 };
+      const signalAuth = ['deploy_auth_url', 'deploy_user_id', 'deploy_password', 'deploy_project_id'];
+      await runZaqarclientScript(script, [
+        'post',
+        ...signalAuth.map((k) => inputs[k]!),
+        inputs.deploy_queue_id!,
+        JSON.stringify(outputs),
+      ]);
+      await waitFor('zaqarclient', /^CREATE_COMPLETE$/);
+      const dep = await call('GET', `${path}/resources/dep`);
+      const attributes = (JSON.parse(dep.text) as { resource: { attributes: Json } }).resource.attributes;
+      assert.equal(attributes.deploy_stdout, 'via zaqarclient');
+      assert.equal((await call('DELETE', path)).status, 204);
+    },
+  );
 
   it('every credential is refused once its server is deleted', async () => {
     const deleted = await call('DELETE', `${api}/stacks/${stackPath}`);

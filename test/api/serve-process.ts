@@ -90,28 +90,47 @@ export async function openstack(server: ServeProcess, args: string[]): Promise<s
 /** Pythons that may have python-heatclient: Debian's (the `openstack` client's), then the PATH's. */
 const PYTHONS = ['/usr/bin/python3', 'python3'];
 
-let heatclientPythonFound: Promise<string | undefined> | undefined;
+const pythonsFound = new Map<string, Promise<string | undefined>>();
 
-/** The first Python that imports heatclient's Python API, if any. */
-function heatclientPython(): Promise<string | undefined> {
-  heatclientPythonFound ??= (async () => {
-    for (const python of PYTHONS) {
-      try {
-        await promisify(execFile)(python, ['-c', 'import heatclient.client']);
-        return python;
-      } catch {
-        // Not this one.
+/** The first Python that imports `module`, if any. */
+function pythonWith(module: string): Promise<string | undefined> {
+  let found = pythonsFound.get(module);
+  if (!found) {
+    found = (async () => {
+      for (const python of PYTHONS) {
+        try {
+          await promisify(execFile)(python, ['-c', `import ${module}`]);
+          return python;
+        } catch {
+          // Not this one.
+        }
       }
-    }
-    return undefined;
-  })();
-  return heatclientPythonFound;
+      return undefined;
+    })();
+    pythonsFound.set(module, found);
+  }
+  return found;
 }
+
+const heatclientPython = () => pythonWith('heatclient.client');
 
 /** Why heatclient's Python API cannot be driven here, or false when it can (CI: never skipped). */
 export async function heatclientSkip(): Promise<string | false> {
   if (await heatclientPython()) return false;
   return process.env.CI === 'true' ? false : 'python-heatclient is not installed';
+}
+
+/** Why python-zaqarclient cannot be driven here, or false when it can (CI installs it: never skipped). */
+export async function zaqarclientSkip(): Promise<string | false> {
+  if (await pythonWith('zaqarclient.queues.v2.client')) return false;
+  return process.env.CI === 'true' ? false : 'python-zaqarclient is not installed';
+}
+
+/** Runs the Python script `file` with `args` by the Python that has python-zaqarclient; its output. */
+export async function runZaqarclientScript(file: string, args: string[]): Promise<string> {
+  const python = (await pythonWith('zaqarclient.queues.v2.client')) ?? 'python3';
+  const { stdout } = await promisify(execFile)(python, [file, ...args]);
+  return stdout;
 }
 
 /**

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { builtinPlugins } from '../../src/resources/catalog.js';
 import { multipartMessage, parseMultipart } from '../../src/resources/heat/mime-message.js';
 import { buildUserData, cfnInitData } from '../../src/resources/server-agent/user-data.js';
+import type { PluginContext } from '../../src/resources/contract.js';
+import { FakeResource } from './helpers.js';
 
 describe('servers’ user data for their agent', () => {
   const metadata = { deployments: [], 'os-collect-config': { collectors: ['ec2', 'cfn', 'local'] } };
@@ -63,5 +65,47 @@ describe('servers’ user data for their agent', () => {
     assert.equal(transportDefault('OS::Nova::Server'), 'POLL_SERVER_CFN');
     assert.equal(transportDefault('OS::Nova::Server', 'POLL_TEMP_URL'), 'POLL_TEMP_URL');
     assert.equal(transportDefault('OS::Heat::DeployedServer', 'POLL_SERVER_HEAT'), 'POLL_SERVER_HEAT');
+  });
+
+  it('default_software_config_transport ZAQAR_MESSAGE: a queue per server, kept across transport changes', async () => {
+    const plugin = builtinPlugins({ softwareConfigTransport: 'ZAQAR_MESSAGE' }).find(
+      (p) => p.type === 'OS::Heat::DeployedServer',
+    )!;
+    const server = new (class extends FakeResource {
+      override ctx(): PluginContext {
+        return Object.assign(super.ctx(), {
+          agentCredentials: () => ({
+            token: 'hagt_pay.mac',
+            accessKey: 'hagt_pay',
+            secretKey: 'mac',
+            publicUrl: 'http://h:1',
+            projectId: 'proj',
+          }),
+        });
+      }
+    })(plugin, { name: 'box', stackName: 'st' });
+    await server.create({});
+    const queue = server.data.agent_queue_id as string;
+    assert.match(queue, /^st-box-[a-z2-7]{12}$/);
+    assert.deepEqual(await server.attribute('os_collect_config'), {
+      collectors: ['zaqar', 'local'],
+      zaqar: {
+        user_id: 'hagt_pay',
+        password: 'hagt_pay.mac',
+        auth_url: 'http://h:1/agent-identity/v3',
+        project_id: 'proj',
+        queue_id: queue,
+        region_name: null,
+      },
+    });
+    const nonce = server.data.agent_nonce;
+    await server.update({ software_config_transport: 'POLL_SERVER_HEAT' });
+    assert.deepEqual(
+      [server.data.agent_transport, server.data.agent_nonce, server.data.agent_queue_id],
+      ['POLL_SERVER_HEAT', nonce, queue],
+      'the credential and the queue stay',
+    );
+    await server.update({ software_config_transport: 'ZAQAR_MESSAGE' });
+    assert.equal(server.data.agent_queue_id, queue);
   });
 });

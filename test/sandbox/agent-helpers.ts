@@ -19,6 +19,8 @@ export const USER = 'agent-user';
 export const PASSWORD = 'agent-password';
 export const PROJECT = 'p-123';
 export const STACK = 'mystack/5a0c3d4e-0000-4000-8000-000000000001';
+/** The server's metadata queue (ZAQAR_MESSAGE). */
+export const ZAQAR_QUEUE = 'mystack-server-abcdefghijkl';
 
 export interface Signal {
   method: string;
@@ -32,7 +34,7 @@ export interface FakeHeat {
   metadata: Record<string, unknown>;
   signals: Signal[];
   /** How many metadata reads succeeded through each collector, and how many were refused. */
-  reads: { cfn: number; heat: number; request: number; refused: number; logins: number };
+  reads: { cfn: number; heat: number; zaqar: number; request: number; refused: number; logins: number };
   /** The token Keystone gives now; changing it makes the ones given before invalid. */
   token: string;
   /** The next N signals are answered 503. */
@@ -76,7 +78,7 @@ export async function fakeHeat(): Promise<FakeHeat> {
   const state = {
     metadata: {} as Record<string, unknown>,
     signals: [] as Signal[],
-    reads: { cfn: 0, heat: 0, request: 0, refused: 0, logins: 0 },
+    reads: { cfn: 0, heat: 0, zaqar: 0, request: 0, refused: 0, logins: 0 },
     token: 'tok-1',
     refuseSignals: 0,
     cfnJson: false,
@@ -135,6 +137,10 @@ export async function fakeHeat(): Promise<FakeHeat> {
               { interface: 'public', region: 'RegionOne', url: `${base}/heat/v1/${PROJECT}` },
             ],
           },
+          {
+            type: 'messaging',
+            endpoints: [{ interface: 'public', region: 'RegionOne', url: `${base}/zaqar` }],
+          },
         ];
         state.reads.logins++;
         return send(
@@ -158,6 +164,24 @@ export async function fakeHeat(): Promise<FakeHeat> {
             body: JSON.parse(text),
           });
           return send(200, '');
+        }
+      }
+      // Zaqar v2 as zaqarclient calls it: the token, the project and a Client-ID on every request.
+      const queue = /^\/zaqar\/v2\/queues\/([^/]+)\/messages$/.exec(path);
+      if (queue) {
+        if (req.headers['x-auth-token'] !== state.token) return send(401, { title: 'Unauthorized' });
+        if (!req.headers['client-id'] || req.headers['x-project-id'] !== PROJECT)
+          return send(400, { title: 'Missing header value' });
+        if (req.method === 'DELETE' && queue[1] === ZAQAR_QUEUE && url.searchParams.get('pop') === '1') {
+          state.reads.zaqar++;
+          const message = { id: 'm1', href: '/v2/queues/q/messages/m1', ttl: 3600, age: 1 };
+          return send(200, { messages: [{ ...message, body: state.metadata }] });
+        }
+        if (req.method === 'POST') {
+          const posted = JSON.parse(text) as { messages: { body: Record<string, unknown> }[] };
+          for (const m of posted.messages)
+            state.signals.push({ method: 'ZAQAR', path: decodeURIComponent(queue[1]!), body: m.body });
+          return send(201, { resources: ['/v2/queues/q/messages/m2'] });
         }
       }
       if (path === '/meta/object' && req.method === 'GET') {
@@ -188,7 +212,23 @@ export async function fakeHeat(): Promise<FakeHeat> {
 }
 
 /** The `os-collect-config` section Heat writes for each transport, pointed at the fake. */
-export function occ(heat: FakeHeat, transport: 'cfn' | 'heat' | 'request'): Record<string, unknown> {
+export function occ(
+  heat: FakeHeat,
+  transport: 'cfn' | 'heat' | 'zaqar' | 'request',
+): Record<string, unknown> {
+  if (transport === 'zaqar') {
+    return {
+      collectors: ['ec2', 'zaqar', 'local'],
+      zaqar: {
+        auth_url: `${heat.url}/identity/v3`,
+        user_id: USER,
+        password: PASSWORD,
+        project_id: PROJECT,
+        queue_id: ZAQAR_QUEUE,
+        region_name: 'RegionOne',
+      },
+    };
+  }
   if (transport === 'cfn') {
     return {
       collectors: ['ec2', 'cfn', 'local'],
@@ -245,7 +285,7 @@ export function deployment(
 /** The signal inputs of each transport, for a deployment named `resource`. */
 export function signalInputs(
   heat: FakeHeat,
-  transport: 'CFN_SIGNAL' | 'TEMP_URL_SIGNAL' | 'HEAT_SIGNAL' | 'NO_SIGNAL',
+  transport: 'CFN_SIGNAL' | 'TEMP_URL_SIGNAL' | 'HEAT_SIGNAL' | 'ZAQAR_SIGNAL' | 'NO_SIGNAL',
   resource: string,
 ): Record<string, unknown> {
   const common = {
@@ -261,9 +301,10 @@ export function signalInputs(
   if (transport === 'TEMP_URL_SIGNAL') {
     return { ...common, deploy_signal_id: `${heat.url}/signal/${resource}`, deploy_signal_verb: 'PUT' };
   }
-  if (transport === 'HEAT_SIGNAL') {
+  if (transport === 'HEAT_SIGNAL' || transport === 'ZAQAR_SIGNAL') {
     return {
       ...common,
+      ...(transport === 'ZAQAR_SIGNAL' ? { deploy_queue_id: `queue-${resource}` } : {}),
       deploy_auth_url: `${heat.url}/identity/v3`,
       deploy_user_id: USER,
       deploy_password: PASSWORD,

@@ -152,6 +152,36 @@ describe('sandbox guest agent: collectors and signal transports', () => {
     await stopAgent(id);
   });
 
+  it('zaqar collector (Keystone v3, a pop from the messaging endpoint) with ZAQAR_SIGNAL', async () => {
+    heat.metadata = {
+      'os-collect-config': occ(heat, 'zaqar'),
+      deployments: [
+        deployment('z1', '#!/bin/sh\necho "queued $foo"', {
+          foo: 'y',
+          ...signalInputs(heat, 'ZAQAR_SIGNAL', 'zaqdep'),
+        }),
+      ],
+    };
+    const id = await bootServer(app, userData({ 'os-collect-config': occ(heat, 'zaqar') }), 'zaqar-vm');
+    const posted = await until('the message on the queue', () =>
+      heat.signals.find((s) => s.path === 'queue-zaqdep'),
+    );
+    assert.equal(posted.method, 'ZAQAR');
+    assert.deepEqual(posted.body, { deploy_stdout: 'queued y\n', deploy_stderr: '', deploy_status_code: 0 });
+    assert.ok(heat.reads.zaqar >= 1);
+    // The fake records the message before it answers: the agent marks it delivered after.
+    const agent = await until('the signal marked delivered', async () => {
+      const a = await agentOf(app, id);
+      return a?.configs.some((c) => c.signal === 'delivered') ? a : undefined;
+    });
+    assert.equal(agent.transport, 'zaqar');
+    assert.deepEqual(
+      agent.configs.map((c) => [c.config_id, c.signal]),
+      [['z1', 'delivered']],
+    );
+    await stopAgent(id);
+  });
+
   it('request collector (a plain URL) and NO_SIGNAL: the config runs, nothing is signalled', async () => {
     heat.metadata = {
       'os-collect-config': occ(heat, 'request'),

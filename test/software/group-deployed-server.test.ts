@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   agentCloud,
+  agents,
   registerAgent,
   runs as agentRuns,
   SoftwareHearth,
@@ -46,6 +47,9 @@ ${CONFIG}  ds_cfn: {type: OS::Heat::DeployedServer}
   ds_url:
     type: OS::Heat::DeployedServer
     properties: {software_config_transport: POLL_TEMP_URL}
+  ds_zaqar:
+    type: OS::Heat::DeployedServer
+    properties: {software_config_transport: ZAQAR_MESSAGE}
   d_cfn:
     type: OS::Heat::SoftwareDeployment
     properties:
@@ -66,10 +70,34 @@ ${CONFIG}  ds_cfn: {type: OS::Heat::DeployedServer}
       server: {get_resource: ds_url}
       signal_transport: TEMP_URL_SIGNAL
       input_values: {message: {get_param: message}}
+  d_zaqar:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: ds_zaqar}
+      signal_transport: ZAQAR_SIGNAL
+      input_values: {message: {get_param: message}}
+  # Mixed: a queue-fed server signalling by CFN, a polling server signalling by queue.
+  d_zaqar_cfn:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: ds_zaqar}
+      input_values: {message: {get_param: message}}
+  d_heat_zaqar:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: ds_heat}
+      signal_transport: ZAQAR_SIGNAL
+      input_values: {message: {get_param: message}}
 outputs:
   cfn: {value: {get_attr: [d_cfn, greeting]}}
   heat: {value: {get_attr: [d_heat, greeting]}}
   url: {value: {get_attr: [d_url, greeting]}}
+  zaqar: {value: {get_attr: [d_zaqar, greeting]}}
+  zaqar_cfn: {value: {get_attr: [d_zaqar_cfn, greeting]}}
+  heat_zaqar: {value: {get_attr: [d_heat_zaqar, greeting]}}
 `;
 
 describe('a deployment group over 20 servers, and servers Hearth did not boot', () => {
@@ -113,7 +141,7 @@ describe('a deployment group over 20 servers, and servers Hearth did not boot', 
     assert.deepEqual(live, [], 'the servers are gone');
   });
 
-  it('OS::Heat::DeployedServer: configured through POLL_SERVER_CFN, POLL_SERVER_HEAT and POLL_TEMP_URL', async () => {
+  it('OS::Heat::DeployedServer: configured through POLL_SERVER_CFN, POLL_SERVER_HEAT, POLL_TEMP_URL and ZAQAR_MESSAGE (ZAQAR_SIGNAL too)', async () => {
     const serversBefore = cloud.state.list('server').length;
     const create = h.run([
       'stack',
@@ -137,7 +165,7 @@ describe('a deployment group over 20 servers, and servers Hearth did not boot', 
       const made = list.filter(
         (x) => x.resource_name.startsWith('ds_') && x.resource_status === 'CREATE_COMPLETE',
       );
-      return made.length === 3 ? made : undefined;
+      return made.length === 4 ? made : undefined;
     });
     const ids: Record<string, string> = {};
     for (const row of rows) {
@@ -161,6 +189,9 @@ describe('a deployment group over 20 servers, and servers Hearth did not boot', 
       cfn: `hi from ${ids.ds_cfn} (CREATE)\n`,
       heat: `hi from ${ids.ds_heat} (CREATE)\n`,
       url: `hi from ${ids.ds_url} (CREATE)\n`,
+      zaqar: `hi from ${ids.ds_zaqar} (CREATE)\n`,
+      zaqar_cfn: `hi from ${ids.ds_zaqar} (CREATE)\n`,
+      heat_zaqar: `hi from ${ids.ds_heat} (CREATE)\n`,
     });
     assert.equal(cloud.state.list('server').length, serversBefore, 'no server booted');
 
@@ -168,6 +199,12 @@ describe('a deployment group over 20 servers, and servers Hearth did not boot', 
     const updated = await h.show('d');
     assert.equal(updated.status, 'UPDATE_COMPLETE', updated.reason);
     assert.equal(updated.outputs.heat, `again from ${ids.ds_heat} (UPDATE)\n`);
+    assert.equal(updated.outputs.zaqar, `again from ${ids.ds_zaqar} (UPDATE)\n`, 'rerun through the queues');
+    assert.equal(updated.outputs.heat_zaqar, `again from ${ids.ds_heat} (UPDATE)\n`);
+    const runs = await agentRuns(cloud);
+    assert.deepEqual(runs.get(`${ids.ds_zaqar}/d_zaqar`), ['CREATE', 'UPDATE'], 'each run applied once');
+    const polled = (await agents(cloud)).find((a) => a.server_id === ids.ds_zaqar);
+    assert.equal(polled?.transport, 'zaqar', 'its agent pops its queue');
     await h.cli(['stack', 'delete', 'd', '--yes', '--wait']);
   });
 });

@@ -33,6 +33,7 @@ export async function serverMetadata(
         stackId: stack.id,
         resourceName: row.name,
         defaultCollectors: row.type === 'OS::Nova::Server' ? ['ec2'] : [],
+        ...(state.agent_queue_id ? { queueId: state.agent_queue_id } : {}),
       })
     : {};
   const given = isPlainObject(base['os-collect-config']) ? (base['os-collect-config'] as JsonObject) : {};

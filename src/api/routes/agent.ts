@@ -4,6 +4,7 @@ import { STACK_USER_ROLE } from '../../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX } from '../../auth/signal-tokens.js';
 import {
   AGENT_IDENTITY_PATH,
+  AGENT_MESSAGING_PATH,
   AGENT_METADATA_PATH,
   CFN_PATH,
 } from '../../resources/server-agent/transport.js';
@@ -19,7 +20,8 @@ import { HttpError } from '../errors.js';
  * The routes servers' in-guest agents call (design: docs/api.md "Software config agents"), each
  * checking its own credential: the CFN API's DescribeStackResource (POLL_SERVER_CFN), the
  * pre-signed metadata URL (POLL_TEMP_URL, where Heat uses a Swift temp URL), and a Keystone-like
- * password login (POLL_SERVER_HEAT and HEAT_SIGNAL) whose token the Heat API then accepts.
+ * password login (POLL_SERVER_HEAT, HEAT_SIGNAL and the Zaqar transports) whose token the Heat API
+ * and the Zaqar subset (agent-messaging.ts) then accept.
  */
 
 const IDENTITY = AGENT_IDENTITY_PATH;
@@ -220,6 +222,22 @@ async function passwordLogin(
   return undefined;
 }
 
+/** A service of the agent token's catalog: public and internal endpoints at `url`. */
+function catalogEntry(type: string, name: string, url: string) {
+  return {
+    id: `hearth-${type}`,
+    type,
+    name,
+    endpoints: ['public', 'internal'].map((iface) => ({
+      id: `hearth-${type}-${iface}`,
+      interface: iface,
+      region: 'RegionOne',
+      region_id: 'RegionOne',
+      url,
+    })),
+  };
+}
+
 function registerIdentity(app: Api, deps: ApiDeps): void {
   app.get(IDENTITY, { schema: { hide: true } }, async (request) => ({ version: VERSION(baseUrl(request)) }));
   app.get('/agent-identity', { schema: { hide: true } }, async (request, reply) =>
@@ -272,18 +290,9 @@ function registerIdentity(app: Api, deps: ApiDeps): void {
           expires_at: new Date(now.getTime() + 24 * 3600_000).toISOString(),
           audit_ids: [],
           catalog: [
-            {
-              id: 'hearth-orchestration',
-              type: 'orchestration',
-              name: 'heat',
-              endpoints: ['public', 'internal'].map((iface) => ({
-                id: `hearth-orchestration-${iface}`,
-                interface: iface,
-                region: 'RegionOne',
-                region_id: 'RegionOne',
-                url: `${base}/v1/${login.projectId}`,
-              })),
-            },
+            catalogEntry('orchestration', 'heat', `${base}/v1/${login.projectId}`),
+            // ZAQAR_MESSAGE and ZAQAR_SIGNAL: zaqarclient appends /v2/queues/... to this.
+            catalogEntry('messaging', 'zaqar', `${base}${AGENT_MESSAGING_PATH}`),
           ],
         },
       });

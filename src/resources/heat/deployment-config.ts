@@ -52,8 +52,10 @@ export interface SignalInputs {
   transport: string;
   /** CFN_SIGNAL / TEMP_URL_SIGNAL: the pre-signed URL the agent POSTs or PUTs its outputs to. */
   signalUrl?: string;
-  /** HEAT_SIGNAL: Keystone-style credentials for the API's resource signal route. */
+  /** HEAT_SIGNAL, ZAQAR_SIGNAL: Keystone-style credentials (the API's resource signal route, its Zaqar subset). */
   auth?: { authUrl: string; userId: string; password: string; projectId: string; regionName?: string };
+  /** ZAQAR_SIGNAL: the queue the agent posts its outputs to. */
+  queueId?: string;
 }
 
 export interface DerivedInputsSpec {
@@ -97,7 +99,7 @@ export function derivedInputs(source: SourceConfig, spec: DerivedInputsSpec): Co
     out.push(input('deploy_signal_id', signal.signalUrl, 'ID of signal to use for signaling output values'));
     const verb = signal.transport === 'CFN_SIGNAL' ? 'POST' : 'PUT';
     out.push(input('deploy_signal_verb', verb, 'HTTP verb to use for signaling output values'));
-  } else if (signal.transport === 'HEAT_SIGNAL' && signal.auth) {
+  } else if ((signal.transport === 'HEAT_SIGNAL' || signal.transport === 'ZAQAR_SIGNAL') && signal.auth) {
     const a = signal.auth;
     out.push(input('deploy_auth_url', a.authUrl, 'URL for API authentication'));
     out.push(input('deploy_username', a.userId, 'Username for API authentication'));
@@ -106,6 +108,9 @@ export function derivedInputs(source: SourceConfig, spec: DerivedInputsSpec): Co
     out.push(input('deploy_project_id', a.projectId, 'ID of project for API authentication'));
     if (a.regionName)
       out.push(input('deploy_region_name', a.regionName, 'Region name for API authentication'));
+  }
+  if (signal.transport === 'ZAQAR_SIGNAL' && signal.queueId) {
+    out.push(input('deploy_queue_id', signal.queueId, 'ID of queue to use for signaling output values'));
   }
   return out;
 }

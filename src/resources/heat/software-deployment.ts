@@ -27,6 +27,7 @@ import {
   STRUCTURED_PROPERTIES,
 } from './deployment-schema.js';
 import { physicalResourceName, uuidFrom } from './physical-name.js';
+import { zaqarQueueName } from '../server-agent/transport.js';
 import { rowReality } from './row-reality.js';
 
 /**
@@ -53,27 +54,29 @@ async function loadSource(ctx: PluginContext, configId: Value | undefined): Prom
   throw new ResourceFailure(`Software config (${configId}) could not be found.`, { heatClass: 'NotFound' });
 }
 
+/**
+ * The queue a ZAQAR_SIGNAL deployment's agent posts to (Heat's zaqar_signal_queue_id): named from
+ * the deployment's id, so every action and every retry of one deployment uses the same queue.
+ */
+export function signalQueueId(ctx: PluginContext, deploymentId: string): string {
+  return zaqarQueueName(ctx.stackName, ctx.resourceName, `signal-queue:${deploymentId}`);
+}
+
 /** How the deployment's agent signals back, from the resource's signal credentials. */
-function signalInputs(ctx: PluginContext, transport: string): SignalInputs {
-  if (transport === 'ZAQAR_SIGNAL') {
-    throw new ResourceFailure(
-      'signal_transport ZAQAR_SIGNAL is not supported: Hearth has no Zaqar (messaging) service',
-      {
-        heatClass: 'StackValidationFailed',
-      },
-    );
-  }
+function signalInputs(ctx: PluginContext, transport: string, deploymentId: string): SignalInputs {
   const creds = ctx.signalCredentials();
   if (!creds) return { transport };
   if (transport === 'CFN_SIGNAL' || transport === 'TEMP_URL_SIGNAL')
     return { transport, signalUrl: creds.alarmUrl };
-  if (transport !== 'HEAT_SIGNAL') return { transport };
+  if (transport !== 'HEAT_SIGNAL' && transport !== 'ZAQAR_SIGNAL') return { transport };
+  // ZAQAR_SIGNAL logs in as HEAT_SIGNAL does; the catalog names Hearth's Zaqar subset too.
   const base = creds.alarmUrl.slice(0, creds.alarmUrl.lastIndexOf('/v1/signal/'));
   const projectId = decodeURIComponent(creds.endpoint.slice(base.length).split('/')[2] ?? '');
   const userId = creds.token.split('.')[0]!;
   return {
     transport,
     auth: { authUrl: `${base}/agent-identity/v3`, userId, password: creds.token, projectId },
+    ...(transport === 'ZAQAR_SIGNAL' ? { queueId: signalQueueId(ctx, deploymentId) } : {}),
   };
 }
 
@@ -102,13 +105,14 @@ function derive(
   flavour: Flavour,
 ) {
   const transport = String(properties.signal_transport ?? 'CFN_SIGNAL');
+  const deploymentId = ctx.physicalId ?? uuidFrom(ctx.idempotencyKey);
   return derivedConfig(source, {
     action,
     serverId: String(properties.server),
     inputValues: inputValuesOf(properties),
     stackPath: stackPath(ctx),
     resourceName: ctx.resourceName,
-    signal: signalInputs(ctx, transport),
+    signal: signalInputs(ctx, transport, deploymentId),
     name: typeof properties.name === 'string' ? properties.name : null,
     fallbackName: physicalResourceName(ctx),
     ...(flavour.structured
@@ -167,7 +171,12 @@ async function runAction(
     // Else this run was applied before a crash: its agent may have signalled already, so the
     // deployment is left as it is (set IN_PROGRESS again, it would wait for a signal never resent).
   }
-  const data = { runs, derived_config: derivedId };
+  const queue = derived.inputs.find((i) => i.name === 'deploy_queue_id')?.value;
+  const data = {
+    runs,
+    derived_config: derivedId,
+    ...(typeof queue === 'string' ? { signal_queue_id: queue } : {}),
+  };
   if (noSignal) return { physicalId: id, data };
   const progress: DeployProgress = { deployment: id, action, since: ctx.now() };
   return {

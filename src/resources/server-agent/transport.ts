@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
 import { type AgentCredentials, type PluginContext, ResourceFailure } from '../contract.js';
+import { reducedName, shortId } from '../heat/physical-name.js';
 
 /**
  * How a server's in-guest agent (os-collect-config) reaches Hearth: Heat's
@@ -15,22 +16,40 @@ export const TRANSPORTS = ['POLL_SERVER_CFN', 'POLL_SERVER_HEAT', 'POLL_TEMP_URL
 export type Transport = (typeof TRANSPORTS)[number];
 
 /** What a server's row keeps of its agent (the token itself is derived, never stored). */
-export interface AgentState extends JsonObject {
+export type AgentState = JsonObject & {
   agent_nonce: string;
   agent_transport: string;
   /** Part of the nonce's derivation (0: the create's); kept for rows that have it. */
   agent_generation: number;
-}
+  /** ZAQAR_MESSAGE: the queue the agent pops its metadata from (kept once made, as Heat's metadata_queue_id). */
+  agent_queue_id?: string;
+};
 
 /** The agent state of a row's data, when it has one (a SOFTWARE_CONFIG server). */
 export function agentStateOf(data: Readonly<JsonObject>): AgentState | undefined {
   const { agent_nonce: nonce, agent_transport: transport, agent_generation: generation } = data;
   if (typeof nonce !== 'string' || typeof transport !== 'string') return undefined;
+  const queue = data.agent_queue_id;
   return {
     agent_nonce: nonce,
     agent_transport: transport,
     agent_generation: typeof generation === 'number' ? generation : 0,
+    ...(typeof queue === 'string' ? { agent_queue_id: queue } : {}),
   };
+}
+
+/**
+ * A Zaqar queue name (at most 64 of `[A-Za-z0-9_.-]`, Zaqar's rule) shaped like Heat's
+ * physical_resource_name, which Heat names these queues by: `<stack>-<resource>-<short id of seed>`.
+ */
+export function zaqarQueueName(stackName: string, resourceName: string, seed: string): string {
+  const name = `${stackName.replace(/\*+$/, '')}-${resourceName}-${shortId(seed)}`;
+  return reducedName(name.replace(/[^A-Za-z0-9_.-]/g, '-'), 64);
+}
+
+/** The metadata queue of a server's agent: derived from its nonce, so it outlives a transport change. */
+function metadataQueue(ctx: PluginContext, nonce: string): string {
+  return zaqarQueueName(ctx.stackName, ctx.resourceName, `agent-queue:${nonce}`);
 }
 
 /**
@@ -45,22 +64,20 @@ export function agentNonce(key: string, transport: string, generation: number): 
     .slice(0, 22);
 }
 
-/** The state for a new credential, or a ResourceFailure for a transport Hearth cannot serve. */
-export function newAgentState(key: string, transport: string, generation: number): AgentState {
-  refuseUnserved(transport);
+/** The state for a new credential (ZAQAR_MESSAGE: with its metadata queue). */
+export function newAgentState(
+  ctx: PluginContext,
+  key: string,
+  transport: string,
+  generation: number,
+): AgentState {
+  const nonce = agentNonce(key, transport, generation);
   return {
-    agent_nonce: agentNonce(key, transport, generation),
+    agent_nonce: nonce,
     agent_transport: transport,
     agent_generation: generation,
+    ...(transport === 'ZAQAR_MESSAGE' ? { agent_queue_id: metadataQueue(ctx, nonce) } : {}),
   };
-}
-
-function refuseUnserved(transport: string): void {
-  if (transport === 'ZAQAR_MESSAGE') {
-    throw new ResourceFailure(
-      'software_config_transport ZAQAR_MESSAGE is not supported: Hearth has no Zaqar messaging service; use POLL_SERVER_CFN, POLL_SERVER_HEAT or POLL_TEMP_URL',
-    );
-  }
 }
 
 /** The agent's credential for the row's nonce; a ResourceFailure when the engine has no signing key. */
@@ -74,8 +91,9 @@ export function credentialsFor(ctx: PluginContext, state: AgentState): AgentCred
   return credentials;
 }
 
-/** Where the identity route and the CFN API live under the public URL (api/agent/). */
+/** Where the identity route, the CFN API and the Zaqar subset live under the public URL (api/agent/). */
 export const AGENT_IDENTITY_PATH = '/agent-identity/v3';
+export const AGENT_MESSAGING_PATH = '/agent-messaging';
 export const CFN_PATH = '/cfn/v1/';
 export const AGENT_METADATA_PATH = '/v1/agent-metadata/';
 
@@ -87,6 +105,8 @@ export interface AgentSubject {
   /** Heat's default collectors before the transport's: ['ec2'] for a Nova server, none for a DeployedServer. */
   defaultCollectors: readonly string[];
   regionName?: string | null;
+  /** ZAQAR_MESSAGE: the server's metadata queue (AgentState.agent_queue_id). */
+  queueId?: string;
 }
 
 /** The `os-collect-config` section of the server's metadata for its transport. */
@@ -109,6 +129,17 @@ export function collectConfig(
       region_name: subject.regionName ?? null,
     };
     collectors.push('heat');
+  } else if (transport === 'ZAQAR_MESSAGE') {
+    // The same login as POLL_SERVER_HEAT; the catalog it gets names Hearth's Zaqar subset.
+    out.zaqar = {
+      user_id: credentials.accessKey,
+      password: credentials.token,
+      auth_url: `${base}${AGENT_IDENTITY_PATH}`,
+      project_id: credentials.projectId,
+      queue_id: subject.queueId ?? null,
+      region_name: subject.regionName ?? null,
+    };
+    collectors.push('zaqar');
   } else if (transport === 'POLL_TEMP_URL') {
     out.request = { metadata_url: `${base}${AGENT_METADATA_PATH}${credentials.token}` };
     collectors.push('request');
@@ -126,12 +157,17 @@ export function collectConfig(
   return { collectors, ...out };
 }
 
-function subjectOf(ctx: PluginContext, defaultCollectors: readonly string[]): AgentSubject {
+function subjectOf(
+  ctx: PluginContext,
+  defaultCollectors: readonly string[],
+  state: AgentState,
+): AgentSubject {
   return {
     stackName: ctx.stackName,
     stackId: ctx.stackId,
     resourceName: ctx.resourceName,
     defaultCollectors,
+    ...(state.agent_queue_id ? { queueId: state.agent_queue_id } : {}),
   };
 }
 
@@ -145,8 +181,8 @@ export function agentBootstrap(
   transport: string,
   defaultCollectors: readonly string[],
 ): { state: AgentState; bootMetadata: JsonObject } {
-  const state = newAgentState(key, transport, 0);
-  const occ = collectConfig(credentialsFor(ctx, state), transport, subjectOf(ctx, defaultCollectors));
+  const state = newAgentState(ctx, key, transport, 0);
+  const occ = collectConfig(credentialsFor(ctx, state), transport, subjectOf(ctx, defaultCollectors, state));
   return { state, bootMetadata: { deployments: [], 'os-collect-config': occ } };
 }
 
@@ -158,8 +194,11 @@ export function agentBootstrap(
 export function agentTransportChange(ctx: PluginContext, transport: string): AgentState | undefined {
   const state = agentStateOf(ctx.data);
   if (!state || state.agent_transport === transport) return undefined;
-  refuseUnserved(transport);
-  return { ...state, agent_transport: transport };
+  const queue =
+    transport === 'ZAQAR_MESSAGE' && !state.agent_queue_id
+      ? { agent_queue_id: metadataQueue(ctx, state.agent_nonce) }
+      : {};
+  return { ...state, agent_transport: transport, ...queue };
 }
 
 /** The `os_collect_config` attribute: the section as the server's metadata has it now ({} without an agent). */
@@ -168,5 +207,5 @@ export function osCollectConfig(ctx: PluginContext, defaultCollectors: readonly 
   if (!state) return {};
   const credentials = ctx.agentCredentials?.(state.agent_nonce);
   if (!credentials) return {};
-  return collectConfig(credentials, state.agent_transport, subjectOf(ctx, defaultCollectors));
+  return collectConfig(credentials, state.agent_transport, subjectOf(ctx, defaultCollectors, state));
 }

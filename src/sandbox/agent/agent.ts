@@ -185,7 +185,7 @@ export class Agent {
     if (!transport) {
       this.save((r) => {
         r.status = 'running';
-        r.lastError = 'no usable collector in os-collect-config (cfn, heat or request)';
+        r.lastError = 'no usable collector in os-collect-config (cfn, heat, zaqar or request)';
       });
       return;
     }

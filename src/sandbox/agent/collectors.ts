@@ -1,19 +1,21 @@
 import { createHmac } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
-import { HttpError, json, keystone, request, type Session } from './http.js';
+import { HttpError, json, keystone, request, type Session, zaqarHeaders } from './http.js';
 
 /**
  * os-collect-config's collectors, each fetching the server's metadata by the transport its
  * `os-collect-config` section configures: `cfn` (Heat's CFN API, DescribeStackResource signed with
  * EC2 signature v2), `heat` (Keystone v3 password auth, then the orchestration API's resource
- * metadata) and `request` (a plain GET of a URL, as Swift's temp URL is read).
+ * metadata), `zaqar` (the same auth, then a pop from the server's queue at the catalog's
+ * `messaging` endpoint) and `request` (a plain GET of a URL, as Swift's temp URL is read).
  */
 
-export type Transport = 'cfn' | 'heat' | 'request';
+export type Transport = 'cfn' | 'heat' | 'zaqar' | 'request';
 
 const REQUIRED: Record<Transport, readonly string[]> = {
   cfn: ['metadata_url', 'access_key_id', 'secret_access_key', 'stack_name', 'path'],
   heat: ['auth_url', 'user_id', 'password', 'project_id', 'stack_id', 'resource_name'],
+  zaqar: ['auth_url', 'user_id', 'password', 'project_id', 'queue_id'],
   request: ['metadata_url'],
 };
 
@@ -28,7 +30,7 @@ function section(occ: JsonObject, name: string): JsonObject | undefined {
  */
 export function chooseTransport(occ: JsonObject): Transport | undefined {
   const listed = Array.isArray(occ.collectors) ? occ.collectors.filter((c) => typeof c === 'string') : [];
-  const candidates = [...listed, 'cfn', 'heat', 'request'] as string[];
+  const candidates = [...listed, 'cfn', 'heat', 'zaqar', 'request'] as string[];
   for (const name of candidates) {
     if (!(name in REQUIRED)) continue;
     const settings = section(occ, name);
@@ -133,7 +135,15 @@ export type SessionCache = Map<string, { session: Session; at: number }>;
 
 const SESSION_TTL_MS = 30 * 60_000;
 
-async function collectHeat(settings: JsonObject, sessions: SessionCache): Promise<JsonObject> {
+/**
+ * A Keystone session for the section's user, kept between polls; `use` runs with it, and a 401
+ * drops it so that the next poll logs in again (a token revoked or expired early).
+ */
+async function withSession<T>(
+  settings: JsonObject,
+  sessions: SessionCache,
+  use: (session: Session, region: string | null) => Promise<T>,
+): Promise<T> {
   const key = JSON.stringify([settings.auth_url, settings.user_id, settings.password, settings.project_id]);
   const cached = sessions.get(key);
   const fresh = cached !== undefined && Date.now() - cached.at < SESSION_TTL_MS;
@@ -147,24 +157,46 @@ async function collectHeat(settings: JsonObject, sessions: SessionCache): Promis
       );
   sessions.set(key, { session, at: fresh ? cached.at : Date.now() });
   const region = typeof settings.region_name === 'string' ? settings.region_name : null;
-  const endpoint = session.endpoint('orchestration', region);
-  const stack = String(settings.stack_id).split('/').map(encodeURIComponent).join('/');
-  const resource = encodeURIComponent(String(settings.resource_name));
-  let response: Response;
   try {
-    response = await request(`${endpoint}/stacks/${stack}/resources/${resource}/metadata`, {
-      headers: { 'X-Auth-Token': session.token, Accept: 'application/json' },
-    });
+    return await use(session, region);
   } catch (error) {
-    // A token revoked or expired early: log in again at the next poll.
     if (error instanceof HttpError && error.status === 401) sessions.delete(key);
     throw error;
   }
-  const metadata = (await json(response)).metadata;
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    throw new Error('the metadata answer has no metadata object');
-  }
-  return metadata;
+}
+
+async function collectHeat(settings: JsonObject, sessions: SessionCache): Promise<JsonObject> {
+  return withSession(settings, sessions, async (session, region) => {
+    const endpoint = session.endpoint('orchestration', region);
+    const stack = String(settings.stack_id).split('/').map(encodeURIComponent).join('/');
+    const resource = encodeURIComponent(String(settings.resource_name));
+    const response = await request(`${endpoint}/stacks/${stack}/resources/${resource}/metadata`, {
+      headers: { 'X-Auth-Token': session.token, Accept: 'application/json' },
+    });
+    const metadata = (await json(response)).metadata;
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      throw new Error('the metadata answer has no metadata object');
+    }
+    return metadata;
+  });
+}
+
+/** zaqarclient's `next(queue.pop())`: the first popped message's body (none: an error, as there). */
+async function collectZaqar(settings: JsonObject, sessions: SessionCache): Promise<JsonObject> {
+  return withSession(settings, sessions, async (session, region) => {
+    const endpoint = session.endpoint('messaging', region);
+    const queue = encodeURIComponent(String(settings.queue_id));
+    const response = await request(`${endpoint}/v2/queues/${queue}/messages?pop=1`, {
+      method: 'DELETE',
+      headers: zaqarHeaders(session, String(settings.project_id)),
+    });
+    const messages = (await json(response)).messages;
+    const body = Array.isArray(messages) ? (messages[0] as JsonObject | undefined)?.body : undefined;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new Error(`queue ${String(settings.queue_id)} has no metadata message`);
+    }
+    return body;
+  });
 }
 
 async function collectRequest(settings: JsonObject): Promise<JsonObject> {
@@ -176,5 +208,6 @@ export function collect(transport: Transport, occ: JsonObject, sessions: Session
   const settings = section(occ, transport)!;
   if (transport === 'cfn') return collectCfn(settings);
   if (transport === 'heat') return collectHeat(settings, sessions);
+  if (transport === 'zaqar') return collectZaqar(settings, sessions);
   return collectRequest(settings);
 }

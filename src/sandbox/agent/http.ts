@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../util/json.js';
 
 /**
@@ -108,11 +109,22 @@ export async function keystone(
   };
 }
 
-/** A failure no retry can mend (a transport the sandbox lacks). */
-export class PermanentError extends Error {}
+/** This agent's Zaqar Client-ID (zaqarclient makes one per client; one per process is as good). */
+const CLIENT_ID = randomUUID();
+
+/** The headers zaqarclient sends with a Keystone token: the token, the project, a Client-ID. */
+export function zaqarHeaders(session: Session, projectId: string): Record<string, string> {
+  return {
+    'X-Auth-Token': session.token,
+    'X-Project-Id': projectId,
+    'Client-ID': CLIENT_ID,
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+  };
+}
 
 /** Whether a failed delivery may succeed later: no answer, a server error, or too many requests. */
 export function retryable(error: unknown): boolean {
   if (error instanceof HttpError) return error.status >= 500 || error.status === 429;
-  return !(error instanceof PermanentError);
+  return true;
 }

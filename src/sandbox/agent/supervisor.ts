@@ -67,7 +67,7 @@ export class GuestAgents {
   register(serverId: string, occ: JsonObject): AgentRecord {
     if (!chooseTransport(occ)) {
       throw new Error(
-        'os_collect_config has no usable collector (cfn, heat or request with all their settings)',
+        'os_collect_config has no usable collector (cfn, heat, zaqar or request with all their settings)',
       );
     }
     this.running.get(serverId)?.stop();
