@@ -235,6 +235,25 @@ describe("AWS::EC2 types' own checks, as Heat's", () => {
       /SnapshotId is missing/,
     );
     assert.match(run({ Monitoring: true })!, /Property Monitoring not implemented yet/);
+    // Heat refuses a property it has not implemented whatever its value, nested ones too, and
+    // template validate (which looks at names only) refuses it as well.
+    assert.match(run({ Tenancy: 'default' })!, /Property Tenancy not implemented yet/);
+    assert.match(
+      run({ BlockDeviceMappings: [{ DeviceName: 'vdb', Ebs: { SnapshotId: 's', Iops: 100 } }] })!,
+      /Property Iops not implemented yet/,
+    );
+    assert.match(
+      check('AWS::EC2::VPC', { InstanceTenancy: 'default' })!,
+      /Property InstanceTenancy not implemented yet/,
+    );
+    assert.equal(check('AWS::EC2::VPC', { CidrBlock: '10.0.0.0/16' }), undefined);
+    assert.throws(
+      () =>
+        types
+          .get('AWS::EC2::Instance')!
+          .validateProperties({ ...instance, KernelId: 'k' }, ['p'], { phase: 'validate' }),
+      /Property KernelId not implemented yet/,
+    );
     assert.equal(run({ SecurityGroups: ['web'], SubnetId: 's' }), undefined);
     assert.match(
       check('AWS::EC2::VPCGatewayAttachment', { VpcId: 'v', VpnGatewayId: 'g' })!,

@@ -1,4 +1,3 @@
-import { type DocPath, TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import { P, type ListPropertySchema } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
@@ -50,22 +49,6 @@ export function liveTags(stored: Value | undefined, live: Record<string, string>
   const same = keys.length === Object.keys(wanted).length && keys.every((k) => wanted[k] === live[k]);
   if (same) return stored ?? null;
   return keys.map((Key) => ({ Key, Value: live[Key]! }));
-}
-
-/**
- * Heat's "Property <name> not implemented yet" for the named properties when the template gives
- * them (a type's validate hook: properties without a default only, so a given one is not null).
- */
-export function refuseUnimplemented(
-  properties: Record<string, Value>,
-  names: readonly string[],
-  path: DocPath,
-) {
-  for (const name of names) {
-    if (properties[name] !== null && properties[name] !== undefined) {
-      throw new TemplateError('property', `Property ${name} not implemented yet`, path);
-    }
-  }
 }
 
 /** The one external network (Heat's InternetGateway.get_external_network_id). */

@@ -14,19 +14,9 @@ const KEY_VALUES = P.list({
   items: P.map({ schema: { Key: P.string({ required: true }), Value: P.string({ required: true }) } }),
 });
 
-const notImplemented = (type: 'string' | 'boolean') => P[type]({ description: 'Not Implemented.' });
-
-/** The properties Heat declares but does not implement: refused when given. */
-export const NOT_IMPLEMENTED = [
-  'DisableApiTermination',
-  'KernelId',
-  'Monitoring',
-  'PlacementGroupName',
-  'PrivateIpAddress',
-  'RamDiskId',
-  'SourceDestCheck',
-  'Tenancy',
-] as const;
+/** Declared by Heat but not implemented: refused when given. */
+const notImplemented = (type: 'string' | 'boolean') =>
+  P[type]({ description: 'Not Implemented.', implemented: false });
 
 export const INSTANCE_PROPERTIES: PropertiesSchema = {
   ImageId: P.string({
@@ -60,6 +50,7 @@ export const INSTANCE_PROPERTIES: PropertiesSchema = {
   NovaSchedulerHints: KEY_VALUES,
   Tenancy: P.string({
     description: 'Not Implemented.',
+    implemented: false,
     constraints: [C.allowedValues(['dedicated', 'default'])],
   }),
   UserData: P.string({ description: 'User data to pass to instance.' }),
@@ -99,6 +90,7 @@ export const INSTANCE_PROPERTIES: PropertiesSchema = {
             }),
             Iops: P.number({
               description: 'The number of I/O operations per second that the volume supports.',
+              implemented: false,
             }),
             SnapshotId: P.string({
               description: 'The ID of the snapshot to create a volume from.',
@@ -108,13 +100,14 @@ export const INSTANCE_PROPERTIES: PropertiesSchema = {
               description:
                 'The size of the volume, in GB. Must be equal or greater than the size of the snapshot. It is safe to leave this blank and have the Compute service infer the size.',
             }),
-            VolumeType: P.string({ description: 'The volume type.' }),
+            VolumeType: P.string({ description: 'The volume type.', implemented: false }),
           },
         }),
-        NoDevice: P.map({ description: 'The can be used to unmap a defined device.' }),
+        NoDevice: P.map({ description: 'The can be used to unmap a defined device.', implemented: false }),
         VirtualName: P.string({
           description:
             'The name of the virtual device. The name must be in the form ephemeralX where X is a number starting from zero (0); for example, ephemeral0.',
+          implemented: false,
         }),
       },
     }),

@@ -9,8 +9,8 @@ import { liveServer } from '../../openstack/nova/compute.js';
 import { firstAddress } from '../../openstack/nova/server-attributes.js';
 import { novaServerPlugin as SERVER } from '../../openstack/nova/server.js';
 import { again, asAction, oncePerContext } from '../../openstack/polling.js';
-import { liveTags, PORTS, refuseUnimplemented, tagMap, viewOf } from './common.js';
-import { INSTANCE_ATTRIBUTES, INSTANCE_PROPERTIES, NOT_IMPLEMENTED } from './instance-schema.js';
+import { liveTags, PORTS, tagMap, viewOf } from './common.js';
+import { INSTANCE_ATTRIBUTES, INSTANCE_PROPERTIES } from './instance-schema.js';
 import { attachVolumes, type VolumeWant, volumesOf } from './instance-volumes.js';
 import { subnetPortBody } from './network-interface.js';
 
@@ -141,7 +141,6 @@ export const ec2InstancePlugin: CatalogPlugin = {
   attributes: INSTANCE_ATTRIBUTES,
 
   validate(properties: Record<string, Value>, path: DocPath) {
-    refuseUnimplemented(properties, NOT_IMPLEMENTED, path);
     if (['SecurityGroups', 'SecurityGroupIds', 'NetworkInterfaces'].some((n) => properties[n] === UNKNOWN))
       return;
     if (groupsOf(properties) && interfacePorts(properties)) {

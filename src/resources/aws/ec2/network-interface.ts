@@ -1,6 +1,4 @@
 import type { Cloud } from '../../../openstack/index.js';
-import { type DocPath } from '../../../template/errors.js';
-import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
@@ -14,7 +12,7 @@ import {
   showNeutronObject,
 } from '../../openstack/common.js';
 import { oncePerContext } from '../../openstack/polling.js';
-import { PORTS, refuseUnimplemented, tagsProperty } from './common.js';
+import { PORTS, tagsProperty } from './common.js';
 
 /**
  * AWS::EC2::NetworkInterface: a Neutron port on a subnet, with a fixed IP when one is asked for
@@ -72,6 +70,7 @@ export const ec2NetworkInterfacePlugin: CatalogPlugin = {
     PrivateIpAddress: P.string(),
     SourceDestCheck: P.boolean({
       description: 'Flag indicating if traffic to or from instance is validated.',
+      implemented: false,
     }),
     SubnetId: P.string({
       description: 'Subnet ID to associate with this interface.',
@@ -82,10 +81,6 @@ export const ec2NetworkInterfacePlugin: CatalogPlugin = {
   },
   attributes: {
     PrivateIpAddress: attr('Private IP address of the network interface.', 'string'),
-  },
-
-  validate(properties: Record<string, Value>, path: DocPath) {
-    refuseUnimplemented(properties, ['SourceDestCheck'], path);
   },
 
   async create(ctx, properties) {

@@ -104,7 +104,7 @@ const RULE_SCHEMA: Record<string, PropertySchema> = {
   IpProtocol: P.string(),
   SourceSecurityGroupId: P.string(),
   SourceSecurityGroupName: P.string(),
-  SourceSecurityGroupOwnerId: P.string(),
+  SourceSecurityGroupOwnerId: P.string({ implemented: false }),
 };
 
 const rules = (direction: string) =>

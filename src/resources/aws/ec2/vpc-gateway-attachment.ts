@@ -1,11 +1,9 @@
 import { isNotFound } from '../../../openstack/index.js';
-import type { DocPath } from '../../../template/errors.js';
-import type { Value } from '../../../template/functions/types.js';
 import { P } from '../../../template/properties/index.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
 import { failure, realityOf } from '../../openstack/common.js';
-import { externalNetworkId, refuseUnimplemented, type Router } from './common.js';
+import { externalNetworkId, type Router } from './common.js';
 import { routeTablesOf } from './route-table.js';
 
 /**
@@ -30,13 +28,9 @@ export const ec2VpcGatewayAttachmentPlugin: CatalogPlugin = {
   properties: {
     VpcId: P.string({ description: 'VPC ID for this gateway association.', required: true }),
     InternetGatewayId: P.string({ description: 'ID of the InternetGateway.' }),
-    VpnGatewayId: P.string({ description: 'ID of the VPNGateway to attach to the VPC.' }),
+    VpnGatewayId: P.string({ description: 'ID of the VPNGateway to attach to the VPC.', implemented: false }),
   },
   attributes: {},
-
-  validate(properties: Record<string, Value>, path: DocPath) {
-    refuseUnimplemented(properties, ['VpnGatewayId'], path);
-  },
 
   async create(ctx, properties) {
     const vpc = properties.VpcId as string;

@@ -53,6 +53,7 @@ export const ec2VpcPlugin: CatalogPlugin = {
       description:
         'Allowed tenancy of instances launched in the VPC (not implemented: instances are placed as Nova chooses).',
       default: 'default',
+      implemented: false,
       constraints: [C.allowedValues(['default', 'dedicated'])],
     }),
     Tags: tagsProperty({ itemDescription: 'List of tags to attach to the instance.' }),
