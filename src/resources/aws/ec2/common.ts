@@ -13,7 +13,7 @@ import { type NeutronCollection, realityOf } from '../../openstack/common.js';
 export const NETWORKS: NeutronCollection = { path: '/networks', key: 'network', what: 'the network' };
 export const SUBNETS: NeutronCollection = { path: '/subnets', key: 'subnet', what: 'the subnet' };
 export const PORTS: NeutronCollection = { path: '/ports', key: 'port', what: 'the port' };
-export const ROUTERS: NeutronCollection = { path: '/routers', key: 'router', what: 'the router' };
+export { ROUTERS } from '../../openstack/neutron/router.js';
 
 /** A `Tags` property: a list of `{Key, Value}` maps. */
 export function tagsProperty(

@@ -1,4 +1,3 @@
-import { isNotFound } from '../../../openstack/index.js';
 import { P } from '../../../template/properties/index.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import type { PluginContext, PollResult } from '../../contract.js';
@@ -73,7 +72,3 @@ export async function routeTablesOf(ctx: PluginContext, networkId: string): Prom
     });
   return r.body.routers.map((router) => router.id);
 }
-
-export const ignoreGone = (error: unknown) => {
-  if (!isNotFound(error)) throw error;
-};
