@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { builtinPlugins, pluginCatalog } from '../../../src/resources/catalog.js';
 import type { ResourcePlugin } from '../../../src/resources/contract.js';
 import { ec2EipPlugin } from '../../../src/resources/aws/ec2/eip.js';
+import { ec2EipAssociationPlugin } from '../../../src/resources/aws/ec2/eip-association.js';
 import { ec2InstancePlugin } from '../../../src/resources/aws/ec2/instance.js';
 import { ec2NetworkInterfacePlugin } from '../../../src/resources/aws/ec2/network-interface.js';
 import { ec2RouteTablePlugin } from '../../../src/resources/aws/ec2/route-table.js';
@@ -130,10 +131,30 @@ describe('AWS::EC2 types on the sandbox cloud', () => {
     const fip = (await get(`/floatingips/${eip.physicalId}`)).floatingip;
     assert.equal(eip.referenceId(), fip.floating_ip_address);
     assert.equal(await eip.attribute('AllocationId'), eip.physicalId);
+
+    // By its address, with the instance: its first interface gets it, once the subnet is routed.
+    const external = (await get('/networks?router:external=True')).networks[0].id;
+    const router = (
+      await rig.demo.request<Answer>('network', 'POST', '/routers', {
+        router: { name: 'i-router', external_gateway_info: { network_id: external } },
+      })
+    ).body.router;
+    await rig.demo.request('network', 'PUT', `/routers/${router.id}/add_router_interface`, {
+      subnet_id: subnet.id,
+    });
+    const assoc = rig.resource(ec2EipAssociationPlugin, 'k-assoc');
+    await assoc.create({ EIP: fip.floating_ip_address, InstanceId: instance.physicalId });
+    const port = (await get(`/ports?network_id=${net.id}&device_id=${instance.physicalId}`)).ports[0];
+    assert.equal((await get(`/floatingips/${eip.physicalId}`)).floatingip.port_id, port.id);
+    assert.equal(assoc.physicalId, fip.floating_ip_address);
+    assert.match(String(assoc.referenceId()), /^st-res-/);
+    await assoc.delete();
+    assert.equal((await get(`/floatingips/${eip.physicalId}`)).floatingip.port_id, null);
+    await assoc.delete();
     await eip.delete();
 
     await instance.delete();
-    assert.equal(await count(`/ports?network_id=${net.id}`, 'ports'), 0);
+    assert.equal(await count(`/ports?network_id=${net.id}&device_owner=`, 'ports'), 0);
     await instance.delete();
   });
 
