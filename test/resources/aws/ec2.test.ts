@@ -153,6 +153,10 @@ describe('AWS::EC2 types on the sandbox cloud', () => {
     await assoc.delete();
     await eip.delete();
 
+    // Stack check: Heat's words for an instance that is not ACTIVE.
+    await ec2InstancePlugin.check!(instance.ctx());
+    await rig.outOfBand('server', instance.physicalId!, 'error');
+    await assert.rejects(ec2InstancePlugin.check!(instance.ctx()), /Instance is not ACTIVE \(was: ERROR\)/);
     await instance.delete();
     assert.equal(await count(`/ports?network_id=${net.id}&device_owner=`, 'ports'), 0);
     await instance.delete();

@@ -42,6 +42,12 @@ export const ec2EipPlugin: CatalogPlugin = {
   properties: {
     Domain: P.string({
       description: 'Set to "vpc" to have IP address allocation associated to your VPC.',
+      // Deprecated in Heat 9.0.0: a Neutron floating IP needs no domain.
+      supportStatus: {
+        status: 'DEPRECATED',
+        version: '9.0.0',
+        message: 'Unused: Neutron floating IPs need no domain.',
+      },
       constraints: [C.allowedValues(['vpc'])],
     }),
     InstanceId: P.string({

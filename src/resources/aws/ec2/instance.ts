@@ -3,9 +3,9 @@ import { type DocPath, TemplateError } from '../../../template/errors.js';
 import { UNKNOWN, type Value } from '../../../template/functions/types.js';
 import type { Json, JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
-import type { ActionResult, PluginContext, PollResult } from '../../contract.js';
+import { type ActionResult, type PluginContext, type PollResult, ResourceFailure } from '../../contract.js';
 import { createNeutronObject, deleteNeutronObject, failure } from '../../openstack/common.js';
-import { liveServer } from '../../openstack/nova/compute.js';
+import { liveServer, statusOf } from '../../openstack/nova/compute.js';
 import { firstAddress } from '../../openstack/nova/server-attributes.js';
 import { novaServerPlugin as SERVER } from '../../openstack/nova/server.js';
 import { again, asAction, oncePerContext } from '../../openstack/polling.js';
@@ -238,7 +238,14 @@ export const ec2InstancePlugin: CatalogPlugin = {
     return r.done ? deletePort(ctx, 1) : afterServerDeleted(ctx, r);
   },
 
-  check: (ctx) => SERVER.check!(ctx),
+  async check(ctx) {
+    const server = ctx.physicalId ? await liveServer(ctx, ctx.physicalId) : undefined;
+    if (!server)
+      throw new ResourceFailure(`The instance ${ctx.physicalId ?? ctx.resourceName} does not exist`);
+    // Heat's words for an Instance.
+    if (statusOf(server) !== 'ACTIVE')
+      throw new ResourceFailure(`Instance is not ACTIVE (was: ${server.status})`);
+  },
   suspend: (ctx) => SERVER.suspend!(ctx),
   checkSuspendComplete: (ctx, progress) => SERVER.checkSuspendComplete!(ctx, progress),
   resume: (ctx) => SERVER.resume!(ctx),
