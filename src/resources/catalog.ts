@@ -44,6 +44,19 @@ import { neutronSubnetPlugin } from './openstack/neutron/subnet.js';
 import { novaServerPlugin } from './openstack/nova/server.js';
 import { novaFlavorPlugin } from './openstack/nova/flavor.js';
 import { novaKeyPairPlugin } from './openstack/nova/keypair.js';
+import { ec2EipPlugin } from './aws/ec2/eip.js';
+import { ec2EipAssociationPlugin } from './aws/ec2/eip-association.js';
+import { ec2InstancePlugin } from './aws/ec2/instance.js';
+import { ec2InternetGatewayPlugin } from './aws/ec2/internet-gateway.js';
+import { ec2NetworkInterfacePlugin } from './aws/ec2/network-interface.js';
+import { ec2RouteTablePlugin } from './aws/ec2/route-table.js';
+import { ec2SecurityGroupPlugin } from './aws/ec2/security-group.js';
+import { ec2SubnetPlugin } from './aws/ec2/subnet.js';
+import { ec2SubnetRouteTableAssociationPlugin } from './aws/ec2/subnet-route-table-association.js';
+import { ec2VolumePlugin } from './aws/ec2/volume.js';
+import { ec2VolumeAttachmentPlugin } from './aws/ec2/volume-attachment.js';
+import { ec2VpcPlugin } from './aws/ec2/vpc.js';
+import { ec2VpcGatewayAttachmentPlugin } from './aws/ec2/vpc-gateway-attachment.js';
 
 // The engine names plugins' extras through the catalog.
 export type { CatalogPlugin, PluginExtras } from './plugin-extras.js';
@@ -106,6 +119,19 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     novaFlavorPlugin,
     cinderVolumePlugin,
     cinderVolumeAttachmentPlugin,
+    ec2InstancePlugin,
+    ec2SecurityGroupPlugin,
+    ec2VolumePlugin,
+    ec2VolumeAttachmentPlugin,
+    ec2EipPlugin,
+    ec2EipAssociationPlugin,
+    ec2VpcPlugin,
+    ec2SubnetPlugin,
+    ec2NetworkInterfacePlugin,
+    ec2InternetGatewayPlugin,
+    ec2VpcGatewayAttachmentPlugin,
+    ec2RouteTablePlugin,
+    ec2SubnetRouteTableAssociationPlugin,
   ];
 }
 

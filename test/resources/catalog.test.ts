@@ -31,6 +31,19 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'AWS::EC2::EIP',
+      'AWS::EC2::EIPAssociation',
+      'AWS::EC2::Instance',
+      'AWS::EC2::InternetGateway',
+      'AWS::EC2::NetworkInterface',
+      'AWS::EC2::RouteTable',
+      'AWS::EC2::SecurityGroup',
+      'AWS::EC2::Subnet',
+      'AWS::EC2::SubnetRouteTableAssociation',
+      'AWS::EC2::VPC',
+      'AWS::EC2::VPCGatewayAttachment',
+      'AWS::EC2::Volume',
+      'AWS::EC2::VolumeAttachment',
       'OS::Cinder::Volume',
       'OS::Cinder::VolumeAttachment',
       'OS::Heat::AutoScalingGroup',

@@ -15,7 +15,7 @@ export type ProviderTemplateType = 'hot' | 'cfn';
  * `resource_types/{type}/template` answers): one resource of the type whose every property is
  * taken from a parameter of the same name, and one output per attribute (plus `OS::stack_id`, the
  * resource's reference). A provider template to start from when overriding the type. HIDDEN
- * properties and attributes are left out.
+ * properties and attributes are left out, and so are properties not implemented (as Heat does).
  */
 export function providerTemplate(
   type: string,
@@ -28,7 +28,7 @@ export function providerTemplate(
   const params: JsonObject = {};
   const props: JsonObject = {};
   for (const [prop, schema] of Object.entries(properties)) {
-    if (schema.supportStatus?.status === 'HIDDEN') continue;
+    if (schema.supportStatus?.status === 'HIDDEN' || schema.implemented === false) continue;
     params[prop] = hot ? hotParameter(schema) : cfnParameter(schema);
     props[prop] = hot
       ? { get_param: prop }

@@ -48,6 +48,11 @@ interface BasePropertySchema {
    * both is refused. The plugin reads whichever is set.
    */
   replaces?: string;
+  /**
+   * false: declared but not implemented (Heat's `implemented=False`): a template giving it is
+   * refused with "Property <name> not implemented yet", even at template validate.
+   */
+  implemented?: false;
 }
 
 export interface ScalarPropertySchema extends BasePropertySchema {

@@ -73,6 +73,16 @@ export function checkPropertyNames(schema: PropertiesSchema, value: Value, path:
       throw unknownProperty(key, suggestion(key, Object.keys(schema)), [...path, key]);
     }
   }
+  refuseUnimplemented(schema, value as ValueMap, path);
+}
+
+/** Heat's check of `implemented=False` properties: refused when given, whatever their value. */
+function refuseUnimplemented(schema: PropertiesSchema, given: ValueMap, path: DocPath): void {
+  for (const key of Object.keys(given)) {
+    if (schema[key]?.implemented === false && !(getOwn(given, key) instanceof Omitted)) {
+      throw propertyError(`Property ${key} not implemented yet`, path);
+    }
+  }
 }
 
 /** Converts and checks one value (never null or absent) against its property schema. */
@@ -117,6 +127,7 @@ function validateMap(schema: PropertiesSchema, value: Value, path: DocPath, walk
       throw unknownProperty(key, suggestion(key, Object.keys(schema)), [...path, key]);
     }
   }
+  refuseUnimplemented(schema, given, path);
   const out: ValueMap = {};
   const isGiven = (name: string) => {
     const raw = getOwn(given, name);

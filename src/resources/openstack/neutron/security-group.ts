@@ -22,11 +22,11 @@ import { DIRECTION, ETHERTYPE, PORT_RANGE_MIN, duplicateRuleId, portRangeMax, ru
  * sets the description, so the create marker is kept in a tag.
  */
 
-type Rule = JsonObject;
-type LiveRule = JsonObject & { id: string; direction: string };
-type Group = JsonObject & { id: string; name: string; security_group_rules: LiveRule[] };
+export type Rule = JsonObject;
+export type LiveRule = JsonObject & { id: string; direction: string };
+export type Group = JsonObject & { id: string; name: string; security_group_rules: LiveRule[] };
 
-const GROUPS: NeutronCollection = {
+export const GROUPS: NeutronCollection = {
   path: '/security-groups',
   key: 'security_group',
   what: 'the security group',
@@ -34,15 +34,15 @@ const GROUPS: NeutronCollection = {
 };
 
 /** What Neutron gives every new group, and what Heat keeps when the template has no egress rule. */
-const DEFAULT_EGRESS: Rule[] = [
+export const DEFAULT_EGRESS: Rule[] = [
   { direction: 'egress', ethertype: 'IPv4' },
   { direction: 'egress', ethertype: 'IPv6' },
 ];
 
-const hasEgress = (rules: Rule[]) => rules.some((r) => r.direction === 'egress');
+export const hasEgress = (rules: Rule[]) => rules.some((r) => r.direction === 'egress');
 
 /** A template rule as Neutron takes it: `remote_mode` picks the remote; a group rule without one refers to its own group. */
-async function formatRule(ctx: PluginContext, rule: Rule, groupId: string): Promise<JsonObject> {
+export async function formatRule(ctx: PluginContext, rule: Rule, groupId: string): Promise<JsonObject> {
   const out: JsonObject = { ...present(rule, ['direction', 'ethertype', 'protocol', 'description']) };
   for (const key of ['port_range_min', 'port_range_max'] as const)
     if (rule[key] !== undefined && rule[key] !== null) out[key] = rule[key];
@@ -57,7 +57,7 @@ async function formatRule(ctx: PluginContext, rule: Rule, groupId: string): Prom
   return out;
 }
 
-async function show(ctx: PluginContext, id = ctx.physicalId): Promise<Group> {
+export async function showGroup(ctx: PluginContext, id = ctx.physicalId): Promise<Group> {
   const r = await ctx
     .openstack()
     .request<{ security_group: Group }>('network', 'GET', `/security-groups/${id}`);
@@ -69,14 +69,14 @@ async function show(ctx: PluginContext, id = ctx.physicalId): Promise<Group> {
  * template has no egress rule): the others are deleted, the missing ones added. Idempotent, so a
  * create resumed after a crash simply runs it again.
  */
-async function reconcileRules(ctx: PluginContext, groupId: string, rules: Rule[]): Promise<void> {
+export async function reconcileRules(ctx: PluginContext, groupId: string, rules: Rule[]): Promise<void> {
   const cloud = ctx.openstack();
   const desired = await Promise.all(
     (hasEgress(rules) ? rules : [...rules, ...DEFAULT_EGRESS]).map((r) => formatRule(ctx, r, groupId)),
   );
   const wanted = new Map(desired.map((r) => [ruleKey(r), r]));
   const have = new Set<string>();
-  for (const rule of (await show(ctx, groupId)).security_group_rules) {
+  for (const rule of (await showGroup(ctx, groupId)).security_group_rules) {
     const key = ruleKey(rule);
     if (wanted.has(key)) have.add(key);
     else {
@@ -258,7 +258,7 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
   async getReality(ctx): Promise<RealityState> {
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
-      const g = await show(ctx);
+      const g = await showGroup(ctx);
       return {
         name: g.name,
         description: ((g.description as string | undefined) || null) as Value,
@@ -270,7 +270,7 @@ export const neutronSecurityGroupPlugin: CatalogPlugin = {
 
   async attribute(ctx, name) {
     if (!ctx.physicalId) return null;
-    const g = await show(ctx);
+    const g = await showGroup(ctx);
     return name === 'show' ? (g as Value) : ((g[name] ?? null) as Value);
   },
 };
