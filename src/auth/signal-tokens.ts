@@ -21,6 +21,9 @@ export interface SignalTarget {
 
 export const SIGNAL_TOKEN_PREFIX = 'hsig_';
 
+/** What a pre-signed URL names: every part of the resource's ARN. */
+export type UrlTarget = SignalTarget & { stackName: string };
+
 /** Where a pre-signed wait condition URL points (Heat's CFN API `/waitcondition/<arn>`). */
 export const WAIT_CONDITION_PATH = '/cfn/v1/waitcondition/';
 
@@ -50,15 +53,15 @@ export class SignalSigner {
   }
 
   /**
-   * The signature of a pre-signed wait condition URL: the target and the handle's access key (its
-   * physical id, so a replaced handle gets a new URL and the old one stops working).
+   * The signature of a pre-signed wait condition URL: the resource's ARN and the handle's access
+   * key (its physical id, so a replaced handle gets a new URL and the old one stops working).
    */
-  urlSignature(target: SignalTarget, accessKey: string): string {
+  urlSignature(target: UrlTarget, accessKey: string): string {
     return this.sign(urlPayload(target, accessKey));
   }
 
   /** Whether `signature` is urlSignature(target, accessKey) (compared in constant time). */
-  verifyUrlSignature(target: SignalTarget, accessKey: string, signature: string): boolean {
+  verifyUrlSignature(target: UrlTarget, accessKey: string, signature: string): boolean {
     const expected = Buffer.from(this.urlSignature(target, accessKey));
     const given = Buffer.from(signature);
     return given.length === expected.length && timingSafeEqual(given, expected);
@@ -70,8 +73,9 @@ export class SignalSigner {
 }
 
 /** A URL signature signs something no token does (a token's payload has three parts). */
-function urlPayload(target: SignalTarget, accessKey: string): string {
-  return encodePayload(['waitcondition', target.projectId, target.stackId, target.resourceName, accessKey]);
+function urlPayload(target: UrlTarget, accessKey: string): string {
+  const { projectId, stackName, stackId, resourceName } = target;
+  return encodePayload(['waitcondition', projectId, stackName, stackId, resourceName, accessKey]);
 }
 
 /** Credentials for signalling one resource, pointing at the API's public URL. */

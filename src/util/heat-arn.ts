@@ -47,7 +47,12 @@ export function parseHeatArn(text: string): HeatArn | undefined {
   if (fields[1] !== 'openstack' || fields[2] !== 'heat') return undefined;
   const match = /^stacks\/([^/]+)\/([^/]+)(.*)$/s.exec(fields.slice(5).join(':'));
   if (!match) return undefined;
-  return { project: pyUnquote(fields[4]!), name: pyUnquote(match[1]!), id: pyUnquote(match[2]!), path: match[3]! };
+  return {
+    project: pyUnquote(fields[4]!),
+    name: pyUnquote(match[1]!),
+    id: pyUnquote(match[2]!),
+    path: match[3]!,
+  };
 }
 
 /** A stack's ARN (Heat's HeatIdentifier.arn), with `path` (already quoted) after the id. */

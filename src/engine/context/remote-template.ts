@@ -73,6 +73,8 @@ export async function withRemoteTemplate(
     return { ...files, [url]: text };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new ResourceFailure(`Could not fetch remote template '${url}': ${why}`, { heatClass: 'ValueError' });
+    throw new ResourceFailure(`Could not fetch remote template '${url}': ${why}`, {
+      heatClass: 'ValueError',
+    });
   }
 }
