@@ -14,16 +14,23 @@ const FETCH_TIMEOUT_MS = 60_000;
 /** Heat's URLFetchError: why a template could not be fetched. */
 class FetchError extends Error {}
 
-/** The text at `url` (http or https), or a FetchError in Heat's words. */
-export async function fetchRemoteTemplate(url: string, maxBytes: number): Promise<string> {
-  let parsed: URL;
+/** Heat's allowed_schemes: the URL, or a FetchError naming its scheme. */
+function allowedUrl(url: string): URL {
+  let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
-    throw new FetchError('Invalid URL scheme ');
+    parsed = undefined;
   }
-  const scheme = parsed.protocol.replace(/:$/, '');
-  if (scheme !== 'http' && scheme !== 'https') throw new FetchError(`Invalid URL scheme ${scheme}`);
+  const scheme = parsed?.protocol.replace(/:$/, '') ?? /^([A-Za-z][\w+.-]*):/.exec(url)?.[1] ?? '';
+  if (!parsed || (scheme !== 'http' && scheme !== 'https'))
+    throw new FetchError(`Invalid URL scheme ${scheme}`);
+  return parsed;
+}
+
+/** The text at `url` (http or https), or a FetchError in Heat's words. */
+export async function fetchRemoteTemplate(url: string, maxBytes: number): Promise<string> {
+  const parsed = allowedUrl(url);
   const failed = () => new FetchError(`Failed to retrieve template from ${url}`);
   let response: Response;
   try {
@@ -69,6 +76,7 @@ export async function withRemoteTemplate(
   if (url === undefined || Object.hasOwn(files, url)) return files;
   const maxBytes = deps.settings.limits.maxDocumentBytes;
   try {
+    allowedUrl(url);
     const text = await (deps.fetchTemplate ?? ((u: string) => fetchRemoteTemplate(u, maxBytes)))(url);
     return { ...files, [url]: text };
   } catch (err) {
