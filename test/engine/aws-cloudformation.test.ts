@@ -6,6 +6,7 @@ import { signalCredentials, SignalSigner } from '../../src/auth/signal-tokens.js
 import { fetchRemoteTemplate } from '../../src/engine/context/remote-template.js';
 import { decide } from '../../src/engine/context/update-decision.js';
 import { updateWaitConditionHandlePlugin } from '../../src/resources/heat/update-wait-condition-handle.js';
+import { previewStackUpdate } from '../../src/engine/operations/preview.js';
 import { findStack } from '../../src/engine/operations/queries.js';
 import { signalResource } from '../../src/engine/operations/signal.js';
 import type { JsonObject } from '../../src/util/json.js';
@@ -59,7 +60,21 @@ describe('OS::Heat::UpdateWaitConditionHandle', () => {
     assert.equal(url.origin, 'http://hearth.test:8004');
     assert.match(url.pathname, /^\/cfn\/v1\/waitcondition\/arn%3Aopenstack%3Aheat%3A%3Ap%3Astacks\/s\//);
 
-    // Only `other` changes, yet the handle is replaced, and the condition with it (its Handle changed).
+    // Only `other` changes, yet the handle is replaced, and the condition with it (its Handle
+    // changed): what the preview says too.
+    const preview = await previewStackUpdate(
+      h.deps,
+      h.engine.cache,
+      stackId,
+      { template: h.input(WAITS('b')) },
+      false,
+    );
+    assert.deepEqual(Object.fromEntries(preview.map((c) => [c.name, c.change])), {
+      every_update: 'replaced',
+      plain: 'unchanged',
+      wc: 'replaced',
+      other: 'updated',
+    });
     await h.update('s', WAITS('b'));
     await runDueNow(h);
     assert.equal(await h.status('s'), 'UPDATE_IN_PROGRESS', 'waiting for a new signal');
