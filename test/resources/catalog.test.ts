@@ -31,6 +31,9 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'AWS::CloudFormation::Stack',
+      'AWS::CloudFormation::WaitCondition',
+      'AWS::CloudFormation::WaitConditionHandle',
       'OS::Cinder::Volume',
       'OS::Cinder::VolumeAttachment',
       'OS::Heat::AutoScalingGroup',
@@ -54,6 +57,7 @@ describe('plugin catalog', () => {
       'OS::Heat::StructuredDeploymentGroup',
       'OS::Heat::StructuredDeployments',
       'OS::Heat::TestResource',
+      'OS::Heat::UpdateWaitConditionHandle',
       'OS::Heat::Value',
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',
