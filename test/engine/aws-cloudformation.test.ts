@@ -114,6 +114,26 @@ describe('OS::Heat::UpdateWaitConditionHandle', () => {
     assert.equal(decide(updateWaitConditionHandlePlugin, row, type, {}, undefined, 't2'), 'replace');
   });
 
+  it('an OS::Heat::WaitCondition waits on an AWS handle too (Heat takes any handle)', async () => {
+    const h = await Harness.create(credentials);
+    await h.create(
+      'mixed',
+      `heat_template_version: 2013-05-23
+resources:
+  handle: {type: AWS::CloudFormation::WaitConditionHandle}
+  wc: {type: OS::Heat::WaitCondition, properties: {handle: {get_resource: handle}, timeout: 600}}
+outputs:
+  data: {value: {get_attr: [wc, data]}}
+`,
+    );
+    await runDueNow(h);
+    const stackId = (await findStack(h.deps, 'p', 'mixed')).id;
+    await signalResource(h.deps, stackId, 'handle', cfnSignal('vm1', 'ok'));
+    await runDueNow(h);
+    assert.equal(await h.status('mixed'), 'CREATE_COMPLETE');
+    assert.deepEqual(await h.outputs('mixed'), { data: '{"vm1": "ok"}' });
+  });
+
   it('an AWS WaitCondition refuses a Handle that is not its stack’s AWS handle, with Heat’s words', async () => {
     const h = await Harness.create(credentials);
     await h.create(
