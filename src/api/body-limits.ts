@@ -15,42 +15,46 @@ const SLICED_BYTES = 256 * 1024;
 
 export function registerJsonBodyParser(app: FastifyInstance, maxDepth: number): void {
   // heatclient sends `Content-Type: application/json` with an empty body on DELETE: no body, as
-  // for Heat. JSON.parse keeps `__proto__` keys as plain data (own properties), and does not
-  // recurse, so any depth parses before the check below.
+  // for Heat.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string' },
-    async (_request: FastifyRequest, body: string | Buffer) => {
-      const text = body as string;
-      if (text === '') return undefined;
-      const tooDeep = new HttpError(
-        400,
-        'RequestLimitExceeded',
-        `Request limit exceeded: the JSON body is nested deeper than ${maxDepth} levels (max_json_body_depth).`,
-      );
-      try {
-        // A big body (a 200,000-resource template is 7 MB) parses in slices, so the server goes on
-        // answering other requests meanwhile; a small one at once.
-        if (text.length < SLICED_BYTES) {
-          const parsed: unknown = JSON.parse(text);
-          if (nestedDeeperThan(parsed, maxDepth)) throw tooDeep;
-          return parsed;
-        }
-        return await runSliced(parseJsonSteps(text, maxDepth));
-      } catch (err) {
-        if (err instanceof JsonDepthError) throw tooDeep;
-        if (!(err instanceof SyntaxError)) throw err;
-        let message = err.message;
-        try {
-          JSON.parse(text); // V8's own words for the fault, as for a small body
-        } catch (native) {
-          message = (native as Error).message;
-        }
-        throw new HttpError(400, 'HTTPBadRequest', `The body is not valid JSON: ${message}`);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(maxDepth));
+}
+
+/**
+ * Reads a body as JSON whatever its content type says (Heat's JSONRequestDeserializer: cfn-signal
+ * sends none at all); an empty body is none. JSON.parse keeps `__proto__` keys as plain data (own
+ * properties), and does not recurse, so any depth parses before the depth check.
+ */
+export function jsonBodyParser(maxDepth: number) {
+  return async (_request: FastifyRequest, body: string | Buffer): Promise<unknown> => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return undefined;
+    const tooDeep = new HttpError(
+      400,
+      'RequestLimitExceeded',
+      `Request limit exceeded: the JSON body is nested deeper than ${maxDepth} levels (max_json_body_depth).`,
+    );
+    try {
+      // A big body (a 200,000-resource template is 7 MB) parses in slices, so the server goes on
+      // answering other requests meanwhile; a small one at once.
+      if (text.length < SLICED_BYTES) {
+        const parsed: unknown = JSON.parse(text);
+        if (nestedDeeperThan(parsed, maxDepth)) throw tooDeep;
+        return parsed;
       }
-    },
-  );
+      return await runSliced(parseJsonSteps(text, maxDepth));
+    } catch (err) {
+      if (err instanceof JsonDepthError) throw tooDeep;
+      if (!(err instanceof SyntaxError)) throw err;
+      let message = err.message;
+      try {
+        JSON.parse(text); // V8's own words for the fault, as for a small body
+      } catch (native) {
+        message = (native as Error).message;
+      }
+      throw new HttpError(400, 'HTTPBadRequest', `The body is not valid JSON: ${message}`);
+    }
+  };
 }
 
 /**

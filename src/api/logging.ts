@@ -5,9 +5,12 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * What a request's log lines say of it. Never its headers (X-Auth-Token) nor its body (a
  * create's parameters, hidden ones included), nor a token in its URL: only what routes it.
  */
-/** Signal and agent tokens travel in URLs (pre-signed URLs): their signature never reaches a log. */
+/**
+ * Signal and agent tokens travel in URLs (pre-signed URLs), and so do signatures (a wait condition
+ * handle's URL, the CFN API's signed queries): neither ever reaches a log.
+ */
 export const maskTokens = (url: string): string =>
-  url.replace(/\b(hsig_|hagt_)([\w-]+)\.[\w-]+/g, '$1$2.***');
+  url.replace(/\b(hsig_|hagt_)([\w-]+)\.[\w-]+/g, '$1$2.***').replace(/([?&]Signature=)[^&#]*/g, '$1***');
 
 const serializers = {
   req: (request: FastifyRequest) => ({

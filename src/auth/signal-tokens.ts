@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignalCredentials } from '../resources/contract.js';
 import type { Store } from '../store/contract.js';
+import { pyQuote, resourceArn } from '../util/heat-arn.js';
 import { loadDeploymentKey } from './deployment-key.js';
 import { decodePayload, encodePayload, signedPayload } from './signed-token.js';
 
@@ -19,6 +20,12 @@ export interface SignalTarget {
 }
 
 export const SIGNAL_TOKEN_PREFIX = 'hsig_';
+
+/** What a pre-signed URL names: every part of the resource's ARN. */
+export type UrlTarget = SignalTarget & { stackName: string };
+
+/** Where a pre-signed wait condition URL points (Heat's CFN API `/waitcondition/<arn>`). */
+export const WAIT_CONDITION_PATH = '/cfn/v1/waitcondition/';
 
 export class SignalSigner {
   constructor(private readonly key: Buffer) {}
@@ -45,9 +52,30 @@ export class SignalSigner {
     return { projectId: projectId!, stackId: stackId!, resourceName: resourceName! };
   }
 
+  /**
+   * The signature of a pre-signed wait condition URL: the resource's ARN and the handle's access
+   * key (its physical id, so a replaced handle gets a new URL and the old one stops working).
+   */
+  urlSignature(target: UrlTarget, accessKey: string): string {
+    return this.sign(urlPayload(target, accessKey));
+  }
+
+  /** Whether `signature` is urlSignature(target, accessKey) (compared in constant time). */
+  verifyUrlSignature(target: UrlTarget, accessKey: string, signature: string): boolean {
+    const expected = Buffer.from(this.urlSignature(target, accessKey));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
   private sign(payload: string): string {
     return createHmac('sha256', this.key).update(payload).digest('base64url');
   }
+}
+
+/** A URL signature signs something no token does (a token's payload has three parts). */
+function urlPayload(target: UrlTarget, accessKey: string): string {
+  const { projectId, stackName, stackId, resourceName } = target;
+  return encodePayload(['waitcondition', projectId, stackName, stackId, resourceName, accessKey]);
 }
 
 /** Credentials for signalling one resource, pointing at the API's public URL. */
@@ -63,5 +91,13 @@ export function signalCredentials(
     endpoint: `${base}/v1/${target.projectId}/stacks/${stack}/resources/${encodeURIComponent(target.resourceName)}/signal`,
     token,
     alarmUrl: `${base}/v1/signal/${token}`,
+    waitConditionUrl(accessKey) {
+      const arn = resourceArn(target.projectId, target.stackName, target.stackId, target.resourceName);
+      const query = new URLSearchParams({
+        AWSAccessKeyId: accessKey,
+        Signature: signer.urlSignature(target, accessKey),
+      });
+      return `${base}${WAIT_CONDITION_PATH}${pyQuote(arn)}?${query.toString()}`;
+    },
   };
 }

@@ -30,6 +30,10 @@ import { testResourcePlugin } from './heat/test-resource.js';
 import { valuePlugin } from './heat/value.js';
 import { waitConditionPlugin } from './heat/wait-condition.js';
 import { waitConditionHandlePlugin } from './heat/wait-condition-handle.js';
+import { updateWaitConditionHandlePlugin } from './heat/update-wait-condition-handle.js';
+import { awsStackPlugin } from './aws/cloudformation/stack.js';
+import { awsWaitConditionPlugin } from './aws/cloudformation/wait-condition.js';
+import { awsWaitConditionHandlePlugin } from './aws/cloudformation/wait-condition-handle.js';
 import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
 import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
 import { cinderVolumePlugin } from './openstack/cinder/volume.js';
@@ -101,6 +105,10 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     structuredDeploymentsPlugin,
     waitConditionHandlePlugin,
     waitConditionPlugin,
+    updateWaitConditionHandlePlugin,
+    awsWaitConditionHandlePlugin,
+    awsWaitConditionPlugin,
+    awsStackPlugin,
     resourceChainPlugin,
     delayPlugin,
     multipartMimePlugin,

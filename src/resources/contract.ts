@@ -90,6 +90,11 @@ export interface SignalCredentials {
   token: string;
   /** A URL that needs no header: the token is in its path (Heat's pre-signed alarm_url). */
   alarmUrl: string;
+  /**
+   * Heat's pre-signed wait condition URL (the CFN API's `/waitcondition/<resource arn>`), which
+   * `cfn-signal` or curl PUTs or POSTs to: good while the resource's physical id is `accessKey`.
+   */
+  waitConditionUrl(accessKey: string): string;
 }
 
 /** What a server's agent authenticates with, and where it finds Hearth's API. */
@@ -267,6 +272,12 @@ export interface ResourcePlugin {
    * detection reports such a resource NOT_CHECKED. Absent: it observes its backend.
    */
   readonly observes?: false;
+  /**
+   * Every stack update replaces it, changed or not (Heat's UpdateWaitConditionHandle: a new URL
+   * and no signals after each update). A re-convergence to the template it has (a scaling signal,
+   * a heal) leaves it alone.
+   */
+  readonly replacedOnUpdate?: true;
 
   create(ctx: PluginContext, properties: Record<string, Value>): Promise<ActionResult>;
   checkCreateComplete?(ctx: PluginContext, progress: Json): Promise<PollResult>;

@@ -16,6 +16,12 @@ export interface NestedStackType {
   child(properties: Record<string, Value>, data: Readonly<JsonObject>, options?: ChildOptions): NestedChild;
   /** The resource's attributes once the child is done (computed once, from the child's rows). */
   attributes(view: NestedView): Record<string, Json>;
+  /**
+   * The URL of the template the child is read from (AWS::CloudFormation::Stack's TemplateURL):
+   * the engine fetches it, unless the parent's files have it, before it calls `child`, which finds
+   * it in `options.files`. Absent or undefined: the child needs no remote template.
+   */
+  remoteTemplate?(properties: Record<string, Value>): string | undefined;
 }
 
 /** What else shapes the child: the resource's update_policy, and whether the child is being created. */
@@ -28,6 +34,8 @@ export interface ChildOptions {
    * so a plugin can tell "what the members were before this update" across a crash. Absent: true.
    */
   settled?: boolean;
+  /** The parent's files, with the remote template (remoteTemplate) once fetched. */
+  files?: Readonly<Record<string, string>>;
 }
 
 export interface NestedChild {

@@ -321,16 +321,21 @@ describe('API operations: logs and secrets', () => {
     }
   });
 
-  it('masks the signature of a token in a URL (signal and agent metadata URLs)', async () => {
+  it('masks the signature of a token or a signed URL (signal, agent metadata, wait condition URLs)', async () => {
     const log = capturedLogger();
     const api = await startApi({ logger: log.logger });
     try {
       const secret = 'c2lnbmF0dXJlLXBhcnQ';
       await api.call('POST', `/v1/signal/hsig_cGF5bG9hZA.${secret}`, { body: {} });
       await api.call('GET', `/v1/agent-metadata/hagt_cGF5bG9hZA.${secret}`);
+      const arn = 'arn%3Aopenstack%3Aheat%3A%3Ap%3Astacks/s/id/resources/h';
+      await api.call('PUT', `/cfn/v1/waitcondition/${arn}?AWSAccessKeyId=k&Signature=${secret}`, {
+        body: {},
+      });
       const text = log.lines.join('');
       assert.ok(!text.includes(secret), text);
       assert.match(text, /hagt_cGF5bG9hZA\.\*\*\*/);
+      assert.match(text, /AWSAccessKeyId=k&Signature=\*\*\*/);
     } finally {
       await api.close();
     }

@@ -50,4 +50,26 @@ describe('signal tokens', () => {
     assert.equal(made.alarmUrl, `http://api.example:8004/v1/signal/${made.token}`);
     assert.deepEqual(signer.verify(made.token), target);
   });
+
+  it('a wait condition URL names the resource by its ARN and signs every part of it with the handle id', () => {
+    const signer = new SignalSigner(Buffer.from('k'.repeat(32)));
+    const named = { ...target, stackName: 'web' };
+    const url = new URL(signalCredentials(signer, 'http://api.example:8000/', named).waitConditionUrl('h-1'));
+    assert.equal(
+      url.pathname,
+      '/cfn/v1/waitcondition/arn%3Aopenstack%3Aheat%3A%3Ap1%3Astacks/web/stack-1/resources/handle',
+    );
+    assert.equal(url.searchParams.get('AWSAccessKeyId'), 'h-1');
+    const signature = url.searchParams.get('Signature')!;
+    assert.ok(signer.verifyUrlSignature(named, 'h-1', signature));
+    for (const other of [
+      { ...named, projectId: 'p2' },
+      { ...named, stackName: 'db' },
+      { ...named, stackId: 'stack-2' },
+      { ...named, resourceName: 'other' },
+    ]) {
+      assert.ok(!signer.verifyUrlSignature(other, 'h-1', signature), JSON.stringify(other));
+    }
+    assert.ok(!signer.verifyUrlSignature(named, 'h-2', signature), 'another handle id');
+  });
 });

@@ -88,6 +88,10 @@ export interface HarnessOptions {
   legacy?: boolean;
   /** `stack adopt` allowed (enable_stack_adopt; off by default, as Heat). */
   enableStackAdopt?: boolean;
+  /** Credentials for signalling resources from outside (absent: resources get none). */
+  signalCredentials?: EngineDeps['signalCredentials'];
+  /** Fetches the templates nested-stack types name by URL (absent: over the network). */
+  fetchTemplate?: EngineDeps['fetchTemplate'];
 }
 
 /**
@@ -113,6 +117,8 @@ export class Harness {
       ...(options.openstack ? { openstack: options.openstack } : {}),
       ...(options.releaseCredentials ? { releaseCredentials: options.releaseCredentials } : {}),
       ...(options.cloudRate ? { cloudRate: options.cloudRate } : {}),
+      ...(options.signalCredentials ? { signalCredentials: options.signalCredentials } : {}),
+      ...(options.fetchTemplate ? { fetchTemplate: options.fetchTemplate } : {}),
       random: seeded(42),
       settings: {
         workLeaseMs: 60_000,

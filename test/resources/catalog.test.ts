@@ -31,6 +31,9 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'AWS::CloudFormation::Stack',
+      'AWS::CloudFormation::WaitCondition',
+      'AWS::CloudFormation::WaitConditionHandle',
       'AWS::EC2::EIP',
       'AWS::EC2::EIPAssociation',
       'AWS::EC2::Instance',
@@ -67,6 +70,7 @@ describe('plugin catalog', () => {
       'OS::Heat::StructuredDeploymentGroup',
       'OS::Heat::StructuredDeployments',
       'OS::Heat::TestResource',
+      'OS::Heat::UpdateWaitConditionHandle',
       'OS::Heat::Value',
       'OS::Heat::WaitCondition',
       'OS::Heat::WaitConditionHandle',

@@ -186,6 +186,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       endpoint: 'http://h/v1/p/stacks/s/sid/resources/deploy/signal',
       token: 'hsig_a.b',
       alarmUrl: 'http://h/v1/signal/hsig_a.b',
+      waitConditionUrl: () => 'unused',
     };
     await withConfig(d);
     const started = await d.startCreate({ config: 'cfg', server: 'srv', input_values: { foo: 'F' } });
@@ -397,6 +398,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       endpoint: 'http://h:1/v1/proj/stacks/s/sid/resources/deploy/signal',
       token: 'hsig_pay.mac',
       alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
+      waitConditionUrl: () => 'unused',
     };
     await withConfig(d);
     await d.startCreate({ config: 'cfg', server: 'srv', signal_transport: 'HEAT_SIGNAL' });

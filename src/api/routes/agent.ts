@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AGENT_TOKEN_PREFIX } from '../../auth/agent-credentials.js';
 import { STACK_USER_ROLE } from '../../auth/identity.js';
 import { SIGNAL_TOKEN_PREFIX } from '../../auth/signal-tokens.js';
@@ -10,7 +10,8 @@ import {
 } from '../../resources/server-agent/transport.js';
 import { isPlainObject } from '../../util/json.js';
 import { agentAccess, agentAccessOf } from '../agent/access.js';
-import { cfnErrorXml, cfnXml, ec2SignatureMatches } from '../agent/cfn.js';
+import { cfnXml, ec2SignatureMatches } from '../agent/cfn.js';
+import { cfnError, wantsJson } from '../agent/cfn-reply.js';
 import { serverMetadata } from '../agent/metadata.js';
 import type { Api } from '../context.js';
 import type { ApiDeps } from '../deps.js';
@@ -31,24 +32,6 @@ function param(query: unknown, name: string): string | undefined {
   const value = (query as Record<string, unknown>)[name];
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first : undefined;
-}
-
-const wantsJson = (request: FastifyRequest) => /application\/json/.test(request.headers.accept ?? '');
-
-function cfnError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  code: string,
-  message: string,
-) {
-  if (wantsJson(request)) {
-    return reply
-      .status(status)
-      .type('application/json')
-      .send({ ErrorResponse: { Error: { Type: 'Sender', Code: code, Message: message } } });
-  }
-  return reply.status(status).type('application/xml').send(cfnErrorXml(code, message));
 }
 
 /** The base URL the caller reached us at (its endpoints in a token's catalog point back there). */

@@ -4,6 +4,7 @@ import { HttpError, stackNotFound } from '../errors.js';
 import { type Api, baseOf } from '../context.js';
 import { stackByIdentity } from '../stack-access.js';
 import { stackPath } from '../views/common.js';
+import { parseHeatArn } from '../../util/heat-arn.js';
 
 /**
  * Heat's stack ARN (`arn:openstack:heat::<project>:stacks/<name>/<id>[/<path>]`, what its
@@ -11,31 +12,6 @@ import { stackPath } from '../views/common.js';
  * canonical URL with the ARN's path and the query kept. The ARN must name a stack of the request's
  * project (another project's is not found, as its stacks are).
  */
-
-export interface HeatArn {
-  project: string;
-  name: string;
-  id: string;
-  /** What follows the id (`/resources`), or ''. */
-  path: string;
-}
-
-/** Reads a Heat stack ARN as Heat's HeatIdentifier.from_arn does; undefined when `text` is none. */
-export function parseHeatArn(text: string): HeatArn | undefined {
-  const fields = text.split(':');
-  if (fields.length < 6 || fields[0]!.toLowerCase() !== 'arn') return undefined;
-  if (fields[1] !== 'openstack' || fields[2] !== 'heat') return undefined;
-  const match = /^stacks\/([^/]+)\/([^/]+)(.*)$/s.exec(fields.slice(5).join(':'));
-  if (!match) return undefined;
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  return { project: decode(fields[4]!), name: decode(match[1]!), id: decode(match[2]!), path: match[3]! };
-}
 
 /** Whether a stack name given in a URL is an ARN (then it is looked up as one). */
 export function isArn(name: string): boolean {

@@ -71,6 +71,11 @@ export interface EngineDeps {
   readonly random: () => number;
   /** Credentials for signalling a resource from outside (absent: resources get none). */
   readonly signalCredentials?: (target: SignalTarget & { stackName: string }) => SignalCredentials;
+  /**
+   * Fetches the template a nested-stack type names by URL (AWS::CloudFormation::Stack's
+   * TemplateURL); absent: over the network, http and https only (context/remote-template.ts).
+   */
+  readonly fetchTemplate?: (url: string) => Promise<string>;
   /** The credential of a server's in-guest agent (absent: servers get none). */
   readonly agentCredentials?: (target: AgentTarget) => AgentCredentials;
   /**

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ResourceFailure } from '../../resources/contract.js';
 import type { NestedPlugin } from '../../resources/nested-type.js';
+import { withRemoteTemplate } from '../context/remote-template.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import { TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
@@ -59,7 +61,7 @@ export async function convergeNested(
   try {
     spec = await specOf(run, stack, definition, resource, plugin, row, inputs);
   } catch (err) {
-    if (!(err instanceof TemplateError)) throw err;
+    if (!(err instanceof TemplateError) && !(err instanceof ResourceFailure)) throw err;
     const op = row.action === 'INIT' ? 'create' : 'update';
     const reason = resourceFailureText(err, row.name);
     await recordFailed(run, row, op, reason);
@@ -157,9 +159,11 @@ async function specOf(
   }
   const properties = validateProperties(plugin!.properties, resolved ?? {}, path) as Record<string, Value>;
   const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
+  const files = await withRemoteTemplate(run.deps, plugin!, properties, parent.files);
   const child = plugin!.nested.child(properties, row.data, {
     updatePolicy,
     creating: childStackOf(row) === undefined,
+    files,
   });
   return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
 }

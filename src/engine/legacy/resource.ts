@@ -50,7 +50,7 @@ export async function convergeResource(
       ? 'create'
       : row.status === 'IN_PROGRESS' && row.action === 'UPDATE'
         ? 'update'
-        : decide(plugin, row, type, properties);
+        : decide(plugin, row, type, properties, undefined, stack.templateId);
   if (decision === 'none') return outputOf(run, stack, plugin, row);
   if (decision === 'replace') return replace(run, stack, plugin, row, type, properties);
   try {

@@ -41,7 +41,8 @@ export function unchangedResources(
     const resource = definition.resources.get(want.name);
     if (!resource || resource.implementation.kind !== 'plugin') continue;
     const plugin = deps.plugins.plugin(want.type);
-    if (!plugin || isNestedPlugin(plugin)) continue;
+    // A type replaced on every update gets a node, which decides whether this is one.
+    if (!plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate) continue;
     // An external resource is left alone while it names the same object (its properties are ignored).
     if (isExternal(row, resource)) {
       if (sameExternal(definition, resource, row)) unchanged.set(want.name, rowOutput(deps, row, stackId));

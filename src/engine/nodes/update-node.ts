@@ -139,6 +139,7 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
           resource.implementation.type,
           properties,
           live.kind === 'present' ? live.previous : undefined,
+          scope.traversal?.templateId,
         );
   if (decision === 'none') return finish(scope, plugin, row, properties, row.engineId);
   const refused = await convergeRefusal(scope, row, live, decision);

@@ -66,9 +66,13 @@ export function generatedChild(
   const name = resource.definition.name;
   const marked = containsUnknown(properties);
   const shown = marked ? (markUnknowns(properties) as Record<string, Value>) : given;
+  // A remote template is fetched only when the operation runs: its child is not previewed.
+  const remote = plugin.nested.remoteTemplate?.(shown);
+  if (remote !== undefined && !Object.hasOwn(level.definition.files, remote)) return undefined;
   let child = plugin.nested.child(shown, existing.data, {
     updatePolicy,
     creating: existing.childId === undefined,
+    files: level.definition.files,
   });
   if (marked) {
     const declared = declareMark(child);

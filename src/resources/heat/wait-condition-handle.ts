@@ -1,19 +1,17 @@
 import { attr, C, P } from '../../template/properties/index.js';
 import { type Json, type JsonObject, pyJsonDumps } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
-import { type PluginContext, ResourceFailure } from '../contract.js';
+import type { PluginContext } from '../contract.js';
+import {
+  HEAT_WAIT_CONDITION_HANDLE,
+  mergeSignal,
+  receivedSignals,
+  type SignalKeys,
+  signalReason,
+  type WaitSignal,
+} from '../wait-condition-base.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';
-
-export const WAIT_CONDITION_HANDLE = 'OS::Heat::WaitConditionHandle';
-
-/** One signal a handle received, as it keeps it (Heat: an entry of the resource's metadata, by id). */
-export interface WaitSignal {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE';
-  reason: Json;
-  data: Json;
-}
 
 const TRANSPORTS = [
   'CFN_SIGNAL',
@@ -24,27 +22,13 @@ const TRANSPORTS = [
   'TOKEN_SIGNAL',
 ] as const;
 
-/** The keys of a signal once Heat's defaults are applied: any other makes it invalid. */
-const SIGNAL_KEYS = ['data', 'id', 'reason', 'status'];
-
-/** The signals a handle has received (from its data), in the order their ids first arrived. */
-export function receivedSignals(data: Readonly<JsonObject>): WaitSignal[] {
-  return Array.isArray(data.signals) ? (data.signals as unknown as WaitSignal[]) : [];
-}
-
-/** Python's str() of a JSON value, as Heat turns an id or a reason into text. */
-export function pyStr(value: Json): string {
-  if (typeof value === 'string') return value;
-  if (value === null) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  return typeof value === 'number' ? String(value) : pyJsonDumps(value);
-}
+/** The OS::Heat handle's signal keys (the AWS one's are capitalised). */
+const KEYS: SignalKeys = { id: 'id', status: 'status', reason: 'reason', data: 'data' };
 
 /**
- * Heat's handle_signal on the signals so far: missing fields take their defaults (the id is the
- * signal's sequence number, the status SUCCESS, the reason "Signal <n> received", the data null),
- * then a status other than SUCCESS or FAILURE, or a key beyond these four, is refused. A signal
- * whose id was seen replaces that entry in place.
+ * Heat's handle_signal for OS::Heat::WaitConditionHandle: missing fields take their defaults (the
+ * id is the signal's sequence number, the status SUCCESS, the reason "Signal <n> received", the
+ * data null) before the signal is merged.
  */
 export function receiveSignal(
   signals: readonly WaitSignal[],
@@ -58,20 +42,7 @@ export function receiveSignal(
     status: 'SUCCESS',
     ...details,
   };
-  const keys = Object.keys(body).sort();
-  const valid = keys.length === SIGNAL_KEYS.length && keys.every((k, i) => k === SIGNAL_KEYS[i]);
-  if (!valid || (body.status !== 'SUCCESS' && body.status !== 'FAILURE')) {
-    throw new ResourceFailure('Metadata format invalid');
-  }
-  const signal: WaitSignal = {
-    id: pyStr(body.id ?? null),
-    status: body.status,
-    reason: body.reason ?? null,
-    data: body.data ?? null,
-  };
-  const at = signals.findIndex((s) => s.id === signal.id);
-  const next = at < 0 ? [...signals, signal] : signals.map((s, i) => (i === at ? signal : s));
-  return { signals: next, signal };
+  return mergeSignal(signals, body, KEYS);
 }
 
 /** Transports whose client signals the orchestration API with a token. */
@@ -118,7 +89,7 @@ function curlCommand(endpoint: string, token: string): string {
  * transports are accepted but not offered (their attributes are null).
  */
 export const waitConditionHandlePlugin: CatalogPlugin = {
-  type: WAIT_CONDITION_HANDLE,
+  type: HEAT_WAIT_CONDITION_HANDLE,
   inRow: true,
   description:
     'Resource for managing instance signals. The main points of this resource are: have no ' +
@@ -184,6 +155,6 @@ export const waitConditionHandlePlugin: CatalogPlugin = {
   async handleSignal(ctx, details) {
     const { signals, signal } = receiveSignal(receivedSignals(ctx.data), details);
     ctx.setData({ signals: signals as unknown as Json });
-    return `status:${signal.status} reason:${pyStr(signal.reason)}`;
+    return signalReason(signal);
   },
 };

@@ -102,7 +102,14 @@ export class UpdateBatch {
       if (isTemplateError(err)) return 'single';
       throw err;
     }
-    const decision = decide(plugin, row, resource.implementation.type, properties);
+    const decision = decide(
+      plugin,
+      row,
+      resource.implementation.type,
+      properties,
+      undefined,
+      scope.traversal?.templateId,
+    );
     if (decision === 'replace') return 'single';
     if (decision !== 'none' && (await hasHook(scope, row, decision))) return 'single';
     return { scope, row, plugin, properties, op: decision === 'none' ? undefined : decision };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ResourceFailure } from '../../../resources/contract.js';
 import { isNestedPlugin, type NestedMember, type NestedPlugin } from '../../../resources/nested-type.js';
+import { withRemoteTemplate } from '../../context/remote-template.js';
 import type { ResourceRecord, ResourceState, StackRecord, Tx } from '../../../store/contract.js';
 import { TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
@@ -97,15 +99,19 @@ export async function runNestedUpdate(
         Value
       >;
       const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
+      const files = await withRemoteTemplate(scope.deps, nestedPlugin, properties, parent.files);
       const child = nestedPlugin.nested.child(properties, row.data, {
         updatePolicy,
         creating: childStackOf(row) === undefined,
         settled: row.status === 'COMPLETE' && nestedProgress(row) === undefined,
+        files,
       });
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }
   } catch (err) {
-    if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
+    if (err instanceof TemplateError || err instanceof ResourceFailure) {
+      return failNode(scope, row, resourceFailureText(err, row.name));
+    }
     throw err;
   }
 
