@@ -415,6 +415,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       endpoint: 'http://h:1/v1/proj/stacks/s/sid/resources/deploy/signal',
       token: 'hsig_pay.mac',
       alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
+      waitConditionUrl: () => 'unused',
     };
     await withConfig(d);
     const props = { config: 'cfg', server: 'srv', signal_transport: 'ZAQAR_SIGNAL' };
