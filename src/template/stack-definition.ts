@@ -4,7 +4,7 @@ import { type Json, setOwn } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
-import { checkExternal, dependenciesOf } from './resource-references.js';
+import { checkExternal, dependenciesOf, refersToParameter } from './resource-references.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
 import { type DocPath, isTemplateError, TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
@@ -13,6 +13,7 @@ import type { ConstraintUse } from './properties/constraint-uses.js';
 import { resolveParameterValues } from './parameters/index.js';
 import { addImplicitDependencies, crossCheckResources } from './implicit-dependencies.js';
 import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
+import { pseudoParameterValues } from './pseudo-parameters.js';
 import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
@@ -125,12 +126,8 @@ function* defineUnannotated(
     strict,
     ...(lenient ? { lenient } : {}),
     maxDepth: limits.maxDocumentDepth,
-    pseudo: {
-      'OS::stack_name': options.stackName ?? UNKNOWN,
-      'OS::stack_id': options.stackId ?? UNKNOWN,
-      'OS::project_id': options.projectId ?? UNKNOWN,
-      'OS::region': options.region ?? UNKNOWN,
-    } as Record<string, Json>,
+    pseudo: pseudoParameterValues(template.version, options) as Record<string, Json>,
+    pseudoNames: template.version.pseudoParameters,
   }) as Map<string, Json | Unknown>;
   for (const name of pending) parameters.set(name, UNKNOWN);
   if (options.deferredConstraints)
@@ -206,8 +203,10 @@ function* defineUnannotated(
       continue;
     }
     for (const ref of collectReferences(output.value, conditions)) {
+      if (refersToParameter(ref.call.name, ref.resource, template)) continue;
       checkReference(ref.resource, ref.path, scope);
-      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
+      if (ref.call.name === 'get_attr' || ref.call.name === 'Fn::GetAtt')
+        context.recordAttributeRead(ref.resource, ref.call);
     }
     context.resolve(output.value);
     outputs.set(name, output);
@@ -344,6 +343,12 @@ function constraintUsesOf(
 function checkDeletionPolicy(value: Value, template: Template, def: ResourceDefinition): void {
   if (value === UNKNOWN) return;
   if (typeof value !== 'string' || !template.version.deletionPolicies.includes(value)) {
+    if (template.version.format === 'cfn') {
+      throw new TemplateError('schema', `Invalid deletion policy "${String(value)}"`, [
+        ...def.path,
+        'deletion_policy',
+      ]);
+    }
     throw new TemplateError(
       'schema',
       `invalid deletion policy ${JSON.stringify(value)}; expected one of ${template.version.deletionPolicies.join(', ')}`,
