@@ -202,13 +202,16 @@ function* defineUnannotated(
     ) {
       continue;
     }
+    let dangling = false;
     for (const ref of collectReferences(output.value, conditions)) {
       if (refersToParameter(ref.call.name, ref.resource, template)) continue;
-      checkReference(ref.resource, ref.path, scope);
+      // Heat checks a CFN Ref naming nothing only when the output is shown (its output_error).
+      if (ref.call.name === 'Ref' && !resourceNames.has(ref.resource)) dangling = true;
+      else checkReference(ref.resource, ref.path, scope);
       if (ref.call.name === 'get_attr' || ref.call.name === 'Fn::GetAtt')
         context.recordAttributeRead(ref.resource, ref.call);
     }
-    context.resolve(output.value);
+    if (!dangling) context.resolve(output.value);
     outputs.set(name, output);
   }
 
