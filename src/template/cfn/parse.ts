@@ -22,7 +22,6 @@ export function* parseCfnTemplate(
   version: TemplateVersion,
   options: SchemaOptions,
 ): Sliceable<Template> {
-  source.documentPath = cfnDocumentPath;
   for (const key of Object.keys(data)) {
     if (!version.sections.includes(key)) {
       throw new TemplateError('schema', `The template section is invalid: ${key}`, [key]);
@@ -62,6 +61,8 @@ export function* parseCfnTemplate(
   for (const [name, body] of Object.entries(section(data, 'Outputs'))) {
     outputs.set(name, parseOutput(name, body, version, values, conditionScope));
   }
+  // Binding places its errors with the model's (HOT's) names; the document has these.
+  source.documentPath = cfnDocumentPath;
   return {
     source,
     version,
