@@ -177,11 +177,19 @@ describe('API: catalog', () => {
     assert.match((bad.json() as HeatError).error.message, /xml/);
   });
 
-  it('generates for every type a HOT template that validates', async () => {
+  it('generates for every type a HOT and a CloudFormation-format template that validate', async () => {
     for (const type of offered()) {
-      const template = await get<unknown>(`/resource_types/${type}/template?template_type=hot`);
-      const res = await api.call('POST', `${P}/validate`, { body: { template } });
-      assert.equal(res.statusCode, 200, `${type}: ${res.body}`);
+      for (const format of ['hot', 'cfn']) {
+        const template = await get<unknown>(`/resource_types/${type}/template?template_type=${format}`);
+        const res = await api.call('POST', `${P}/validate`, { body: { template } });
+        // Heat's cfn template splits a CommaDelimitedList parameter, whose value is a list
+        // already: Heat finds that when the stack is created, Hearth when it is validated.
+        if (format === 'cfn' && res.statusCode === 400) {
+          assert.match(res.body, /Fn::Split: can only split a string, got list/, type);
+          continue;
+        }
+        assert.equal(res.statusCode, 200, `${type} (${format}): ${res.body}`);
+      }
     }
   });
 
