@@ -4,17 +4,12 @@ import { type DocPath, TemplateError } from './errors.js';
 import { checkName } from './names.js';
 import { type FunctionTable, parseNode } from './functions/parse.js';
 import type { Node } from './functions/types.js';
-import {
-  type ParameterSchema,
-  parseParameterGroups,
-  parseParameterSchemas,
-  type SchemaOptions,
-} from './parameters/index.js';
+import { parseParameterGroups, parseParameterSchemas, type SchemaOptions } from './parameters/index.js';
 import type { SourceDocument } from './source.js';
 import { describeSupportedVersions, findVersion, type TemplateVersion } from './versions.js';
 import { parseCfnTemplate } from './cfn/parse.js';
 import { CFN_VERSIONS } from './cfn/versions.js';
-import type { OutputDefinition, ParameterGroup, ResourceDefinition, Template } from './template-model.js';
+import type { OutputDefinition, ResourceDefinition, Template } from './template-model.js';
 
 export type { OutputDefinition, ParameterGroup, ResourceDefinition, Template } from './template-model.js';
 

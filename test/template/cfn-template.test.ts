@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TemplateError, type TemplateErrorKind } from '../../src/template/errors.js';
+import type { TemplateErrorKind } from '../../src/template/errors.js';
 import { FnCall } from '../../src/template/functions/types.js';
 import { parseSource } from '../../src/template/source.js';
 import { defineStackFromText } from '../../src/template/stack-definition.js';
