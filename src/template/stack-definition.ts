@@ -134,6 +134,12 @@ function* defineUnannotated(
     deferParameterConstraints(template, parameters, options.deferredConstraints);
 
   const resourceNames = new Set(template.resources.keys());
+  // Heat's Stack.validate: a CFN Ref could not tell such a name's parameter from its resource.
+  const duplicates = [...resourceNames].filter((name) => parameters.has(name));
+  if (duplicates.length > 0) {
+    const names = duplicates.map((name) => `'${name}'`).join(', ');
+    throw new TemplateError('schema', `Duplicate names {${names}}`, ['resources', duplicates[0]!]);
+  }
   const context = new ValidationContext(
     template,
     parameters,
