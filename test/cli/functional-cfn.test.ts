@@ -88,6 +88,19 @@ describe('a CloudFormation-format stack through the CLI', () => {
     });
     assert.equal(validated.Parameters.Secret!.NoEcho, 'true');
 
+    const preview = parseJson<{ resources: { resource_name: string; parent_resource: string | null }[] }>(
+      await w.ok(['stack', 'create', 's', '-t', 'parent.template', '--dry-run', '-f', 'json']),
+    );
+    assert.deepEqual(preview.resources.map((r) => `${r.parent_resource ?? ''}/${r.resource_name}`).sort(), [
+      '/Hot',
+      '/Inline',
+      '/Joined',
+      '/Rand',
+      'Hot/leaf',
+      'Inline/T',
+      'leaf/T',
+    ]);
+
     await w.ok(['stack', 'create', 's', '-t', 'parent.template', '--wait']);
     const dev = await w.show('s');
     assert.equal(dev.stack_status, 'CREATE_COMPLETE');
