@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TemplateErrorKind } from '../../src/template/errors.js';
+import { parseEnvironment } from '../../src/template/environment/index.js';
 import { FnCall } from '../../src/template/functions/types.js';
 import { parseSource } from '../../src/template/source.js';
 import { defineStackFromText } from '../../src/template/stack-definition.js';
@@ -348,5 +349,40 @@ Outputs:
   test('an output’s Ref naming nothing is left for when the output is shown, as in Heat', () => {
     const stack = define(`${AWS}Outputs:\n  o: {Value: {Ref: Nothing}}\n`);
     assert.deepEqual([...stack.outputs.keys()], ['o']);
+  });
+
+  test('a CFN template is an environment’s registry target, its outputs the type’s attributes', () => {
+    const leaf = `${HEAT}Parameters:\n  Word: {Type: String}\nResources:\n  t: {Type: Test::Thing}\nOutputs:\n  Out: {Value: {Ref: Word}}\n`;
+    const stack = defineStackFromText(
+      'file:///t/top.yaml',
+      `heat_template_version: 2016-10-14
+resources:
+  l: {type: My::Leaf, properties: {Word: hi}}
+outputs:
+  o: {value: {get_attr: [l, Out]}}
+`,
+      {
+        types: recorder(),
+        files: { 'file:///t/leaf.template': leaf },
+        environment: parseEnvironment('file:///t/env.yaml', 'resource_registry: {"My::Leaf": leaf.template}'),
+      },
+    );
+    const impl = stack.resources.get('l')!.implementation;
+    assert.equal(impl.kind, 'template');
+    const child = (impl as { stack: { template: Template; parameters: Map<string, unknown> } }).stack;
+    assert.equal(child.template.version.key, 'HeatTemplateFormatVersion');
+    assert.equal(child.parameters.get('Word'), 'hi');
+    assert.equal(child.parameters.has('AWS::Region'), true);
+    const bad = errorOf(() =>
+      defineStackFromText(
+        'file:///t/top.yaml',
+        'heat_template_version: 2016-10-14\nresources:\n  l: {type: leaf.template, properties: {Nope: 1}}\n',
+        {
+          types: recorder(),
+          files: { 'file:///t/leaf.template': leaf },
+        },
+      ),
+    );
+    assert.match(bad.message, /Nope/);
   });
 });
