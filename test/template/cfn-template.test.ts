@@ -235,8 +235,14 @@ Parameters:
       [
         'P: {Type: String, MinValue: 1}',
         ['Parameters', 'P', 'MinValue'],
-        'The range constraint is not valid for a parameter of type string (it applies to: number)',
+        'Range constraint invalid for String',
       ],
+      [
+        'P: {Type: CommaDelimitedList, AllowedPattern: x}',
+        ['Parameters', 'P', 'AllowedPattern'],
+        'AllowedPattern constraint invalid for CommaDelimitedList',
+      ],
+      ['P: {Type: String, Label: [x]}', ['Parameters', 'P', 'Label'], 'label must be a string, not a list'],
       ['P: {Type: Number, MaxValue: x}', ['Parameters', 'P', 'MaxValue'], 'MaxValue must be a number'],
       [
         'P: {Type: Number, Default: 9, MaxValue: 5}',
@@ -368,8 +374,8 @@ outputs:
       },
     );
     const impl = stack.resources.get('l')!.implementation;
-    assert.equal(impl.kind, 'template');
-    const child = (impl as { stack: { template: Template; parameters: Map<string, unknown> } }).stack;
+    assert.ok(impl.kind === 'template');
+    const child = impl.stack;
     assert.equal(child.template.version.key, 'HeatTemplateFormatVersion');
     assert.equal(child.parameters.get('Word'), 'hi');
     assert.equal(child.parameters.has('AWS::Region'), true);

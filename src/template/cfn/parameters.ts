@@ -86,10 +86,26 @@ function parseCfnParameter(name: string, definition: Json, options: SchemaOption
   try {
     return parseParameterSchema(name, hot, AS_HOT, options);
   } catch (err) {
-    if (isTemplateError(err)) err.path = documentPath(err.path, path, keys);
-    throw err;
+    if (!isTemplateError(err)) throw err;
+    const at = documentPath(err.path, path, keys);
+    const misplaced = /^The (\w+) constraint is not valid for a parameter of type/.exec(err.detail);
+    if (!misplaced) {
+      err.path = at;
+      throw err;
+    }
+    // Heat's words for a constraint the type cannot take, in the document's names.
+    const kind = getOwn(CONSTRAINT_NAMES, misplaced[1]!) ?? misplaced[1];
+    throw new TemplateError(err.kind, `${kind} constraint invalid for ${type as string}`, at);
   }
 }
+
+/** Heat's names of the constraints (the classes of heat/engine/constraints.py). */
+const CONSTRAINT_NAMES: Readonly<Record<string, string>> = {
+  range: 'Range',
+  length: 'Length',
+  allowed_values: 'AllowedValues',
+  allowed_pattern: 'AllowedPattern',
+};
 
 /** The constraints, and for each the document key it came from (by bound where two share one). */
 function constraintsOf(
@@ -137,7 +153,13 @@ function documentPath(at: DocPath, path: DocPath, keys: string[][]): DocPath {
   if (key === 'constraints' && typeof index === 'number' && keys[index]) {
     return [...path, keys[index]![bound === 'max' ? 1 : 0]!];
   }
-  const names: Record<string, string> = { type: 'Type', default: 'Default', hidden: 'NoEcho' };
+  const names: Record<string, string> = {
+    type: 'Type',
+    default: 'Default',
+    hidden: 'NoEcho',
+    description: 'Description',
+    label: 'Label',
+  };
   const name = typeof key === 'string' ? getOwn(names, key) : undefined;
-  return name ? [...path, name] : at.length > 2 ? [...path] : at;
+  return name ? [...path, name] : [...path];
 }
