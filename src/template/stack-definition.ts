@@ -135,7 +135,9 @@ function* defineUnannotated(
 
   const resourceNames = new Set(template.resources.keys());
   // Heat's Stack.validate: a CFN Ref could not tell such a name's parameter from its resource.
-  const duplicates = [...resourceNames].filter((name) => parameters.has(name));
+  // (Heat refuses it in HOT templates too; Hearth does so only where Ref makes it ambiguous.)
+  const duplicates =
+    template.version.format === 'cfn' ? [...resourceNames].filter((name) => parameters.has(name)) : [];
   if (duplicates.length > 0) {
     const names = duplicates.map((name) => `'${name}'`).join(', ');
     throw new TemplateError('schema', `Duplicate names {${names}}`, ['resources', duplicates[0]!]);
