@@ -29,9 +29,10 @@ const TYPES = pluginCatalog(builtinPlugins()).typeCatalog;
  * Templates refused whatever types Hearth has, and why. The four under invalid/ are the
  * repository's own broken examples: a resource's properties and an alarm refer to each other in a
  * circle, which Heat's validate refuses too ("Circular Dependency Found").
- * MultiNode_DevStack.yaml is a gap of Hearth's: its Description, a double-quoted scalar, continues
- * on unindented lines, which PyYAML (Heat's reader) takes and YAML's grammar (Hearth's parsers)
- * does not.
+ * MultiNode_DevStack.yaml is a gap of Hearth's YAML reading, not of the CFN format: its Description,
+ * a double-quoted scalar, continues on unindented lines, which PyYAML (Heat's reader) and js-yaml
+ * take but YAML's grammar does not; the template has an anchor (`&cfn-credentials-file`), so
+ * Hearth reads it with the `yaml` package (source.ts: its alias limits), which refuses that.
  */
 const REFUSED: Readonly<Record<string, RegExp>> = {
   'F17/invalid/AutoScalingMultiAZSample.template': /circular dependency between resources/,
