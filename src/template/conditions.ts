@@ -132,7 +132,7 @@ export class ConditionEvaluator {
     if (definition === undefined) return out;
     walkCalls(definition, (call) => {
       const operands = call.name === 'not' ? [call.args] : Array.isArray(call.args) ? call.args : [];
-      if (['and', 'or', 'not'].includes(call.name)) {
+      if (['and', 'or', 'not', 'Fn::And', 'Fn::Or', 'Fn::Not'].includes(call.name)) {
         for (const operand of operands) if (typeof operand === 'string') out.push(operand);
       }
       return true;

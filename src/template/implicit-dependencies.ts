@@ -40,7 +40,12 @@ export function implicitView(
     identity(...path) {
       const node = nodeAt(properties, path);
       if (node === undefined || node === null) return undefined;
-      if (node instanceof FnCall && node.name === 'get_resource' && typeof node.args === 'string') {
+      // A CloudFormation `Ref` names a resource when it names no parameter.
+      if (
+        node instanceof FnCall &&
+        typeof node.args === 'string' &&
+        (node.name === 'get_resource' || (node.name === 'Ref' && !context.isParameter(node.args)))
+      ) {
         return `resource:${node.args}`;
       }
       const value = context.resolve(node);

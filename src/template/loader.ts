@@ -95,10 +95,12 @@ function collectReferencedFiles(
   limits: TemplateLimits,
 ): void {
   const doc = parseSource(url, text, limits);
-  const resources = isPlainObject(doc.data) ? doc.data.resources : undefined;
+  // A CloudFormation-format template names its resources' types under `Resources`/`Type`.
+  const cfn = isPlainObject(doc.data) && !Object.hasOwn(doc.data, 'heat_template_version');
+  const resources = isPlainObject(doc.data) ? doc.data[cfn ? 'Resources' : 'resources'] : undefined;
   if (isPlainObject(resources)) {
     for (const body of Object.values(resources)) {
-      const type = isPlainObject(body) ? body.type : undefined;
+      const type = isPlainObject(body) ? body[cfn ? 'Type' : 'type'] : undefined;
       if (typeof type === 'string' && isTemplateType(type)) {
         collectTemplate(resolveTemplateUrl(url, type), files, read, limits);
       }

@@ -5,6 +5,16 @@ import { UNKNOWN } from './functions/types.js';
 import type { ResourceDefinition, Template } from './template.js';
 import { checkReference, type ResourceScope, type ValidationContext } from './validation-context.js';
 
+/** A CFN `Ref` (it names a parameter or a resource alike) that names a parameter or a pseudo parameter. */
+export function refersToParameter(call: string, name: string, template: Template): boolean {
+  return (
+    call === 'Ref' &&
+    (template.parameters.has(name) ||
+      template.version.pseudoParameters.includes(name) ||
+      name.startsWith('OS::'))
+  );
+}
+
 /**
  * The names of the resources `def` depends on: those its properties and metadata refer to, and
  * its `depends_on`. A `depends_on` naming a resource whose condition is false is dropped, as Heat
@@ -20,16 +30,10 @@ export function dependenciesOf(
   const requires = new Set<string>();
   for (const node of [def.properties, def.metadata]) {
     for (const ref of collectReferences(node, conditions)) {
-      if (
-        ref.call.name === 'Ref' &&
-        (template.parameters.has(ref.resource) ||
-          ref.resource.startsWith('OS::') ||
-          ref.resource.startsWith('AWS::'))
-      ) {
-        continue;
-      }
+      if (refersToParameter(ref.call.name, ref.resource, template)) continue;
       checkReference(ref.resource, ref.path, scope);
-      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
+      if (ref.call.name === 'get_attr' || ref.call.name === 'Fn::GetAtt')
+        context.recordAttributeRead(ref.resource, ref.call);
       requires.add(ref.resource);
     }
   }

@@ -25,6 +25,11 @@ import { FastYamlDepthError, FastYamlError, loadYamlFast } from './yaml-fast.js'
  */
 export class SourceDocument {
   private located: { doc: Document.Parsed; lines: LineCounter } | undefined;
+  /**
+   * Turns a path in the model's terms into this document's (a CloudFormation-format template
+   * spells `resources` `Resources`): set when the template's format is known.
+   */
+  documentPath: ((path: DocPath) => DocPath) | undefined;
 
   constructor(
     readonly file: string,
@@ -63,6 +68,7 @@ export class SourceDocument {
   /** Attaches this document's file and the error path's position to an error raised inside it. */
   annotate<E>(err: E): E {
     if (err instanceof TemplateError && err.file === undefined) {
+      if (this.documentPath) err.path = this.documentPath(err.path);
       err.locate(this.file, this.positionOf(err.path));
     }
     return err;

@@ -4,7 +4,7 @@ import { type Json, setOwn } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
-import { checkExternal, dependenciesOf } from './resource-references.js';
+import { checkExternal, dependenciesOf, refersToParameter } from './resource-references.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
 import { type DocPath, isTemplateError, TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
@@ -13,6 +13,7 @@ import type { ConstraintUse } from './properties/constraint-uses.js';
 import { resolveParameterValues } from './parameters/index.js';
 import { addImplicitDependencies, crossCheckResources } from './implicit-dependencies.js';
 import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
+import { pseudoParameterValues } from './pseudo-parameters.js';
 import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
@@ -125,18 +126,22 @@ function* defineUnannotated(
     strict,
     ...(lenient ? { lenient } : {}),
     maxDepth: limits.maxDocumentDepth,
-    pseudo: {
-      'OS::stack_name': options.stackName ?? UNKNOWN,
-      'OS::stack_id': options.stackId ?? UNKNOWN,
-      'OS::project_id': options.projectId ?? UNKNOWN,
-      'OS::region': options.region ?? UNKNOWN,
-    } as Record<string, Json>,
+    pseudo: pseudoParameterValues(template.version, options) as Record<string, Json>,
+    pseudoNames: template.version.pseudoParameters,
   }) as Map<string, Json | Unknown>;
   for (const name of pending) parameters.set(name, UNKNOWN);
   if (options.deferredConstraints)
     deferParameterConstraints(template, parameters, options.deferredConstraints);
 
   const resourceNames = new Set(template.resources.keys());
+  // Heat's Stack.validate: a CFN Ref could not tell such a name's parameter from its resource.
+  // (Heat refuses it in HOT templates too; Hearth does so only where Ref makes it ambiguous.)
+  const duplicates =
+    template.version.format === 'cfn' ? [...resourceNames].filter((name) => parameters.has(name)) : [];
+  if (duplicates.length > 0) {
+    const names = duplicates.map((name) => `'${name}'`).join(', ');
+    throw new TemplateError('schema', `Duplicate names {${names}}`, ['resources', duplicates[0]!]);
+  }
   const context = new ValidationContext(
     template,
     parameters,
@@ -205,11 +210,16 @@ function* defineUnannotated(
     ) {
       continue;
     }
+    let dangling = false;
     for (const ref of collectReferences(output.value, conditions)) {
-      checkReference(ref.resource, ref.path, scope);
-      if (ref.call.name === 'get_attr') context.recordAttributeRead(ref.resource, ref.call);
+      if (refersToParameter(ref.call.name, ref.resource, template)) continue;
+      // Heat checks a CFN Ref naming nothing only when the output is shown (its output_error).
+      if (ref.call.name === 'Ref' && !resourceNames.has(ref.resource)) dangling = true;
+      else checkReference(ref.resource, ref.path, scope);
+      if (ref.call.name === 'get_attr' || ref.call.name === 'Fn::GetAtt')
+        context.recordAttributeRead(ref.resource, ref.call);
     }
-    context.resolve(output.value);
+    if (!dangling) context.resolve(output.value);
     outputs.set(name, output);
   }
 
@@ -344,6 +354,12 @@ function constraintUsesOf(
 function checkDeletionPolicy(value: Value, template: Template, def: ResourceDefinition): void {
   if (value === UNKNOWN) return;
   if (typeof value !== 'string' || !template.version.deletionPolicies.includes(value)) {
+    if (template.version.format === 'cfn') {
+      throw new TemplateError('schema', `Invalid deletion policy "${String(value)}"`, [
+        ...def.path,
+        'deletion_policy',
+      ]);
+    }
     throw new TemplateError(
       'schema',
       `invalid deletion policy ${JSON.stringify(value)}; expected one of ${template.version.deletionPolicies.join(', ')}`,

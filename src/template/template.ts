@@ -4,59 +4,14 @@ import { type DocPath, TemplateError } from './errors.js';
 import { checkName } from './names.js';
 import { type FunctionTable, parseNode } from './functions/parse.js';
 import type { Node } from './functions/types.js';
-import {
-  type ParameterSchema,
-  parseParameterGroups,
-  parseParameterSchemas,
-  type SchemaOptions,
-} from './parameters/index.js';
+import { parseParameterGroups, parseParameterSchemas, type SchemaOptions } from './parameters/index.js';
 import type { SourceDocument } from './source.js';
 import { describeSupportedVersions, findVersion, type TemplateVersion } from './versions.js';
+import { parseCfnTemplate } from './cfn/parse.js';
+import { CFN_VERSIONS } from './cfn/versions.js';
+import type { OutputDefinition, ResourceDefinition, Template } from './template-model.js';
 
-/** One entry of the `resources` section, with its snippets parsed into function trees. */
-export interface ResourceDefinition {
-  readonly name: string;
-  readonly type: string;
-  readonly properties: Node;
-  readonly metadata: Node;
-  readonly dependsOn: readonly string[];
-  readonly deletionPolicy: Node | undefined;
-  readonly updatePolicy: Node;
-  readonly description: string | undefined;
-  /** A condition name, a boolean or an inline condition; undefined means always present. */
-  readonly condition: Node | undefined;
-  readonly externalId: Node | undefined;
-  readonly path: DocPath;
-}
-
-export interface OutputDefinition {
-  readonly name: string;
-  readonly value: Node;
-  readonly description: string | undefined;
-  readonly condition: Node | undefined;
-  readonly path: DocPath;
-}
-
-export interface ParameterGroup {
-  label?: string;
-  description?: string;
-  parameters: string[];
-}
-
-/**
- * A HOT template, checked for structure against its version and parsed into function trees.
- * It knows nothing of parameter values or of other stacks: see stack-definition.ts for that.
- */
-export interface Template {
-  readonly source: SourceDocument;
-  readonly version: TemplateVersion;
-  readonly description: string | undefined;
-  readonly parameters: ReadonlyMap<string, ParameterSchema>;
-  readonly parameterGroups: readonly ParameterGroup[];
-  readonly conditions: ReadonlyMap<string, Node>;
-  readonly resources: ReadonlyMap<string, ResourceDefinition>;
-  readonly outputs: ReadonlyMap<string, OutputDefinition>;
-}
+export type { OutputDefinition, ParameterGroup, ResourceDefinition, Template } from './template-model.js';
 
 const VERSION_KEY = 'heat_template_version';
 
@@ -83,6 +38,7 @@ function* buildTemplate(source: SourceDocument, options: ParseOptions): Sliceabl
     throw new TemplateError('syntax', 'the template is not a JSON object or YAML mapping');
   }
   const version = templateVersion(data);
+  if (version.format === 'cfn') return yield* parseCfnTemplate(source, data, version, options);
   for (const key of Object.keys(data)) {
     if (!version.sections.includes(key)) {
       throw new TemplateError(
@@ -109,13 +65,12 @@ export function shownDescription(template: Pick<Template, 'description'>): strin
   return template.description || 'No description';
 }
 
+const CFN_KEYS = ['AWSTemplateFormatVersion', 'HeatTemplateFormatVersion'];
+
 function templateVersion(data: Record<string, Json>): TemplateVersion {
-  if (Object.hasOwn(data, 'AWSTemplateFormatVersion') || Object.hasOwn(data, 'HeatTemplateFormatVersion')) {
-    throw new TemplateError(
-      'version',
-      'CloudFormation-format templates are not supported; use a HOT template (heat_template_version)',
-    );
-  }
+  // Heat's get_version: only keys whose value is a string name a version.
+  const cfn = CFN_KEYS.filter((key) => typeof getOwn(data, key) === 'string');
+  if (cfn.length > 0) return cfnVersion(data, cfn);
   const raw = getOwn(data, VERSION_KEY);
   if (raw === undefined) {
     throw new TemplateError(
@@ -133,6 +88,23 @@ function templateVersion(data: Record<string, Json>): TemplateVersion {
     );
   }
   return version;
+}
+
+function cfnVersion(data: Record<string, Json>, keys: string[]): TemplateVersion {
+  const present = typeof getOwn(data, VERSION_KEY) === 'string' ? [...keys, VERSION_KEY] : keys;
+  if (present.length > 1) {
+    throw new TemplateError('version', `Ambiguous versions (${present.join(', ')})`, [present[1]!]);
+  }
+  const key = keys[0]!;
+  const value = getOwn(data, key) as string;
+  const version = CFN_VERSIONS.find((v) => v.key === key && v.date === value);
+  if (version) return version;
+  const known = CFN_VERSIONS.filter((v) => v.key === key).map((v) => v.date);
+  throw new TemplateError(
+    'version',
+    `The template version is invalid: "${key}: ${value}". "${key}" should be${known.length > 1 ? ' one of' : ''}: ${known.join(', ')}`,
+    [key],
+  );
 }
 
 function optionalString(obj: Record<string, Json>, key: string, path: DocPath): string | undefined {

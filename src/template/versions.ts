@@ -1,12 +1,19 @@
 import { FUNCTIONS } from './functions/catalogue.js';
 import type { FunctionTable } from './functions/parse.js';
 import type { FunctionDef } from './functions/types.js';
+import { PSEUDO_PARAMETERS } from './parameters/schema.js';
 
 /**
  * What one `heat_template_version` allows: sections, keys, and exactly the intrinsic functions Heat
  * gives that version (heat/engine/hot/template.py is the reference for the sets below).
  */
 export interface TemplateVersion {
+  /** HOT, or CloudFormation's format (cfn/versions.ts); both parse into the same model. */
+  readonly format: 'hot' | 'cfn';
+  /** The key that names the version: `heat_template_version`, `AWSTemplateFormatVersion` ... */
+  readonly key: string;
+  /** The parameters the engine supplies (`OS::stack_name` ..., `AWS::StackName` ...). */
+  readonly pseudoParameters: readonly string[];
   /** The canonical date, e.g. `2016-10-14`. */
   readonly date: string;
   /** The release name that is an alias of this date, if any (`newton` ... `wallaby`). */
@@ -163,7 +170,7 @@ function introducedIn(name: string): string | undefined {
 
 const ALL_VALUE_FUNCTIONS = new Set(SPECS.flatMap((s) => Object.keys(s.functions)));
 
-function lookupDef(id: string): FunctionDef {
+export function lookupDef(id: string): FunctionDef {
   const def = Object.hasOwn(FUNCTIONS, id) ? FUNCTIONS[id] : undefined;
   if (!def) throw new Error(`internal: no function definition "${id}" in the catalogue`);
   return def;
@@ -201,6 +208,9 @@ function buildVersion(spec: Spec): TemplateVersion {
   };
   const e = spec.extra ?? {};
   return {
+    format: 'hot',
+    key: 'heat_template_version',
+    pseudoParameters: PSEUDO_PARAMETERS,
     date: spec.date,
     alias: spec.alias,
     sections: [

@@ -182,6 +182,31 @@ describe('API: stacks', () => {
     );
     assert.equal((await api.call('GET', `${P}/stacks/inline`)).statusCode, 404, 'no stack was made');
   });
+
+  it('creates a CloudFormation-format stack: its pseudo parameters are the AWS:: ones', async () => {
+    const template = {
+      AWSTemplateFormatVersion: '2010-09-09',
+      Parameters: { V: { Type: 'String', Default: 'x' } },
+      Resources: { R: { Type: 'OS::Heat::None' } },
+      Outputs: { Name: { Value: { 'Fn::Join': ['/', [{ Ref: 'AWS::StackName' }, { Ref: 'V' }]] } } },
+    };
+    const stack = await create('cfn.one', { template });
+    const shown = (
+      (await api.call('GET', `${P}/stacks/cfn.one/${stack.id}`)).json() as {
+        stack: Record<string, unknown>;
+      }
+    ).stack;
+    assert.equal(shown.stack_status, 'CREATE_COMPLETE');
+    assert.deepEqual(shown.parameters, {
+      'AWS::StackId': `arn:openstack:heat::proj:stacks/cfn.one/${stack.id}`,
+      'AWS::StackName': 'cfn.one',
+      'AWS::Region': 'ap-southeast-1',
+      V: 'x',
+    });
+    assert.deepEqual(shown.outputs, [
+      { output_key: 'Name', description: 'No description given', output_value: 'cfn.one/x' },
+    ]);
+  });
 });
 
 // Heat's lookup of a stack by its ARN (heat/api/openstack/v1/__init__.py: any method, the path after

@@ -117,6 +117,60 @@ describe('API: validate', () => {
     assert.ok(!res.body.includes('Sesame1'));
   });
 
+  it('validates a CloudFormation-format template as Heat does, a HOT one nested in it', async () => {
+    const template = {
+      AWSTemplateFormatVersion: '2010-09-09',
+      Description: 'cfn',
+      Parameters: {
+        N: { Type: 'Number', Default: 2, MaxValue: 5, ConstraintDescription: 'small' },
+        Key: { Type: 'String', NoEcho: 'true', AllowedPattern: '[A-Z].*' },
+      },
+      Resources: { M: { Type: 'member.yaml', Properties: { size: { Ref: 'N' }, token: { Ref: 'Key' } } } },
+    };
+    const body = { template, files: { 'member.yaml': MEMBER }, parameters: { Key: 'Sesame1' } };
+    const res = await validate(body, '?show_nested=True');
+    assert.equal(res.statusCode, 200, res.body);
+    const shown = res.json() as ValidateBody;
+    assert.equal(shown.Description, 'cfn');
+    assert.deepEqual(shown.Parameters, {
+      N: {
+        Type: 'Number',
+        Description: '',
+        NoEcho: 'false',
+        Label: 'N',
+        Default: 2,
+        MaxValue: 5,
+        ConstraintDescription: 'small',
+      },
+      Key: {
+        Type: 'String',
+        Description: '',
+        NoEcho: 'true',
+        Label: 'Key',
+        Value: '******',
+        AllowedPattern: '[A-Z].*',
+      },
+    });
+    assert.deepEqual((shown.NestedParameters as Record<string, { Parameters: unknown }>).M!.Parameters, {
+      size: { Type: 'Number', Description: '', NoEcho: 'false', Label: 'size', Default: 1, Value: 2 },
+      token: { Type: 'String', Description: '', NoEcho: 'true', Label: 'token', Value: '******' },
+    });
+    assert.ok(!res.body.includes('Sesame1'));
+
+    const bad = {
+      ...template,
+      Resources: { M: { Type: 'OS::Heat::None', Properties: { x: { Ref: 'nope' } } } },
+    };
+    const refused = await validate({ template: bad });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      (refused.json() as HeatError).error.message,
+      /^file:\/\/\/template:\d+:\d+: Resources\.M\.Properties\.x/,
+    );
+    const section = (await validate({ template: { ...template, Extra: {} } })).json() as HeatError;
+    assert.match(section.error.message, /The template section is invalid: Extra/);
+  });
+
   it('refuses an invalid template: 400 StackValidationFailed naming the line and path', async () => {
     // Heat's validate accepted this (validate-bad.txt): Hearth reports the undefined parameter.
     const bad = sampleBody('validate-bad.txt');

@@ -233,5 +233,26 @@ describe('hearth template functions', () => {
     const r = hearth(['template', 'functions', '--template-version', '2099-01-01']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown template version "2099-01-01"/);
+    assert.match(
+      r.stderr,
+      /AWSTemplateFormatVersion\.2010-09-09, HeatTemplateFormatVersion\.2012-12-12, 2013-05-23/,
+    );
+  });
+
+  it('lists a CloudFormation-format version’s functions by Heat’s name, each once', () => {
+    const r = hearth([
+      'template',
+      'functions',
+      '--template-version',
+      'AWSTemplateFormatVersion.2010-09-09',
+      '--with-conditions',
+      '-f',
+      'json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const names = JSON.parse(r.stdout).template_functions.map((f: { functions: string }) => f.functions);
+    assert.deepEqual(names.slice(-5), ['Fn::If', 'Fn::Equals', 'Fn::Not', 'Fn::And', 'Fn::Or']);
+    assert.equal(names.filter((n: string) => n === 'Ref' || n === 'Fn::FindInMap').length, 2);
+    assert.equal(names.length, 16);
   });
 });

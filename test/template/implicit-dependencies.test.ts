@@ -57,4 +57,18 @@ resources:
     // The router's gateway network and the floating IP's are the same value, written differently.
     assert.deepEqual(requires('fip'), ['port', 'router']);
   });
+
+  it('reads a CloudFormation Ref to a resource as get_resource, one to a parameter as a value', () => {
+    const requires = requiresOf(`AWSTemplateFormatVersion: '2010-09-09'
+Parameters:
+  Net: {Type: String, Default: net}
+Resources:
+  net: {Type: OS::Neutron::Net}
+  subnet: {Type: OS::Neutron::Subnet, Properties: {network: {Ref: net}, cidr: 10.0.0.0/24}}
+  port: {Type: OS::Neutron::Port, Properties: {network: {Ref: net}}}
+  byName: {Type: OS::Neutron::Port, Properties: {network: {Ref: Net}}}
+`);
+    assert.deepEqual(requires('port'), ['net', 'subnet']);
+    assert.deepEqual(requires('byName'), []);
+  });
 });

@@ -56,12 +56,8 @@ describe('parseTemplate: document and sections', () => {
           'file:///t/t.yaml:1:1: heat_template_version: "2012-01-01" is not a supported heat_template_version; supported: 2013-05-23, ',
         ),
     );
-    assertError(
-      'AWSTemplateFormatVersion: 2010-09-09\n',
-      'version',
-      [],
-      'file:///t/t.yaml:1:1: CloudFormation-format templates are not supported; use a HOT template (heat_template_version)',
-    );
+    // CloudFormation-format versions: test/template/cfn-template.test.ts.
+    assert.equal(load('AWSTemplateFormatVersion: 2010-09-09\n').version.format, 'cfn');
   });
 
   test('an unknown section', () => {

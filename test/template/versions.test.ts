@@ -172,8 +172,8 @@ resources:
       /"2012-01-01" is not a supported heat_template_version/,
     );
     assert.throws(
-      () => parse('AWSTemplateFormatVersion: 2010-09-09\n'),
-      /CloudFormation-format templates are not supported/,
+      () => parse('HeatTemplateFormatVersion: 2010-09-09\n'),
+      /"HeatTemplateFormatVersion: 2010-09-09". "HeatTemplateFormatVersion" should be: 2012-12-12/,
     );
   });
 });

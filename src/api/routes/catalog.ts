@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { ResourcePlugin } from '../../resources/contract.js';
 import { providerTemplate } from '../../template/properties/index.js';
-import { allVersions, findVersion } from '../../template/versions.js';
+import { allTemplateVersions, findVersionByName } from '../../template/formats.js';
 import { HEARTH_VERSION } from '../../version.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
 import { queryBool } from '../request/query.js';
 import type { Api } from '../context.js';
 import {
-  HOT_VERSION_KEY,
   resourceTypeJSON,
   supportStatusOf,
   templateFunctionsJSON,
@@ -122,7 +121,7 @@ export function registerCatalogRoutes(app: Api, deps: ApiDeps): void {
   );
 
   app.get('/template_versions', { schema: { tags: ['templates'] } }, async () => ({
-    template_versions: allVersions().map(templateVersionJSON),
+    template_versions: allTemplateVersions().map(templateVersionJSON),
   }));
 
   app.get(
@@ -130,8 +129,7 @@ export function registerCatalogRoutes(app: Api, deps: ApiDeps): void {
     { schema: { params: VersionParams, querystring: FunctionsQuery, tags: ['templates'] } },
     async (request) => {
       const name = request.params.template_version;
-      const prefix = `${HOT_VERSION_KEY}.`;
-      const version = name.startsWith(prefix) ? findVersion(name.slice(prefix.length)) : undefined;
+      const version = name.includes('.') ? findVersionByName(name) : undefined;
       if (!version) throw notFound(`Template with version ${name} not found`, 'NotFound');
       const withConditions = queryBool(request.query.with_condition_func, 'with_condition_func');
       return { template_functions: templateFunctionsJSON(version, withConditions) };

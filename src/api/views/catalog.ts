@@ -1,18 +1,16 @@
 import type { CatalogPlugin } from '../../resources/plugin-extras.js';
 import type { ResourcePlugin } from '../../resources/contract.js';
 import { schemaToHeatJSON } from '../../template/properties/index.js';
+import { versionName } from '../../template/formats.js';
 import type { TemplateVersion } from '../../template/versions.js';
 import type { JsonObject } from '../../util/json.js';
 
-/** Heat names template versions by their key and date: `heat_template_version.2018-08-31`. */
-export const HOT_VERSION_KEY = 'heat_template_version';
-
-/** One entry of `GET /template_versions` (Hearth reads HOT only: no cfn versions). */
+/** One entry of `GET /template_versions`. */
 export function templateVersionJSON(version: TemplateVersion): JsonObject {
   return {
-    version: `${HOT_VERSION_KEY}.${version.date}`,
-    type: 'hot',
-    aliases: version.alias ? [`${HOT_VERSION_KEY}.${version.alias}`] : [],
+    version: versionName(version),
+    type: version.format,
+    aliases: version.alias ? [versionName(version, version.alias)] : [],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { StackRecord } from '../../store/contract.js';
+import { pseudoParameterValues } from '../../template/pseudo-parameters.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import { shownDescription } from '../../template/template.js';
 import { isUnknown } from '../../template/functions/types.js';
@@ -52,11 +53,18 @@ export function shownParameters(
   definition: StackDefinition | undefined,
   stack: Pick<StackRecord, 'id' | 'projectId' | 'name'>,
 ): JsonObject {
-  const out: JsonObject = {
-    'OS::stack_id': stack.id,
-    'OS::project_id': stack.projectId,
-    'OS::stack_name': stack.name,
-  };
+  const out: JsonObject =
+    definition?.template.version.format === 'cfn'
+      ? (pseudoParameterValues(definition.template.version, {
+          stackName: stack.name,
+          stackId: stack.id,
+          projectId: stack.projectId,
+        }) as JsonObject)
+      : {
+          'OS::stack_id': stack.id,
+          'OS::project_id': stack.projectId,
+          'OS::stack_name': stack.name,
+        };
   if (!definition) return out;
   for (const [name, schema] of definition.template.parameters) {
     const value = definition.parameters.get(name);

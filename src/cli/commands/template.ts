@@ -8,7 +8,7 @@ import { loadStackInput } from '../../template/loader.js';
 import { defineStackFromText, type StackDefinition } from '../../template/stack-definition.js';
 import { EMPTY_CATALOG, type TypeCatalog } from '../../template/types.js';
 import { validateResult } from '../../template/validate-result.js';
-import { allVersions, findVersion } from '../../template/versions.js';
+import { allTemplateVersions, findVersionByName, versionName } from '../../template/formats.js';
 import type { Json } from '../../util/json.js';
 import { cell, type Format, render, textTable } from '../output.js';
 
@@ -141,17 +141,17 @@ export function registerTemplateCommands(
     .description('List the intrinsic functions a template version allows')
     .requiredOption(
       '--template-version <version>',
-      'a heat_template_version date or alias (e.g. 2018-08-31, rocky)',
+      'a heat_template_version date or alias (e.g. 2018-08-31, rocky), or AWSTemplateFormatVersion.2010-09-09',
     )
     .option('--with-conditions', 'also list the condition functions')
     .option('-f, --format <format>', 'table, json or yaml', 'table')
     .action((opts: { templateVersion: string; withConditions?: boolean; format: Format }) => {
-      const version = findVersion(opts.templateVersion.replace(/^heat_template_version\./, ''));
+      const version = findVersionByName(opts.templateVersion);
       if (!version) {
         throw new TemplateError(
           'version',
-          `unknown template version "${opts.templateVersion}"; known: ${allVersions()
-            .map((v) => v.date + (v.alias ? ` (${v.alias})` : ''))
+          `unknown template version "${opts.templateVersion}"; known: ${allTemplateVersions()
+            .map((v) => (v.format === 'cfn' ? versionName(v) : v.date + (v.alias ? ` (${v.alias})` : '')))
             .join(', ')}`,
         );
       }
@@ -161,6 +161,8 @@ export function registerTemplateCommands(
       }));
       if (opts.withConditions) {
         for (const name of version.conditionFunctions.names()) {
+          // CloudFormation's Ref and Fn::FindInMap are in both tables: listed once, as Heat's API does.
+          if (version.format === 'cfn' && version.functions.get(name)) continue;
           rows.push({ functions: name, description: version.conditionFunctions.lookup(name)!.description });
         }
       }

@@ -9,6 +9,7 @@ import {
   fnSelect,
   fnSplit,
 } from './cfn.js';
+import { fnAnd, fnEquals, fnFindInMap, fnGetAtt, fnIf, fnNot, fnOr, fnParamRef } from './cfn-template.js';
 import {
   contains,
   filter,
@@ -90,4 +91,12 @@ export const FUNCTIONS: Readonly<Record<string, FunctionDef>> = {
   'Fn::GetAZs': fnGetAZs,
   Ref: fnRef,
   'Fn::ResourceFacade': fnResourceFacade,
+  'Fn::GetAtt': fnGetAtt,
+  'Fn::FindInMap': fnFindInMap,
+  'Fn::If': fnIf,
+  'Fn::Equals': fnEquals,
+  'Fn::And': fnAnd,
+  'Fn::Or': fnOr,
+  'Fn::Not': fnNot,
+  'Ref@param': fnParamRef,
 };

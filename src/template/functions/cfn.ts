@@ -16,7 +16,7 @@ const SELECT_USAGE = '[<index>, <list or map>]';
  */
 export const fnSelect: FunctionDef = {
   name: 'Fn::Select',
-  description: 'Selects an item from a list by index, or from a map by key.',
+  description: 'A function for selecting an item from a list or map.',
   check(call) {
     literalList(call, 2, 2, SELECT_USAGE);
   },
@@ -58,7 +58,7 @@ export const fnSelect: FunctionDef = {
 
 export const fnJoin: FunctionDef = {
   name: 'Fn::Join',
-  description: 'Joins a list of strings with a delimiter.',
+  description: 'A function for joining strings.',
   ...joinOneList,
 };
 
@@ -75,7 +75,7 @@ function splitArgs(call: FnCall): [string, Node] {
 
 export const fnSplit: FunctionDef = {
   name: 'Fn::Split',
-  description: 'Splits a string into a list by a delimiter.',
+  description: 'A function for splitting strings.',
   check(call) {
     splitArgs(call);
   },
@@ -99,7 +99,7 @@ function replaceArgs(call: FnCall): [Node, Node] {
 /** Fn::Replace: str_replace (as before 2015-10-15) with arguments [params, template]. */
 export const fnReplace: FunctionDef = {
   name: 'Fn::Replace',
-  description: 'Substitutes params into a template string.',
+  description: 'A function for performing string substitutions.',
   check(call) {
     replaceArgs(call);
   },
@@ -112,7 +112,7 @@ export const fnReplace: FunctionDef = {
 /** Fn::Base64 returns its string unchanged: Heat accepts user data as plain text. */
 export const fnBase64: FunctionDef = {
   name: 'Fn::Base64',
-  description: 'Returns its string argument unchanged (Heat takes user data as plain text).',
+  description: 'A placeholder function for converting to base64.',
   check(call) {
     const arg = call.args;
     if (!(arg instanceof FnCall) && typeof arg !== 'string')
@@ -143,7 +143,7 @@ function memberListArgs(call: FnCall): [string, string, Node] {
  */
 export const fnMemberListToMap: FunctionDef = {
   name: 'Fn::MemberListToMap',
-  description: 'Converts an AWS-style member list (".member.N.Name=..." entries) to a map.',
+  description: 'A function to convert lists with enumerated keys and values to mapping.',
   check(call) {
     memberListArgs(call);
   },
@@ -195,7 +195,7 @@ export const fnMemberListToMap: FunctionDef = {
 
 export const fnGetAZs: FunctionDef = {
   name: 'Fn::GetAZs',
-  description: 'The availability zones of the cloud (the region argument is ignored).',
+  description: 'A function for retrieving the availability zones.',
   resolve(_call, ctx) {
     return ctx.availabilityZones?.() ?? UNKNOWN;
   },
@@ -204,7 +204,7 @@ export const fnGetAZs: FunctionDef = {
 /** Ref: a parameter's value, or else a resource's reference id. */
 export const fnRef: FunctionDef = {
   name: 'Ref',
-  description: "A parameter's value, or a resource's reference id.",
+  description: 'A function for resolving parameters or resource references.',
   check(call) {
     const arg = call.args;
     if (!(arg instanceof FnCall) && typeof arg !== 'string') {
@@ -239,8 +239,7 @@ function facadeSection(call: FnCall): (typeof FACADE_SECTIONS)[keyof typeof FACA
 
 export const fnResourceFacade: FunctionDef = {
   name: 'Fn::ResourceFacade',
-  description:
-    "A section (Metadata, DeletionPolicy, UpdatePolicy) of the parent stack's resource for this template.",
+  description: 'A function for retrieving data in a parent provider template.',
   check(call) {
     facadeSection(call);
   },

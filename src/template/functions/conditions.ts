@@ -24,7 +24,7 @@ export const equals: FunctionDef = {
 };
 
 /** A condition operand: a condition name, a boolean, or an inline condition function. */
-function checkOperand(call: FnCall, node: Node): void {
+export function checkOperand(call: FnCall, node: Node): void {
   if (
     typeof node !== 'string' &&
     typeof node !== 'boolean' &&
@@ -34,9 +34,14 @@ function checkOperand(call: FnCall, node: Node): void {
   }
 }
 
-function makeBoolean(name: 'and' | 'or', description: string): FunctionDef {
+/** `and`/`or` (or CFN's `Fn::And`/`Fn::Or`, named by `name`): `decisive` is what `or` stops at. */
+export function makeBoolean(
+  operator: 'and' | 'or',
+  description: string,
+  name: string = operator,
+): FunctionDef {
   // Three-valued: a decisive operand settles the result even when others are unknown.
-  const decisive = name === 'or';
+  const decisive = operator === 'or';
   return {
     name,
     description,
@@ -70,16 +75,21 @@ export const notFn: FunctionDef = {
   },
 };
 
-function makeIf(nullable: boolean): FunctionDef {
+/** `if` (or CFN's `Fn::If`, named by `name`); `nullable`: the false branch may be omitted. */
+export function makeIf(nullable: boolean, name = 'if'): FunctionDef {
   return {
-    name: 'if',
+    name,
     description: 'A function to return corresponding value based on condition evaluation.',
     parseArgs(raw, path, parse) {
       if (!Array.isArray(raw) || raw.length < (nullable ? 2 : 3) || raw.length > 3) {
         const form = nullable
           ? '[condition, value_if_true] or [condition, value_if_true, value_if_false]'
           : '[condition, value_if_true, value_if_false]';
-        throw new TemplateError('function', `if: arguments must be of the form ${form}`, path.slice(0, -1));
+        throw new TemplateError(
+          'function',
+          `${name}: arguments must be of the form ${form}`,
+          path.slice(0, -1),
+        );
       }
       return [
         parse.condition(raw[0], [...path, 0]),

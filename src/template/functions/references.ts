@@ -83,7 +83,7 @@ export const getResource: FunctionDef = {
   },
 };
 
-function makeGetAttr(variant: 'select' | 'path' | 'all'): FunctionDef {
+export function makeGetAttr(variant: 'select' | 'path' | 'all'): FunctionDef {
   const minArgs = variant === 'all' ? 1 : 2;
   return {
     name: 'get_attr',

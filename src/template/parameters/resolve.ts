@@ -15,6 +15,8 @@ export interface ResolveOptions {
   strict: boolean;
   /** Values of OS::stack_name, OS::stack_id, OS::project_id, OS::region; absent ones are UNKNOWN. */
   pseudo: Readonly<Record<string, Json>>;
+  /** The pseudo parameters of the template's format (HOT's `OS::` ones unless said). */
+  pseudoNames?: readonly string[];
   /**
    * The environment's `parameter_defaults`: they replace the template's defaults; names the
    * template does not declare are ignored, as Heat does.
@@ -54,7 +56,7 @@ export function resolveParameterValues(
   for (const [name, schema] of schemas) {
     values.set(name, resolveOne(schema, supplied, options));
   }
-  for (const name of PSEUDO_PARAMETERS) {
+  for (const name of options.pseudoNames ?? PSEUDO_PARAMETERS) {
     const value = getOwn(options.pseudo, name);
     values.set(name, value === undefined ? UNKNOWN : value);
   }

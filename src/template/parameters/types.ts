@@ -1,5 +1,4 @@
 import type { Json } from '../../util/json.js';
-import type { TemplateVersion } from '../versions.js';
 
 export type ParameterType = 'string' | 'number' | 'json' | 'comma_delimited_list' | 'boolean';
 
@@ -49,7 +48,11 @@ export interface ParameterSchema {
 }
 
 /** The part of a template version that parameter parsing depends on. */
-export type ParameterVersion = Pick<TemplateVersion, 'date' | 'parameterKeys' | 'constraintKeys'>;
+export interface ParameterVersion {
+  readonly date: string;
+  readonly parameterKeys: readonly string[];
+  readonly constraintKeys: readonly string[];
+}
 
 /** Keys that appeared in a later version than the first: named in errors so users know what to upgrade to. */
 export const KEY_INTRODUCED_IN: Readonly<Record<string, string>> = {
