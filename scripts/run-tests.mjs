@@ -33,9 +33,10 @@ const RUN_PREFIX = `hearth_test_run_${createHash('sha256').update(hostname()).di
 const ENGINE_DIR = join('test', 'engine') + sep;
 const CLUSTER_DIR = join('test', 'cluster') + sep;
 // Test files run at once in a pass (two passes run side by side): most tests wait on children or
-// timers, so more files than cores keep the cores busy. HEARTH_TEST_CONCURRENCY sets every pass's.
+// timers (a client's --wait sleeps, an agent's poll), so twice as many files as cores keep the
+// cores busy. HEARTH_TEST_CONCURRENCY sets every pass's.
 const CONCURRENCY = process.env.HEARTH_TEST_CONCURRENCY;
-const SQLITE_CONCURRENCY = CONCURRENCY ?? '3';
+const SQLITE_CONCURRENCY = CONCURRENCY ?? '4';
 const POSTGRES_CONCURRENCY = CONCURRENCY ?? '2';
 const PASS_SCRIPT = resolve('scripts', 'test-pass.mjs');
 

@@ -59,8 +59,9 @@ describe(
     };
 
     const driver: StackDriver = {
+      // --poll 1: the client's --wait sleeps 5 s between looks by default (only create has --poll).
       create: async (name, template, args) =>
-        void (await openstack('stack', 'create', '-t', template, ...args, '--wait', name)),
+        void (await openstack('stack', 'create', '-t', template, ...args, '--wait', '--poll', '1', name)),
       update: async (name, template, args) =>
         void (await openstack('stack', 'update', '-t', template, ...args, '--wait', name)),
       async delete(name) {
