@@ -13,7 +13,8 @@ import { migrationTests } from './upgrade.js';
 const options = await postgresSuiteOptions();
 after(() => dropSchemas());
 
-describe('PostgreSQL store', options, () => {
+// Each test has a schema of its own: they run side by side, as engines share a server.
+describe('PostgreSQL store', { ...options, concurrency: 4 }, () => {
   storeContractTests(async () => openStore(await freshSchemaUrl()), {
     openPair: async () => {
       const url = await freshSchemaUrl();
