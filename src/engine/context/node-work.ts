@@ -6,12 +6,14 @@ import type {
   TraversalRecord,
   WorkItem,
 } from '../../store/contract.js';
+import { TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
-import type { Json, JsonObject } from '../../util/json.js';
+import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { peerReader, signalWaitKey } from './peers.js';
+import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
 import { softwareService } from '../../software/service.js';
@@ -66,7 +68,8 @@ export interface NodeScope {
 }
 
 export function pluginContext(
-  scope: Pick<NodeScope, 'deps' | 'stack'> & { point?: SyncPointRecord | undefined },
+  scope: Pick<NodeScope, 'deps' | 'stack'> &
+    Partial<Pick<NodeScope, 'cache' | 'traversal'>> & { point?: SyncPointRecord | undefined },
   row: ResourceRecord,
   extra: { physicalId?: string | null; data?: Record<string, Json> } = {},
 ): PluginContext {
@@ -101,8 +104,38 @@ export function pluginContext(
         resourceName: row.name,
         nonce,
       }),
+    stackUserKeypair: (nonce) =>
+      deps.stackUserKeypair?.({
+        projectId: stack.projectId,
+        stackId: stack.id,
+        resourceName: row.name,
+        nonce,
+      }),
+    metadata: () => templateMetadata(scope, row.name),
     openstack: () => cloudOf(deps, ownerOf(stack)),
   };
+}
+
+/**
+ * A resource's template metadata resolved from its node's sync point inputs (what it refers to is
+ * among its dependencies); {} outside a traversal's node or when it has none.
+ */
+async function templateMetadata(
+  scope: Pick<NodeScope, 'deps' | 'stack'> & Partial<Pick<NodeScope, 'cache' | 'traversal' | 'point'>>,
+  name: string,
+): Promise<JsonObject> {
+  if (!scope.cache || !scope.traversal) return {};
+  const definition = await definitionFor({ ...scope, cache: scope.cache }, scope.traversal.templateId);
+  const snippet = definition?.resources.get(name)?.definition.metadata;
+  if (!definition || snippet === undefined || snippet === null) return {};
+  try {
+    const value = new NodeResolveContext(definition, inputsOf(scope.point)).resolve(snippet);
+    return isPlainObject(value) ? (value as JsonObject) : {};
+  } catch (err) {
+    // As the API's metadata: what cannot be resolved is left out rather than failing the action.
+    if (err instanceof TemplateError) return {};
+    throw err;
+  }
 }
 
 /** The sync point inputs of a node, by resource name. */
