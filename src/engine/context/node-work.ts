@@ -13,6 +13,7 @@ import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { peerReader, signalWaitKey } from './peers.js';
+import { resourceMetadata } from './metadata.js';
 import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
@@ -117,17 +118,24 @@ export function pluginContext(
 }
 
 /**
- * A resource's template metadata resolved from its node's sync point inputs (what it refers to is
- * among its dependencies); {} outside a traversal's node or when it has none.
+ * A resource's template metadata: in a traversal's node, resolved from its sync point inputs (what
+ * it refers to is among its dependencies); elsewhere with a template cache (the legacy walk), from
+ * the stack's template and its resources as recorded. {} without either, or when it has none.
  */
 async function templateMetadata(
   scope: Pick<NodeScope, 'deps' | 'stack'> & Partial<Pick<NodeScope, 'cache' | 'traversal' | 'point'>>,
   name: string,
 ): Promise<JsonObject> {
-  if (!scope.cache || !scope.traversal) return {};
-  const definition = await definitionFor({ ...scope, cache: scope.cache }, scope.traversal.templateId);
-  const snippet = definition?.resources.get(name)?.definition.metadata;
-  if (!definition || snippet === undefined || snippet === null) return {};
+  const { cache, traversal } = scope;
+  if (!cache) return {};
+  const definition = await definitionFor(
+    { ...scope, cache },
+    traversal ? traversal.templateId : scope.stack.templateId,
+  );
+  if (!definition) return {};
+  if (!traversal) return resourceMetadata(scope.deps, definition, scope.stack, name);
+  const snippet = definition.resources.get(name)?.definition.metadata;
+  if (snippet === undefined || snippet === null) return {};
   try {
     const value = new NodeResolveContext(definition, inputsOf(scope.point)).resolve(snippet);
     return isPlainObject(value) ? (value as JsonObject) : {};
