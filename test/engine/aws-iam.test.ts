@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { stackUserAccessOf } from '../../src/api/agent/stack-user-access.js';
 import { StackUserKeys } from '../../src/auth/stack-user-keys.js';
 import { resourceDetail } from '../../src/cli/backends/embedded-resources.js';
+import { suspendOrResume } from '../../src/engine/operations/lifecycle.js';
 import { Harness } from './harness.js';
 
 // AWS::IAM::User, AWS::IAM::AccessKey and OS::Heat::AccessPolicy through the in-process engine:
@@ -128,6 +129,21 @@ describe('AWS::IAM::User, AccessKey and OS::Heat::AccessPolicy', () => {
     assert.notEqual(after.user, before.user);
     assert.equal(await reads(h, String(before.access), ['web']), undefined);
     assert.deepEqual(await reads(h, String(after.access), ['web']), ['web']);
+  });
+
+  it('a suspended stack’s users hold no access until resumed (Heat disables the user)', async () => {
+    const h = await started();
+    await h.create('s', TEMPLATE());
+    await h.settle();
+    const access = String((await h.outputs('s')).free_access);
+    const stack = await h.stack('s');
+    await suspendOrResume(h.deps, stack.id, 'SUSPEND');
+    await h.settle();
+    assert.equal(await h.status('s'), 'SUSPEND_COMPLETE');
+    assert.equal(await reads(h, access, ['web']), undefined);
+    await suspendOrResume(h.deps, stack.id, 'RESUME');
+    await h.settle();
+    assert.deepEqual(await reads(h, access, ['web']), ['web']);
   });
 
   it('refuses a policy naming a resource the stack lacks, and a user naming what is no policy', async () => {
