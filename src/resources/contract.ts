@@ -86,6 +86,11 @@ export interface PluginContext {
    */
   metadata?(): Promise<JsonObject>;
   /**
+   * The CFN API's URL as heat-cfntools reach it (`<public URL>/v1/`, Heat's cfn metadata server
+   * URL), for a HEAT_CFNTOOLS server's user data; undefined when the deployment has no public URL.
+   */
+  cfnUrl?(): string | undefined;
+  /**
    * The OpenStack cloud the stack's resources live in, logged in (the OS::Nova, OS::Neutron,
    * OS::Cinder types); throws a ResourceFailure naming what to configure when the deployment has
    * none.

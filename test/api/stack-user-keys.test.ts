@@ -86,8 +86,14 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
   };
 
   /** DescribeStackResource as boto signs it for heat-cfntools. */
-  const describeResource = async (key: string, secret: string, stackName: string, resource: string) => {
-    const url = new URL(`${serve.url}/cfn/v1/`);
+  const describeResource = async (
+    key: string,
+    secret: string,
+    stackName: string,
+    resource: string,
+    path = '/cfn/v1/',
+  ) => {
+    const url = new URL(`${serve.url}${path}`);
     const params: Record<string, string> = {
       Action: 'DescribeStackResource',
       ContentType: 'JSON',
@@ -138,6 +144,15 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
     assert.deepEqual(config.commands, { hello: { command: 'echo hello' } });
     const file = (config.files as Json)['/etc/cfn/cfn-credentials'] as Json;
     assert.equal(file.content, `AWSAccessKeyId=${outputs.key}\nAWSSecretKey=${outputs.secret}\n`);
+    // Where heat-cfntools find the API: the port from cfn-metadata-server, the host from boto's.
+    assert.match(mime, new RegExp(`filename="cfn-metadata-server"\\s+${serve.url}/v1/`));
+    assert.match(mime, /filename="cfn-boto-cfg"[\s\S]*cfn_region_endpoint = 127\.0\.0\.1/);
+  });
+
+  it('answers at /v1/ too, where heat-cfntools ask', async () => {
+    const r = await describeResource(outputs.key!, outputs.secret!, 'stack', 'WebServer', '/v1/');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(detailOf(r.body).LogicalResourceId, 'WebServer');
   });
 
   it('a key reads any resource of its stack; its secret is masked in resource show', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STACK_USER_KEY_PREFIX } from '../../auth/stack-user-keys.js';
 import { currentRow } from '../../engine/core/rows.js';
-import { CFN_PATH } from '../../resources/server-agent/transport.js';
+import { CFN_PATH, CFN_TOOLS_PATH } from '../../resources/server-agent/transport.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import { agentAccessOf } from '../agent/access.js';
 import { cfnXml, ec2SignatureMatches } from '../agent/cfn.js';
@@ -139,7 +139,10 @@ async function authenticate(
   const signed = ec2SignatureMatches(keyed.secret, signature, {
     verb: 'GET',
     hosts: [request.host, ...(given ? [given.host] : [])],
-    paths: [request.url.split('?')[0]!, `${given?.pathname.replace(/\/+$/, '') ?? ''}${CFN_PATH}`],
+    paths: [
+      request.url.split('?')[0]!,
+      `${given?.pathname.replace(/\/+$/, '') ?? ''}${request.routeOptions.url}`,
+    ],
     params,
   });
   if (!signed) {
@@ -156,7 +159,11 @@ async function authenticate(
 }
 
 export function registerCfnApi(app: Api, deps: ApiDeps): void {
-  app.get(CFN_PATH, { schema: { hide: true } }, async (request, reply) => {
+  for (const path of [CFN_PATH, CFN_TOOLS_PATH]) registerDescribe(app, deps, path);
+}
+
+function registerDescribe(app: Api, deps: ApiDeps, path: string): void {
+  app.get(path, { schema: { hide: true } }, async (request, reply) => {
     const query = request.query;
     const action = param(query, 'Action');
     if (action !== 'DescribeStackResource') {

@@ -13,6 +13,7 @@ import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { peerReader, signalWaitKey } from './peers.js';
+import { CFN_TOOLS_PATH } from '../../resources/server-agent/transport.js';
 import { resourceMetadata } from './metadata.js';
 import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from '../core/rows.js';
@@ -113,6 +114,11 @@ export function pluginContext(
         nonce,
       }),
     metadata: () => templateMetadata(scope, row.name),
+    cfnUrl: () => {
+      // The public URL agents' credentials point to is the API's; heat-cfntools ask for /v1/ there.
+      const agent = deps.agentCredentials?.({ projectId: '', stackId: '', resourceName: '', nonce: '' });
+      return agent ? `${agent.publicUrl}${CFN_TOOLS_PATH}` : undefined;
+    },
     openstack: () => cloudOf(deps, ownerOf(stack)),
   };
 }
