@@ -1,5 +1,6 @@
 import type { AgentSigner } from '../auth/agent-credentials.js';
 import type { SignalSigner } from '../auth/signal-tokens.js';
+import type { StackUserKeys } from '../auth/stack-user-keys.js';
 import type { Config } from '../config/options.js';
 import type { CredentialSource } from '../engine/core/deps.js';
 import type { Engine } from '../engine/engine.js';
@@ -28,6 +29,8 @@ export interface ApiDeps {
   readonly signer?: SignalSigner;
   /** Verifies servers' agent tokens (hagt_); absent, none is accepted. */
   readonly agentSigner?: AgentSigner;
+  /** Opens AWS::IAM::AccessKey keypairs (hiak_) on the CFN API; absent, none is accepted. */
+  readonly stackUserKeys?: StackUserKeys;
   /** Keystone mode: makes each new stack's trust (credentials.ts); absent, none is made. */
   readonly trusts?: TrustMaker;
 }

@@ -3,6 +3,7 @@ import { currentRows } from '../engine/core/rows.js';
 import type { ResourceRecord, StackRecord, TemplateRecord } from '../store/contract.js';
 import { parseSource } from '../template/source.js';
 import { parseTemplate, type Template } from '../template/template.js';
+import { maskSecretAttributes } from '../template/hidden-values.js';
 import type { JsonObject } from '../util/json.js';
 import type { ShownResource } from './views/resource.js';
 
@@ -65,8 +66,12 @@ function requiredBy(
  * per-member maps from compact lists), with any `withAttr` names added.
  */
 function attributesOf(engine: Engine, row: ResourceRecord, withAttr: readonly string[]): JsonObject {
-  const read = engine.deps.plugins.typeCatalog.get(row.type)?.readAttribute;
-  const all = (read?.(row.attributes, undefined) ?? row.attributes) as JsonObject;
+  const info = engine.deps.plugins.typeCatalog.get(row.type);
+  const read = info?.readAttribute;
+  const all = maskSecretAttributes(
+    info?.secretAttributes,
+    (read?.(row.attributes, undefined) ?? row.attributes) as JsonObject,
+  );
   if (withAttr.length === 0) return all;
   const out: JsonObject = { ...all };
   for (const name of withAttr) {

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadDeploymentKey } from '../auth/deployment-key.js';
 import { agentCredentials, AgentSigner } from '../auth/agent-credentials.js';
+import { StackUserKeys } from '../auth/stack-user-keys.js';
 import { SignalSigner, signalCredentials } from '../auth/signal-tokens.js';
 import { type Config, expandHome, loadConfig, OPTIONS, templateLimitsFrom } from '../config/index.js';
 import { type EngineDeps, SYSTEM_CLOCK } from '../engine/core/deps.js';
@@ -109,6 +110,7 @@ export async function openEngine(
   const deploymentKey = await loadDeploymentKey(store, config.auth_encryption_key);
   const signer = new SignalSigner(deploymentKey);
   const agentSigner = new AgentSigner(deploymentKey);
+  const stackUserKeys = new StackUserKeys(deploymentKey);
   // Until its first heartbeat counts the engines, this one takes the whole limit.
   const cloudRate = new RateLimits({
     perSecond: config.cloud_rate_limit,
@@ -117,6 +119,7 @@ export async function openEngine(
   const deps: EngineDeps = {
     signalCredentials: (target) => signalCredentials(signer, publicUrl(), target),
     agentCredentials: (target) => agentCredentials(agentSigner, publicUrl(), target),
+    stackUserKeypair: (target) => stackUserKeys.keypair(target),
     // Each stack's calls as its owner (opened when a resource first needs a cloud: a deployment
     // without OpenStack types needs none); their requests wait on the rate the heartbeat sets.
     ...ownerClouds(config, store, deploymentKey, cloudRate),

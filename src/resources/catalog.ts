@@ -34,6 +34,9 @@ import { updateWaitConditionHandlePlugin } from './heat/update-wait-condition-ha
 import { awsStackPlugin } from './aws/cloudformation/stack.js';
 import { awsWaitConditionPlugin } from './aws/cloudformation/wait-condition.js';
 import { awsWaitConditionHandlePlugin } from './aws/cloudformation/wait-condition-handle.js';
+import { iamAccessKeyPlugin } from './aws/iam/access-key.js';
+import { iamUserPlugin } from './aws/iam/user.js';
+import { accessPolicyPlugin } from './heat/access-policy.js';
 import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
 import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
 import { cinderVolumePlugin } from './openstack/cinder/volume.js';
@@ -109,6 +112,9 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     awsWaitConditionHandlePlugin,
     awsWaitConditionPlugin,
     awsStackPlugin,
+    iamUserPlugin,
+    iamAccessKeyPlugin,
+    accessPolicyPlugin,
     resourceChainPlugin,
     delayPlugin,
     multipartMimePlugin,
@@ -185,6 +191,7 @@ function describe(plugin: CatalogPlugin, types: TypeCatalog): SchemaTypeInfo {
     ...(plugin.implicitDependencies ? { implicitDependencies: plugin.implicitDependencies } : {}),
   });
   if (plugin.crossCheck) Object.assign(info, { crossCheck: plugin.crossCheck });
+  if (plugin.secretAttributes) Object.assign(info, { secretAttributes: plugin.secretAttributes });
   const own = plugin.constraintUses;
   const uses: Pick<ResourceTypeInfo, 'constraintUses'> = own
     ? {

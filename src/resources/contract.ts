@@ -75,6 +75,22 @@ export interface PluginContext {
    */
   agentCredentials?(nonce: string): AgentCredentials | undefined;
   /**
+   * The EC2 keypair of this AWS::IAM::AccessKey resource for `nonce`, which it keeps in its data as
+   * `key_nonce` (auth/stack-user-keys.ts). Undefined when the deployment has no signing key.
+   */
+  stackUserKeypair?(nonce: string): StackUserKeypair | undefined;
+  /**
+   * The resource's template `metadata` resolved against the resources it refers to (Heat's
+   * metadata_get): what a server writes into its `cfn-init-data`. {} when it has none, or the
+   * action runs outside a traversal.
+   */
+  metadata?(): Promise<JsonObject>;
+  /**
+   * The CFN API's URL as heat-cfntools reach it (`<public URL>/v1/`, Heat's cfn metadata server
+   * URL), for a HEAT_CFNTOOLS server's user data; undefined when the deployment has no public URL.
+   */
+  cfnUrl?(): string | undefined;
+  /**
    * The OpenStack cloud the stack's resources live in, logged in (the OS::Nova, OS::Neutron,
    * OS::Cinder types); throws a ResourceFailure naming what to configure when the deployment has
    * none.
@@ -107,6 +123,12 @@ export interface AgentCredentials {
   /** The API's public URL, without a trailing slash. */
   publicUrl: string;
   projectId: string;
+}
+
+/** An EC2-style keypair (an AWS::IAM::AccessKey's): the access key id and its secret. */
+export interface StackUserKeypair {
+  accessKey: string;
+  secretKey: string;
 }
 
 /** What SignalContext.adjustResource's change is given of the resource it adjusts. */

@@ -27,6 +27,8 @@ export interface PluginExtras {
   ): void;
   /** See ResourceTypeInfo.readAttribute: attributes cached in a compact form, read back. */
   readAttribute?: ResourceTypeInfo['readAttribute'];
+  /** See ResourceTypeInfo.secretAttributes (masked in the views of the resource). */
+  readonly secretAttributes?: ResourceTypeInfo['secretAttributes'];
   /** See ResourceTypeInfo.implicitDependencies (Heat's add_dependencies). */
   readonly implicitDependencies?: ResourceTypeInfo['implicitDependencies'];
   /** See ResourceTypeInfo.crossCheck (checks against the template's other resources). */

@@ -46,3 +46,14 @@ function textForms(value: Json): string[] {
   visit(value);
   return forms;
 }
+
+/** `attributes` with the type's secret attributes (ResourceTypeInfo.secretAttributes) masked. */
+export function maskSecretAttributes<T extends Readonly<Record<string, Json>>>(
+  secret: readonly string[] | undefined,
+  attributes: T,
+): T {
+  if (!secret?.some((name) => Object.hasOwn(attributes, name))) return attributes;
+  const out: Record<string, Json> = { ...attributes };
+  for (const name of secret) if (Object.hasOwn(out, name) && out[name] !== null) out[name] = MASK;
+  return out as T;
+}

@@ -38,6 +38,11 @@ export interface ResourceTypeInfo {
    * cached, or undefined when it has no such attribute. Absent, attributes are read as cached.
    */
   readAttribute?(cached: Readonly<Record<string, Json>>, name: string | undefined): Json | undefined;
+  /**
+   * Attributes holding a secret (an access key's SecretAccessKey): get_attr reads them, but the
+   * views of the resource (resource show, the attributes of a resource list) mask them.
+   */
+  readonly secretAttributes?: readonly string[];
 }
 
 /**

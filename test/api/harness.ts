@@ -11,6 +11,7 @@ import type { ApiLimits } from '../../src/api/deps.js';
 import type { Api } from '../../src/api/context.js';
 import { buildServer } from '../../src/api/server.js';
 import { AgentSigner } from '../../src/auth/agent-credentials.js';
+import { StackUserKeys } from '../../src/auth/stack-user-keys.js';
 import { createProject, createToken, createUser, SignalSigner } from '../../src/auth/index.js';
 import { defaultConfig } from '../../src/config/index.js';
 import type { Engine } from '../../src/engine/engine.js';
@@ -61,8 +62,9 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
   const limits: ApiLimits = { ...config, ...options.limits };
   const signer = await SignalSigner.load(engine.deps.store, '');
   const agentSigner = await AgentSigner.load(engine.deps.store, '');
+  const stackUserKeys = await StackUserKeys.load(engine.deps.store, '');
   const app = await buildServer(
-    { engine, authenticator, limits, signer, agentSigner },
+    { engine, authenticator, limits, signer, agentSigner, stackUserKeys },
     { ...(options.logger ? { logger: options.logger } : {}), ...(options.now ? { now: options.now } : {}) },
   );
   return {

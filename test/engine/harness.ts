@@ -92,6 +92,10 @@ export interface HarnessOptions {
   signalCredentials?: EngineDeps['signalCredentials'];
   /** Fetches the templates nested-stack types name by URL (absent: over the network). */
   fetchTemplate?: EngineDeps['fetchTemplate'];
+  /** The keypairs of AWS::IAM::AccessKey resources (absent: they get none). */
+  stackUserKeypair?: EngineDeps['stackUserKeypair'];
+  /** Receives what the engine logs (absent: HEARTH_TEST_LOG=1 prints it). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -119,6 +123,7 @@ export class Harness {
       ...(options.cloudRate ? { cloudRate: options.cloudRate } : {}),
       ...(options.signalCredentials ? { signalCredentials: options.signalCredentials } : {}),
       ...(options.fetchTemplate ? { fetchTemplate: options.fetchTemplate } : {}),
+      ...(options.stackUserKeypair ? { stackUserKeypair: options.stackUserKeypair } : {}),
       random: seeded(42),
       settings: {
         workLeaseMs: 60_000,
@@ -136,7 +141,7 @@ export class Harness {
     // HEARTH_TEST_LOG=1 prints what the engine logs (failed units of work) while debugging a test.
     h.engine = new Engine(
       h.deps,
-      process.env.HEARTH_TEST_LOG ? (m) => process.stderr.write(`${m}\n`) : undefined,
+      options.log ?? (process.env.HEARTH_TEST_LOG ? (m) => process.stderr.write(`${m}\n`) : undefined),
     );
     await h.engine.heartbeat(true);
     return h;

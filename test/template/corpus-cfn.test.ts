@@ -46,7 +46,7 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
 
 /**
  * Every other template uses only types Hearth has (accepted) or names one it lacks yet: the AWS
- * types (AWS::EC2::Instance, AWS::IAM::User, AWS::CloudFormation::Stack ...) and a few OS ones
+ * types (AWS::AutoScaling::AutoScalingGroup, AWS::S3::Bucket, AWS::RDS::DBInstance ...) and a few OS ones
  * (OS::Heat::InstanceGroup, OS::Swift::Container, OS::Neutron::RouterGateway ...). Those validate
  * in full once the type is there: bound without type checks, they pass.
  */
@@ -94,6 +94,16 @@ describe('the CloudFormation-format template corpus', () => {
       }
     });
   }
+
+  it('the templates with an AWS::IAM::User and AccessKey, whose types Hearth has, validate in full', () => {
+    for (const name of ['F17/PuppetMaster_Single_Instance.template', 'F17/Rails_Single_Instance.template']) {
+      assert.equal(
+        errorOf(() => validate(join(CFN, name), false)),
+        undefined,
+        name,
+      );
+    }
+  });
 
   it('the Neutron templates, whose types Hearth has, validate in full', () => {
     for (const name of ['F17/Neutron.template', 'F17/Neutron.yaml', 'F17/Neutron_floating.template']) {

@@ -1,8 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cfnErrorXml } from './cfn.js';
 
-/** Whether the caller asked for JSON (the CFN API answers XML otherwise). */
-export const wantsJson = (request: FastifyRequest) => /application\/json/.test(request.headers.accept ?? '');
+/**
+ * Whether the caller asked for JSON, by its Accept header or as boto's CloudFormation client does,
+ * with `ContentType=JSON` in the query (Heat's wsgi reads that too); XML otherwise.
+ */
+export const wantsJson = (request: FastifyRequest) =>
+  /application\/json/.test(request.headers.accept ?? '') ||
+  (request.query as Record<string, unknown> | undefined)?.ContentType === 'JSON';
 
 /** A CFN API error (an AWS error code), in XML or the JSON asked for. */
 export function cfnError(

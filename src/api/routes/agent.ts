@@ -6,20 +6,18 @@ import {
   AGENT_IDENTITY_PATH,
   AGENT_MESSAGING_PATH,
   AGENT_METADATA_PATH,
-  CFN_PATH,
 } from '../../resources/server-agent/transport.js';
 import { isPlainObject } from '../../util/json.js';
-import { agentAccess, agentAccessOf } from '../agent/access.js';
-import { cfnXml, ec2SignatureMatches } from '../agent/cfn.js';
-import { cfnError, wantsJson } from '../agent/cfn-reply.js';
+import { agentAccess } from '../agent/access.js';
 import { serverMetadata } from '../agent/metadata.js';
 import type { Api } from '../context.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
+import { registerCfnApi } from './agent-cfn.js';
 
 /**
  * The routes servers' in-guest agents call (design: docs/api.md "Software config agents"), each
- * checking its own credential: the CFN API's DescribeStackResource (POLL_SERVER_CFN), the
+ * checking its own credential: the CFN API's DescribeStackResource (agent-cfn.ts), the
  * pre-signed metadata URL (POLL_TEMP_URL, where Heat uses a Swift temp URL), and a Keystone-like
  * password login (POLL_SERVER_HEAT, HEAT_SIGNAL and the Zaqar transports) whose token the Heat API
  * and the Zaqar subset (agent-messaging.ts) then accept.
@@ -27,141 +25,8 @@ import { HttpError } from '../errors.js';
 
 const IDENTITY = AGENT_IDENTITY_PATH;
 
-/** The first value of a query parameter. */
-function param(query: unknown, name: string): string | undefined {
-  const value = (query as Record<string, unknown>)[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first : undefined;
-}
-
 /** The base URL the caller reached us at (its endpoints in a token's catalog point back there). */
 const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
-/**
- * The public URL the agents were given (engine deps: what their credentials point to), parsed;
- * undefined when the engine issues no agent credentials.
- */
-function publicUrl(deps: ApiDeps): URL | undefined {
-  const url = deps.engine.deps.agentCredentials?.({
-    projectId: '',
-    stackId: '',
-    resourceName: '',
-    nonce: '',
-  }).publicUrl;
-  try {
-    return url ? new URL(url) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function registerCfn(app: Api, deps: ApiDeps): void {
-  app.get(CFN_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const query = request.query;
-    const action = param(query, 'Action');
-    if (action !== 'DescribeStackResource') {
-      return cfnError(
-        request,
-        reply,
-        400,
-        'InvalidAction',
-        `The action ${action ?? '(none)'} is not valid for this web service (Hearth serves DescribeStackResource only).`,
-      );
-    }
-    const accessKey = param(query, 'AWSAccessKeyId');
-    const signature = param(query, 'Signature');
-    if (!accessKey || !signature) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'MissingAuthenticationToken',
-        'Request is missing Authentication Token',
-      );
-    }
-    const secret = deps.agentSigner?.secretFor(accessKey);
-    const target = secret === undefined ? undefined : deps.agentSigner!.targetOf(accessKey);
-    if (secret === undefined || !target) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'InvalidClientTokenId',
-        'The X.509 certificate or AWS Access Key ID provided does not exist in our records.',
-      );
-    }
-    const params: Record<string, string> = {};
-    for (const name of Object.keys(query as object)) {
-      const value = param(query, name);
-      if (value !== undefined) params[name] = value;
-    }
-    // Signed for the metadata_url it was given: behind a proxy, our Host and path may differ.
-    const given = publicUrl(deps);
-    const signed = ec2SignatureMatches(secret, signature, {
-      verb: 'GET',
-      hosts: [request.host, ...(given ? [given.host] : [])],
-      paths: [request.url.split('?')[0]!, `${given?.pathname.replace(/\/+$/, '') ?? ''}${CFN_PATH}`],
-      params,
-    });
-    if (!signed) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'SignatureDoesNotMatch',
-        'The request signature we calculated does not match the signature you provided.',
-      );
-    }
-    const access = await agentAccessOf(deps.engine, target);
-    if (!access) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'InvalidClientTokenId',
-        'The AWS Access Key ID is no longer valid: its server was deleted or replaced, or its transport changed.',
-      );
-    }
-    const { stack, row } = access;
-    const stackName = param(query, 'StackName');
-    const arn = `arn:openstack:heat::${stack.projectId}:stacks/${stack.name}/${stack.id}`;
-    if (stackName !== stack.name && stackName !== stack.id && stackName !== arn) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'AccessDenied',
-        `User is not authorized to perform action on stack ${stackName ?? ''}`,
-      );
-    }
-    if (param(query, 'LogicalResourceId') !== row.name) {
-      return cfnError(
-        request,
-        reply,
-        403,
-        'AccessDenied',
-        'User is not authorized to perform action on this resource',
-      );
-    }
-    const detail = {
-      Description: '',
-      LastUpdatedTimestamp: row.updatedAt ?? row.createdAt,
-      LogicalResourceId: row.name,
-      Metadata: await serverMetadata(deps.engine, stack, row),
-      PhysicalResourceId: row.physicalId ?? '',
-      ResourceStatusReason: row.reason,
-      ResourceType: row.type,
-      StackId: arn,
-      StackName: stack.name,
-      ResourceStatus: `${row.action}_${row.status}`,
-    };
-    const document = {
-      DescribeStackResourceResponse: { DescribeStackResourceResult: { StackResourceDetail: detail } },
-    };
-    if (wantsJson(request)) return reply.type('application/json').send(document);
-    return reply.type('application/xml').send(cfnXml(document));
-  });
-}
 
 function registerTempUrl(app: Api, deps: ApiDeps): void {
   // As a Swift temp URL: the path is the credential; the body is the metadata document.
@@ -283,7 +148,7 @@ function registerIdentity(app: Api, deps: ApiDeps): void {
 }
 
 export function registerAgentRoutes(app: Api, deps: ApiDeps): void {
-  registerCfn(app, deps);
+  registerCfnApi(app, deps);
   registerTempUrl(app, deps);
   registerIdentity(app, deps);
 }

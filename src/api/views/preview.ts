@@ -3,6 +3,7 @@ import type { CatalogPlugin } from '../../resources/plugin-extras.js';
 import type { PluginCatalog } from '../../resources/contract.js';
 import type { ResourceRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
+import { maskSecretAttributes } from '../../template/hidden-values.js';
 import { shownDescription } from '../../template/template.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import type { Base } from './common.js';
@@ -88,7 +89,7 @@ function attributesJSON(plugins: PluginCatalog, type: string, row: ResourceRecor
   for (const [name, schema] of Object.entries(plugin.attributes)) {
     if (schema.supportStatus?.status !== 'HIDDEN') out[name] = value(name);
   }
-  return out;
+  return maskSecretAttributes(plugins.typeCatalog.get(type)?.secretAttributes, out);
 }
 
 /** Every property of the type's schema (HIDDEN ones too, as Heat), null where not given or not known. */

@@ -6,6 +6,8 @@ import { OperationError } from '../../engine/core/errors.js';
 import { signalResource } from '../../engine/operations/signal.js';
 import type { ResourceRecord, StackRecord, Tx } from '../../store/contract.js';
 import type { Hook } from '../../template/environment/index.js';
+import { maskSecretAttributes } from '../../template/hidden-values.js';
+import type { Json } from '../../util/json.js';
 import type { PendingHook, ResourceDetail, ResourceInfo } from '../backend.js';
 import { resourceInfo } from './embedded-views.js';
 
@@ -35,8 +37,12 @@ export async function resourceDetail(
 ): Promise<ResourceDetail> {
   const { deps } = engine;
   const row = await getResource(deps, stack, name);
-  const read = deps.plugins.typeCatalog.get(row.type)?.readAttribute;
-  const attributes = read?.(row.attributes, undefined) ?? row.attributes;
+  const info = deps.plugins.typeCatalog.get(row.type);
+  const read = info?.readAttribute;
+  const attributes = maskSecretAttributes(
+    info?.secretAttributes,
+    (read?.(row.attributes, undefined) ?? row.attributes) as Record<string, Json>,
+  );
   return { ...resourceInfo(row, stack.name), attributes, requiredBy: await requiredBy(engine, stack, name) };
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Command } from 'commander';
 import { AgentSigner } from '../../auth/agent-credentials.js';
+import { StackUserKeys } from '../../auth/stack-user-keys.js';
 import { SignalSigner } from '../../auth/signal-tokens.js';
 import {
   type Authenticator,
@@ -112,9 +113,13 @@ export function registerServeCommand(program: Command, print: (s: string) => voi
         const auth = await authFor(config, engine, logger);
         const signer = await SignalSigner.load(engine.deps.store, config.auth_encryption_key);
         const agentSigner = await AgentSigner.load(engine.deps.store, config.auth_encryption_key);
+        const stackUserKeys = await StackUserKeys.load(engine.deps.store, config.auth_encryption_key);
         // Loaded here: every other command would pay for Fastify and prom-client at start-up.
         const { buildServer } = await import('../../api/server.js');
-        const app = await buildServer({ engine, ...auth, limits: config, signer, agentSigner }, { logger });
+        const app = await buildServer(
+          { engine, ...auth, limits: config, signer, agentSigner, stackUserKeys },
+          { logger },
+        );
         const address = await listenOn(app, config.bind_host, config.bind_port);
         if (config.public_api_url === '') listening = address;
         print(`Hearth API listening on ${address} (auth: ${config.auth_mode})\n`);

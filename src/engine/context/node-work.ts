@@ -6,12 +6,16 @@ import type {
   TraversalRecord,
   WorkItem,
 } from '../../store/contract.js';
+import { TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
-import type { Json, JsonObject } from '../../util/json.js';
+import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import { cloudOf, type EngineDeps, ownerOf } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { peerReader, signalWaitKey } from './peers.js';
+import { CFN_TOOLS_PATH } from '../../resources/server-agent/transport.js';
+import { resourceMetadata } from './metadata.js';
+import { NodeResolveContext } from './resolver.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
 import { softwareService } from '../../software/service.js';
@@ -66,7 +70,8 @@ export interface NodeScope {
 }
 
 export function pluginContext(
-  scope: Pick<NodeScope, 'deps' | 'stack'> & { point?: SyncPointRecord | undefined },
+  scope: Pick<NodeScope, 'deps' | 'stack'> &
+    Partial<Pick<NodeScope, 'cache' | 'traversal'>> & { point?: SyncPointRecord | undefined },
   row: ResourceRecord,
   extra: { physicalId?: string | null; data?: Record<string, Json> } = {},
 ): PluginContext {
@@ -101,8 +106,50 @@ export function pluginContext(
         resourceName: row.name,
         nonce,
       }),
+    stackUserKeypair: (nonce) =>
+      deps.stackUserKeypair?.({
+        projectId: stack.projectId,
+        stackId: stack.id,
+        resourceName: row.name,
+        nonce,
+      }),
+    metadata: () => templateMetadata(scope, row.name),
+    cfnUrl: () => {
+      // The public URL agents' credentials point to is the API's; heat-cfntools ask for /v1/ there.
+      const agent = deps.agentCredentials?.({ projectId: '', stackId: '', resourceName: '', nonce: '' });
+      return agent ? `${agent.publicUrl}${CFN_TOOLS_PATH}` : undefined;
+    },
     openstack: () => cloudOf(deps, ownerOf(stack)),
   };
+}
+
+/**
+ * A resource's template metadata: in a traversal's node, resolved from its sync point inputs (what
+ * it refers to is among its dependencies); elsewhere with a template cache (the legacy walk), from
+ * the stack's template and its resources as recorded. {} without either, or when it has none.
+ */
+async function templateMetadata(
+  scope: Pick<NodeScope, 'deps' | 'stack'> & Partial<Pick<NodeScope, 'cache' | 'traversal' | 'point'>>,
+  name: string,
+): Promise<JsonObject> {
+  const { cache, traversal } = scope;
+  if (!cache) return {};
+  const definition = await definitionFor(
+    { ...scope, cache },
+    traversal ? traversal.templateId : scope.stack.templateId,
+  );
+  if (!definition) return {};
+  if (!traversal) return resourceMetadata(scope.deps, definition, scope.stack, name);
+  const snippet = definition.resources.get(name)?.definition.metadata;
+  if (snippet === undefined || snippet === null) return {};
+  try {
+    const value = new NodeResolveContext(definition, inputsOf(scope.point)).resolve(snippet);
+    return isPlainObject(value) ? (value as JsonObject) : {};
+  } catch (err) {
+    // As the API's metadata: what cannot be resolved is left out rather than failing the action.
+    if (err instanceof TemplateError) return {};
+    throw err;
+  }
 }
 
 /** The sync point inputs of a node, by resource name. */

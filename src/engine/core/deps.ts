@@ -1,5 +1,6 @@
 import type { AgentTarget } from '../../auth/agent-credentials.js';
 import type { SignalTarget } from '../../auth/signal-tokens.js';
+import type { StackUserKeyTarget } from '../../auth/stack-user-keys.js';
 import { type Cloud, type CloudRateShare, deferredCloud } from '../../openstack/index.js';
 import {
   type AgentCredentials,
@@ -7,6 +8,7 @@ import {
   type Reality,
   ResourceFailure,
   type SignalCredentials,
+  type StackUserKeypair,
 } from '../../resources/contract.js';
 import type { StackCredentials, StackRecord, Store } from '../../store/contract.js';
 import type { TemplateLimits } from '../../template/limits.js';
@@ -78,6 +80,8 @@ export interface EngineDeps {
   readonly fetchTemplate?: (url: string) => Promise<string>;
   /** The credential of a server's in-guest agent (absent: servers get none). */
   readonly agentCredentials?: (target: AgentTarget) => AgentCredentials;
+  /** The keypair of an AWS::IAM::AccessKey (absent: access keys get none). */
+  readonly stackUserKeypair?: (target: StackUserKeyTarget) => StackUserKeypair;
   /**
    * The OpenStack cloud a stack's owner acts in, with the owner's credentials (absent: the
    * deployment has none, and the OpenStack types fail with a message saying what to configure).

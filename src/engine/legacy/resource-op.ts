@@ -63,7 +63,7 @@ export async function operate(
   properties: Record<string, Value>,
 ): Promise<ResourceRecord> {
   let row = locked;
-  const ctx = () => pluginContext({ deps: run.deps, stack }, row);
+  const ctx = () => pluginContext({ deps: run.deps, stack, cache: run.cache }, row);
   try {
     let result: ActionResult | PollResult = await begin(plugin, ctx(), row, op, properties);
     let attempt = 0;

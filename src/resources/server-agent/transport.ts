@@ -95,6 +95,8 @@ export function credentialsFor(ctx: PluginContext, state: AgentState): AgentCred
 export const AGENT_IDENTITY_PATH = '/agent-identity/v3';
 export const AGENT_MESSAGING_PATH = '/agent-messaging';
 export const CFN_PATH = '/cfn/v1/';
+/** The same API where heat-cfntools ask for it: `/v1/` on the host and port they were given. */
+export const CFN_TOOLS_PATH = '/v1/';
 export const AGENT_METADATA_PATH = '/v1/agent-metadata/';
 
 /** Which resource the section is for. */

@@ -49,15 +49,38 @@ const bootParts = (): MimePart[] => [
 ];
 
 /**
+ * Where heat-cfntools find the CFN API (Heat's `cfn-metadata-server` and `cfn-boto-cfg` parts):
+ * cfn-init and cfn-hup take the port from the first and the host from the second, and ask for
+ * path `/v1/` there.
+ */
+function cfnToolsParts(cfnUrl: string): MimePart[] {
+  const url = new URL(cfnUrl);
+  const boto = [
+    '[Boto]',
+    'debug = 0',
+    `is_secure = ${url.protocol === 'https:' ? 1 : 0}`,
+    'https_validate_certificates = 1',
+    'cfn_region_name = heat',
+    `cfn_region_endpoint = ${url.hostname}`,
+    '',
+  ].join('\n');
+  return [
+    { text: cfnUrl, subtype: 'x-cfninitdata', filename: 'cfn-metadata-server' },
+    { text: boto, subtype: 'x-cfninitdata', filename: 'cfn-boto-cfg' },
+  ];
+}
+
+/**
  * The user data to send for `format`. `metadata` is the server's metadata at create time (SOFTWARE_CONFIG:
  * with `deployments` and `os-collect-config`); `seed` fixes the MIME boundary (a create run again sends
- * the same bytes).
+ * the same bytes); `cfnUrl`, the CFN API's URL for heat-cfntools (HEAT_CFNTOOLS only).
  */
 export function buildUserData(
   format: string,
   userData: string,
   metadata: JsonObject | undefined,
   seed: string,
+  cfnUrl?: string,
 ): string {
   if (format === 'RAW') return userData;
   const parts = bootParts();
@@ -73,6 +96,7 @@ export function buildUserData(
   if (metadata && Object.keys(metadata).length > 0) {
     parts.push({ text: pyJsonDumps(metadata), subtype: 'x-cfninitdata', filename: 'cfn-init-data' });
   }
+  if (format === 'HEAT_CFNTOOLS' && cfnUrl !== undefined) parts.push(...cfnToolsParts(cfnUrl));
   return multipartMessage(parts, seed);
 }
 

@@ -70,7 +70,7 @@ async function userData(
     const config = await ctx.softwareConfig(content);
     if (config) content = typeof config.config === 'string' ? config.config : pyJsonDumps(config.config);
   }
-  content = buildUserData(format, content, bootMetadata, `user-data:${ctx.idempotencyKey}`);
+  content = buildUserData(format, content, bootMetadata, `user-data:${ctx.idempotencyKey}`, ctx.cfnUrl?.());
   return content === '' ? undefined : Buffer.from(content, 'utf8').toString('base64');
 }
 

@@ -1,6 +1,6 @@
 import { isNotFound, LookupError } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
-import type { Json } from '../../../util/json.js';
+import { isPlainObject, type Json, type JsonObject } from '../../../util/json.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import {
   type ActionResult,
@@ -163,6 +163,23 @@ async function networksUpdate(
   return { progress: { steps, nics: nicsNow } satisfies StepsProgress, pollAfterMs: 0 };
 }
 
+/**
+ * The metadata a server boots with in its `cfn-init-data` (Heat's build_userdata of metadata_get:
+ * what cfn-init reads first): the template's, and with an agent its deployments and
+ * `os-collect-config` (the template's own keys of that section kept under it).
+ */
+function bootMetadata(template: JsonObject, agent: JsonObject | undefined): JsonObject | undefined {
+  if (!agent) return Object.keys(template).length > 0 ? template : undefined;
+  const given = isPlainObject(template['os-collect-config'])
+    ? (template['os-collect-config'] as JsonObject)
+    : {};
+  return {
+    ...template,
+    ...agent,
+    'os-collect-config': { ...given, ...(agent['os-collect-config'] as JsonObject) },
+  };
+}
+
 export const novaServerPlugin: CatalogPlugin = {
   type: 'OS::Nova::Server',
   implicitDependencies: [serverSubnets],
@@ -180,7 +197,12 @@ export const novaServerPlugin: CatalogPlugin = {
         properties.user_data_format === 'SOFTWARE_CONFIG'
           ? agentBootstrap(ctx, key, String(properties.software_config_transport), NOVA_COLLECTORS)
           : undefined;
-      const { body, resolved } = await serverRequest(ctx, properties, name, agent?.bootMetadata);
+      const { body, resolved } = await serverRequest(
+        ctx,
+        properties,
+        name,
+        bootMetadata((await ctx.metadata?.()) ?? {}, agent?.bootMetadata),
+      );
       let id = (await findOwn(ctx, key, name))?.id;
       if (id === undefined) {
         const made = await ctx
