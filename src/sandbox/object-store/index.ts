@@ -100,7 +100,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.get('/v1/:account', async (request, reply) => {
+  const listAccount = async (request: FastifyRequest, reply: FastifyReply) => {
     const project = account(request);
     const containers = state.list<Container>(CONTAINER, { projectId: project });
     const all = state.list<StoredObject>(OBJECT, { projectId: project });
@@ -114,7 +114,10 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
       return { name: c.name, count: objects.length, bytes: bytes(objects) };
     });
     return listing(request, reply, items);
-  });
+  };
+  // With or without the trailing slash clients add to the storage URL.
+  app.get('/v1/:account', listAccount);
+  app.get('/v1/:account/', listAccount);
 
   app.put('/v1/:account/:container', async (request, reply) => {
     const project = account(request);
