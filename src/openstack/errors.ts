@@ -116,6 +116,9 @@ function messageInJson(body: unknown): string | undefined {
       .filter((e): e is string => e !== undefined);
     if (all.length) return all.join('; ');
   }
+  // Aodh (WSME): {"error_message": {"faultstring": ...}}.
+  const fault = words(object(top.error_message)?.faultstring);
+  if (fault) return fault;
   // Ironic nests a JSON document in error_message.
   const nested = words(top.error_message);
   if (nested) {

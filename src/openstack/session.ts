@@ -24,6 +24,9 @@ export interface Login {
   expiresAt: number;
   userId: string;
   projectId: string;
+  /** The names the token gives (Swift ACLs name a user as `<project name>:<user name>`). */
+  userName: string;
+  projectName: string;
   catalog: CatalogService[];
 }
 
@@ -245,6 +248,8 @@ export class Session {
       expiresAt: Number.isNaN(expiresAt) ? this.runtime.now() + 3600_000 : expiresAt,
       userId: String((body.user as Body | undefined)?.id ?? ''),
       projectId: project.id,
+      userName: String((body.user as Body | undefined)?.name ?? ''),
+      projectName: String(project.name ?? ''),
       catalog: Array.isArray(body.catalog) ? (body.catalog as CatalogService[]) : [],
     };
     this.current = login;

@@ -64,6 +64,10 @@ import { ec2VolumePlugin } from './aws/ec2/volume.js';
 import { ec2VolumeAttachmentPlugin } from './aws/ec2/volume-attachment.js';
 import { ec2VpcPlugin } from './aws/ec2/vpc.js';
 import { ec2VpcGatewayAttachmentPlugin } from './aws/ec2/vpc-gateway-attachment.js';
+import { cloudWatchAlarmPlugin } from './aws/cloudwatch/alarm.js';
+import { loadBalancerPlugin } from './aws/lb/loadbalancer.js';
+import { rdsDbInstancePlugin } from './aws/rds/db-instance.js';
+import { s3BucketPlugin } from './aws/s3/bucket.js';
 
 // The engine names plugins' extras through the catalog.
 export type { CatalogPlugin, PluginExtras } from './plugin-extras.js';
@@ -146,6 +150,10 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     ec2VpcGatewayAttachmentPlugin,
     ec2RouteTablePlugin,
     ec2SubnetRouteTableAssociationPlugin,
+    loadBalancerPlugin,
+    rdsDbInstancePlugin,
+    cloudWatchAlarmPlugin,
+    s3BucketPlugin,
   ];
 }
 

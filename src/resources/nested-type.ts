@@ -1,4 +1,5 @@
-import type { Value } from '../template/functions/types.js';
+import type { Cloud } from '../openstack/index.js';
+import type { Unknown, Value } from '../template/functions/types.js';
 import type { Json, JsonObject } from '../util/json.js';
 import type { ActionResult, PluginContext, RealityState, ResourcePlugin } from './contract.js';
 
@@ -14,6 +15,12 @@ export interface NestedStackType {
    * its template text (HOT, JSON or YAML), its parameters, and data to keep on the row.
    */
   child(properties: Record<string, Value>, data: Readonly<JsonObject>, options?: ChildOptions): NestedChild;
+  /**
+   * What the child is made from that only the cloud knows (the load balancer's members'
+   * addresses), read before `child` is called, which finds it in `options.gathered`. Not called
+   * by previews, which ask the cloud nothing.
+   */
+  gather?(properties: Record<string, Value>, cloud: Cloud): Promise<JsonObject>;
   /** The resource's attributes once the child is done (computed once, from the child's rows). */
   attributes(view: NestedView): Record<string, Json>;
   /**
@@ -36,6 +43,13 @@ export interface ChildOptions {
   settled?: boolean;
   /** The parent's files, with the remote template (remoteTemplate) once fetched. */
   files?: Readonly<Record<string, string>>;
+  /**
+   * The parent stack's parameter values (Heat's LoadBalancer passes the parent's KeyName,
+   * LbImageId, LbFlavor and LBTimeout on to its child).
+   */
+  stackParameters?: ReadonlyMap<string, Json | Unknown>;
+  /** What `gather` read from the cloud; absent in a preview. */
+  gathered?: JsonObject;
 }
 
 export interface NestedChild {

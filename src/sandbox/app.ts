@@ -7,7 +7,7 @@ import type { SandboxState } from './state.js';
 
 /**
  * The sandbox cloud's HTTP server: one port, one path prefix per OpenStack API (`/identity`,
- * `/compute/v2.1`, `/network`, `/volume/v3`, `/image`) plus `/admin` for the noise knobs and
+ * `/compute/v2.1`, `/network`, `/volume/v3`, `/image`, `/object-store`, `/alarming`) plus `/admin` for the noise knobs and
  * out-of-band actions. Each API is a service module; this file authenticates their requests,
  * applies the noise, and answers errors in each API's own format.
  */

@@ -19,7 +19,8 @@ export class ApiError extends Error {
   }
 }
 
-export type ServiceName = 'identity' | 'compute' | 'network' | 'volume' | 'image' | 'admin';
+export type ServiceName =
+  'identity' | 'compute' | 'network' | 'volume' | 'image' | 'object-store' | 'alarming' | 'admin';
 
 /** Nova's and Cinder's fault names by status. */
 const FAULTS: Record<number, string> = {
@@ -63,6 +64,18 @@ export function errorBody(service: ServiceName, error: ApiError): unknown {
     case 'image':
       // Glance answers with a short text document; clients show its body.
       return `${error.status} ${TITLES[error.status] ?? 'Error'}\n\n${error.message}\n`;
+    case 'object-store':
+      // Swift's errors are a line of HTML.
+      return `<html><h1>${TITLES[error.status] ?? 'Error'}</h1><p>${error.message}</p></html>`;
+    case 'alarming':
+      // Aodh (WSME): the message under error_message.faultstring.
+      return {
+        error_message: {
+          faultcode: error.status < 500 ? 'Client' : 'Server',
+          faultstring: error.message,
+          debuginfo: null,
+        },
+      };
     default: {
       const fault = FAULTS[error.status] ?? 'computeFault';
       return { [fault]: { code: error.status, message: error.message } };
@@ -73,7 +86,9 @@ export function errorBody(service: ServiceName, error: ApiError): unknown {
 export function sendError(reply: FastifyReply, service: ServiceName, error: ApiError): FastifyReply {
   const body = errorBody(service, error);
   reply.code(error.status).headers(error.headers);
-  if (typeof body === 'string') reply.type('text/plain; charset=utf-8');
+  if (typeof body === 'string') {
+    reply.type(service === 'object-store' ? 'text/html; charset=UTF-8' : 'text/plain; charset=utf-8');
+  }
   return reply.send(body);
 }
 

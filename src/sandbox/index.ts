@@ -4,11 +4,13 @@ import { agentAdminActions, agentAdminService } from './agent/admin.js';
 import { GuestAgents } from './agent/supervisor.js';
 import type { AgentBinder } from './bindings.js';
 import { buildSandbox, registerService, type SandboxContext, type ServiceModule } from './app.js';
+import { alarmingService } from './alarming/index.js';
 import { computeAdminActions, computeService } from './compute/index.js';
 import { identityService, seedIdentity, tokenResolver } from './identity.js';
 import { regionPrefix, SECOND_REGION } from './identity/tokens.js';
 import { imageService } from './image.js';
 import { networkAdminActions, networkPorts, networkService } from './network/index.js';
+import { objectStoreService } from './object-store/index.js';
 import type { Random } from './noise.js';
 import { SandboxState } from './state.js';
 import { volumeAdminActions, volumeAttachments, volumeService } from './volume/index.js';
@@ -105,5 +107,7 @@ function regionalServices(
     { service: networkService, admin: networkAdminActions },
     { service: volumeService, admin: volumeAdminActions },
     { service: computeService(bindings), admin: computeAdminActions(bindings) },
+    { service: objectStoreService, admin: [] },
+    { service: alarmingService, admin: [] },
   ];
 }

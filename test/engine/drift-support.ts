@@ -6,7 +6,7 @@ import { findStack } from '../../src/engine/operations/queries.js';
 import type { Cloud } from '../../src/openstack/index.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
 import { listeningSandbox } from '../sandbox/support.js';
-import { Harness } from './harness.js';
+import { Harness, type HarnessOptions } from './harness.js';
 
 /**
  * What the drift tests of the OpenStack types share: the step-driven engine harness whose plugins
@@ -30,12 +30,13 @@ export interface DriftRig {
   close(): Promise<void>;
 }
 
-export async function driftRig(): Promise<DriftRig> {
+export async function driftRig(options: Omit<HarnessOptions, 'openstack'> = {}): Promise<DriftRig> {
   // No boot delay: servers are ACTIVE, volumes available and attached as soon as asked, so the
   // harness's fake clock never has to move the sandbox's.
   const { app, state, open } = await listeningSandbox({ noise: { bootDelayMs: 0 } });
   const engineClouds = { p: open('demo'), admin: open('admin') };
   const h = await Harness.create({
+    ...options,
     openstack: ({ projectId }) => (projectId === 'admin' ? engineClouds.admin : engineClouds.p),
   });
   const stackId = async (stack: string, project: string) => (await findStack(h.deps, project, stack)).id;

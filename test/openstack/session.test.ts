@@ -49,7 +49,7 @@ describe('Keystone session and cloud requests against the sandbox', () => {
     );
     await assert.rejects(
       session.endpoint('image', { region: 'RegionMars' }),
-      /no image endpoint for the public interface in region RegionMars in the catalog \(it lists block-storage, compute, identity, image, network, volumev3\)/,
+      /no image endpoint for the public interface in region RegionMars in the catalog \(it lists alarming, block-storage, compute, identity, image, network, object-store, volumev3\)/,
     );
     await assert.rejects(session.endpoint('orchestration'), /no orchestration endpoint/);
     // One login serves every call, and concurrent callers share it.

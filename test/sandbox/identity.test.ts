@@ -44,11 +44,13 @@ describe('sandbox identity (Keystone v3)', () => {
     const body = r.json().token;
     assert.equal(body.project.name, 'demo');
     assert.deepEqual(body.catalog.map((s: { type: string }) => s.type).sort(), [
+      'alarming',
       'block-storage',
       'compute',
       'identity',
       'image',
       'network',
+      'object-store',
       'volumev3',
     ]);
     const compute = body.catalog.find((s: { type: string }) => s.type === 'compute');

@@ -46,7 +46,7 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
 
 /**
  * Every other template uses only types Hearth has (accepted) or names one it lacks yet: the AWS
- * types (AWS::AutoScaling::AutoScalingGroup, AWS::S3::Bucket, AWS::RDS::DBInstance ...) and a few OS ones
+ * types (AWS::AutoScaling::AutoScalingGroup, AWS::CloudWatch::Alarm ...) and a few OS ones
  * (OS::Heat::InstanceGroup, OS::Swift::Container, OS::Neutron::RouterGateway ...). Those validate
  * in full once the type is there: bound without type checks, they pass.
  */
@@ -105,8 +105,16 @@ describe('the CloudFormation-format template corpus', () => {
     }
   });
 
-  it('the Neutron templates, whose types Hearth has, validate in full', () => {
-    for (const name of ['F17/Neutron.template', 'F17/Neutron.yaml', 'F17/Neutron_floating.template']) {
+  it('the Neutron, load balancer, database and bucket templates, whose types Hearth has, validate in full', () => {
+    const names = [
+      'F17/Neutron.template',
+      'F17/Neutron.yaml',
+      'F17/Neutron_floating.template',
+      'F17/WordPress_With_LB.template',
+      'F17/WordPress_With_RDS.template',
+      'F17/S3_Single_Instance.template',
+    ];
+    for (const name of names) {
       assert.equal(
         errorOf(() => validate(join(CFN, name), false)),
         undefined,

@@ -23,7 +23,7 @@ import {
   regionOf,
 } from '../context/child-stack.js';
 import { inWantedRegion, regionUnreachable } from '../context/child-region.js';
-import { ownerOf } from '../core/deps.js';
+import { cloudOf, ownerOf } from '../core/deps.js';
 import { stackEvent } from '../core/events.js';
 import { generatedAttributes } from '../nodes/nested/nested.js';
 import type { NodeOutput } from '../core/nodes.js';
@@ -164,6 +164,10 @@ async function specOf(
     updatePolicy,
     creating: childStackOf(row) === undefined,
     files,
+    stackParameters: definition.parameters,
+    ...(plugin!.nested.gather
+      ? { gathered: await plugin!.nested.gather(properties, cloudOf(run.deps, ownerOf(stack))) }
+      : {}),
   });
   return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
 }

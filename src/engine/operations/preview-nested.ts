@@ -73,6 +73,7 @@ export function generatedChild(
     updatePolicy,
     creating: existing.childId === undefined,
     files: level.definition.files,
+    stackParameters: level.definition.parameters,
   });
   if (marked) {
     const declared = declareMark(child);

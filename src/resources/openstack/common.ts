@@ -41,6 +41,20 @@ export function failure(action: string, error: unknown): Error {
   return error as Error;
 }
 
+/**
+ * `failure`, and a clear failure when the cloud's catalog has no endpoint of `serviceType`
+ * (`service` names the API, e.g. "object storage (Swift)"), which the session reports as a plain
+ * error: a cloud without the service fails the resource rather than the engine.
+ */
+export function serviceFailure(action: string, error: unknown, serviceType: string, service: string): Error {
+  if (!(error instanceof OpenStackError) && error instanceof Error) {
+    if (error.message.startsWith(`no ${serviceType} endpoint`)) {
+      return new ResourceFailure(`The cloud offers no ${service}: ${error.message} (${action})`);
+    }
+  }
+  return failure(action, error);
+}
+
 /** The fields of `properties` the API takes as they are, the unset (null) ones left out. */
 export function present(properties: Record<string, Value>, names: readonly string[]): JsonObject {
   const out: JsonObject = {};

@@ -84,6 +84,8 @@ export function catalogEntries(base: string, projectId: string) {
     ['volumev3', 'cinderv3', `/volume/v3/${projectId}`],
     ['block-storage', 'cinder', `/volume/v3/${projectId}`],
     ['image', 'glance', '/image'],
+    ['object-store', 'swift', `/object-store/v1/AUTH_${projectId}`],
+    ['alarming', 'aodh', '/alarming'],
   ];
   return services.map(([type, name, path]) => ({
     id: hash(type).slice(0, 32),

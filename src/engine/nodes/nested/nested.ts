@@ -32,7 +32,7 @@ import {
 } from '../../context/child-stack.js';
 import { inWantedRegion, regionUnreachable } from '../../context/child-region.js';
 import { finishCleanup } from '../record.js';
-import { ownerOf } from '../../core/deps.js';
+import { cloudOf, ownerOf } from '../../core/deps.js';
 import { resourceEvent } from '../../core/events.js';
 import { stopAtHook } from '../../context/hooks.js';
 import { failNode } from '../failure.js';
@@ -100,11 +100,14 @@ export async function runNestedUpdate(
       >;
       const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
       const files = await withRemoteTemplate(scope.deps, nestedPlugin, properties, parent.files);
+      const gather = nestedPlugin.nested.gather?.bind(nestedPlugin.nested);
       const child = nestedPlugin.nested.child(properties, row.data, {
         updatePolicy,
         creating: childStackOf(row) === undefined,
         settled: row.status === 'COMPLETE' && nestedProgress(row) === undefined,
         files,
+        stackParameters: definition.parameters,
+        ...(gather ? { gathered: await gather(properties, cloudOf(scope.deps, ownerOf(scope.stack))) } : {}),
       });
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }
