@@ -34,6 +34,10 @@ import { updateWaitConditionHandlePlugin } from './heat/update-wait-condition-ha
 import { awsStackPlugin } from './aws/cloudformation/stack.js';
 import { awsWaitConditionPlugin } from './aws/cloudformation/wait-condition.js';
 import { awsWaitConditionHandlePlugin } from './aws/cloudformation/wait-condition-handle.js';
+import { awsAutoScalingGroupPlugin } from './aws/autoscaling/autoscaling-group.js';
+import { launchConfigurationPlugin } from './aws/autoscaling/launch-configuration.js';
+import { awsScalingPolicyPlugin } from './aws/autoscaling/scaling-policy.js';
+import { instanceGroupPlugin } from './heat/instance-group.js';
 import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
 import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
 import { cinderVolumePlugin } from './openstack/cinder/volume.js';
@@ -91,6 +95,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     testResourcePlugin,
     resourceGroupPlugin,
     autoScalingGroupPlugin,
+    instanceGroupPlugin,
     scalingPolicyPlugin,
     stackPlugin,
     softwareConfigPlugin,
@@ -107,6 +112,9 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     waitConditionPlugin,
     updateWaitConditionHandlePlugin,
     awsWaitConditionHandlePlugin,
+    launchConfigurationPlugin,
+    awsAutoScalingGroupPlugin,
+    awsScalingPolicyPlugin,
     awsWaitConditionPlugin,
     awsStackPlugin,
     resourceChainPlugin,

@@ -1,6 +1,6 @@
 import type { Value } from '../template/functions/types.js';
 import type { Json, JsonObject } from '../util/json.js';
-import type { ActionResult, PluginContext, RealityState, ResourcePlugin } from './contract.js';
+import type { ActionResult, PeerResource, PluginContext, RealityState, ResourcePlugin } from './contract.js';
 
 /**
  * Nested-stack types: resource types (OS::Heat::ResourceGroup, OS::Heat::Stack) implemented by a
@@ -22,6 +22,12 @@ export interface NestedStackType {
    * it in `options.files`. Absent or undefined: the child needs no remote template.
    */
   remoteTemplate?(properties: Record<string, Value>): string | undefined;
+  /**
+   * Another resource of the stack the child is built from (the AWS groups' launch configuration),
+   * by its reference id or name: the engine reads it before it calls `child`, which finds it in
+   * `options.peer` (absent when there is none). Undefined: the child needs none.
+   */
+  peer?(properties: Record<string, Value>): string | undefined;
 }
 
 /** What else shapes the child: the resource's update_policy, and whether the child is being created. */
@@ -36,6 +42,8 @@ export interface ChildOptions {
   settled?: boolean;
   /** The parent's files, with the remote template (remoteTemplate) once fetched. */
   files?: Readonly<Record<string, string>>;
+  /** The resource `peer` named, as persisted now. */
+  peer?: PeerResource;
 }
 
 export interface NestedChild {
