@@ -135,4 +135,35 @@ describe('AWS::AutoScaling on the sandbox cloud, through the engine', () => {
     assert.equal(await rig.h.status('asg'), 'DELETE_COMPLETE');
     assert.deepEqual(await servers(), []);
   });
+
+  it('OS::Heat::InstanceGroup: Size members, resized by an update, a new configuration rolled', async () => {
+    const group = (size: number, userData: string) =>
+      template(userData)
+        .replace(
+          /"Group":\{.*?"UpdatePolicy"/,
+          `"Group":{"Type":"OS::Heat::InstanceGroup","Properties":{"AvailabilityZones":[],` +
+            `"LaunchConfigurationName":{"Ref":"Config"},"Size":${size}},"UpdatePolicy"`,
+        )
+        .replace('"AutoScalingRollingUpdate"', '"RollingUpdate"')
+        .replace(/,"ScaleUp":.*?"Outputs"/, '},"Outputs"');
+    await rig.create('ig', group(2, 'v1'));
+    assert.equal((await servers()).length, 2);
+    assert.equal(String((await rig.h.outputs('ig')).Ips).split(',').length, 2);
+    const first = new Set((await servers()).map((s) => s.id as string));
+    await rig.h.update('ig', group(3, 'v1'));
+    await rig.h.settle();
+    assert.equal(await rig.h.status('ig'), 'UPDATE_COMPLETE');
+    const grown = await servers();
+    assert.equal(grown.length, 3);
+    assert.equal(grown.filter((s) => first.has(s.id as string)).length, 2, 'the members stay');
+    await rig.h.update('ig', group(1, 'v2'));
+    await rig.h.settle();
+    assert.equal(await rig.h.status('ig'), 'UPDATE_COMPLETE');
+    const rolled = await servers();
+    assert.equal(rolled.length, 1);
+    assert.ok(!first.has(rolled[0]!.id as string), 'the instance is of the new configuration');
+    await rig.h.delete('ig');
+    await rig.h.settle();
+    assert.deepEqual(await servers(), []);
+  });
 });
