@@ -166,4 +166,43 @@ describe('AWS::AutoScaling on the sandbox cloud, through the engine', () => {
     await rig.h.settle();
     assert.deepEqual(await servers(), []);
   });
+
+  it('a LaunchConfiguration with InstanceId makes members of that server’s image and flavor', async () => {
+    const text = JSON.stringify({
+      AWSTemplateFormatVersion: '2010-09-09',
+      Resources: {
+        Vpc: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.8.0.0/16' } },
+        Subnet: {
+          Type: 'AWS::EC2::Subnet',
+          Properties: { VpcId: { Ref: 'Vpc' }, CidrBlock: '10.8.1.0/24' },
+        },
+        Source: {
+          Type: 'AWS::EC2::Instance',
+          Properties: {
+            ImageId: 'cirros-0.6.2-x86_64-disk',
+            InstanceType: 'm1.small',
+            SubnetId: { Ref: 'Subnet' },
+          },
+        },
+        Config: {
+          Type: 'AWS::AutoScaling::LaunchConfiguration',
+          Properties: { InstanceId: { Ref: 'Source' } },
+        },
+        Group: {
+          Type: 'OS::Heat::InstanceGroup',
+          Properties: { AvailabilityZones: [], LaunchConfigurationName: { Ref: 'Config' }, Size: 1 },
+        },
+      },
+    });
+    await rig.create('copy', text);
+    assert.equal((await servers()).length, 2);
+    const ids = await rig.ids('copy');
+    const original = (await servers()).find((s) => s.id === ids.get('Source'))!;
+    const copy = (await servers()).find((s) => s.id !== ids.get('Source'))!;
+    assert.equal(copy.image.id, original.image.id);
+    assert.deepEqual(copy.flavor, original.flavor);
+    await rig.h.delete('copy');
+    await rig.h.settle();
+    assert.deepEqual(await servers(), []);
+  });
 });

@@ -14,7 +14,7 @@ export const LAUNCH_CONFIGURATION = 'AWS::AutoScaling::LaunchConfiguration';
 /** Row data key: what an InstanceId's server gave the properties the template left out (Heat's rebuild). */
 export const FROM_INSTANCE_KEY = 'from_instance';
 
-const notImplemented = () => P.string({ description: 'Not Implemented.' });
+const notImplemented = () => P.string({ description: 'Not Implemented.', implemented: false });
 
 /** Heat's validate: a block device is a snapshot, and without InstanceId an image and a flavor are given. */
 function validate(properties: Record<string, Value>, path: DocPath): void {
