@@ -42,7 +42,7 @@ const curl = (args: string[]) =>
 const cfnSignal = (url: string, body: object) =>
   curl(['-X', 'PUT', '-H', 'Content-Type:', '--data-binary', JSON.stringify(body), url]);
 
-describe('API: AWS wait condition handle URLs through hearth serve', () => {
+describe('API: pre-signed CFN URLs (wait condition handles, scaling policies) through hearth serve', () => {
   let server: ServeProcess;
   const api = (path: string, init?: RequestInit) => fetch(`${server.url}/v1/admin${path}`, init);
 
