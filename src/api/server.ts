@@ -19,7 +19,7 @@ import { registerDriftRoutes } from './routes/drift.js';
 import { registerSnapshotRoutes } from './routes/snapshots.js';
 import { registerSoftwareRoutes } from './routes/software.js';
 import { registerSignalUrlRoute } from './routes/signal-url.js';
-import { registerWaitConditionUrlRoute } from './routes/wait-condition-url.js';
+import { registerPresignedUrlRoutes } from './routes/presigned-urls.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPreviewRoutes } from './routes/previews.js';
 import { registerEventRoutes } from './routes/events.js';
@@ -141,7 +141,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerSignalUrlRoute(app, deps);
-  await registerWaitConditionUrlRoute(app, deps);
+  await registerPresignedUrlRoutes(app, deps);
   // What servers' agents call: outside /v1/{project_id}, each with its own credential check.
   registerAgentRoutes(app, deps);
   await registerAgentMessagingRoutes(app, deps);

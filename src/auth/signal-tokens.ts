@@ -26,6 +26,11 @@ export type UrlTarget = SignalTarget & { stackName: string };
 
 /** Where a pre-signed wait condition URL points (Heat's CFN API `/waitcondition/<arn>`). */
 export const WAIT_CONDITION_PATH = '/cfn/v1/waitcondition/';
+/** Where an AWS scaling policy's pre-signed AlarmUrl points (Heat's CFN API `/v1/signal/<arn>`). */
+export const CFN_SIGNAL_PATH = '/cfn/v1/signal/';
+
+/** What a pre-signed URL is for: each signs differently, so one never passes for the other. */
+export type UrlPurpose = 'waitcondition' | 'signal';
 
 export class SignalSigner {
   constructor(private readonly key: Buffer) {}
@@ -56,13 +61,18 @@ export class SignalSigner {
    * The signature of a pre-signed wait condition URL: the resource's ARN and the handle's access
    * key (its physical id, so a replaced handle gets a new URL and the old one stops working).
    */
-  urlSignature(target: UrlTarget, accessKey: string): string {
-    return this.sign(urlPayload(target, accessKey));
+  urlSignature(target: UrlTarget, accessKey: string, purpose: UrlPurpose = 'waitcondition'): string {
+    return this.sign(urlPayload(target, accessKey, purpose));
   }
 
-  /** Whether `signature` is urlSignature(target, accessKey) (compared in constant time). */
-  verifyUrlSignature(target: UrlTarget, accessKey: string, signature: string): boolean {
-    const expected = Buffer.from(this.urlSignature(target, accessKey));
+  /** Whether `signature` is urlSignature(target, accessKey, purpose) (compared in constant time). */
+  verifyUrlSignature(
+    target: UrlTarget,
+    accessKey: string,
+    signature: string,
+    purpose: UrlPurpose = 'waitcondition',
+  ): boolean {
+    const expected = Buffer.from(this.urlSignature(target, accessKey, purpose));
     const given = Buffer.from(signature);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
@@ -73,9 +83,9 @@ export class SignalSigner {
 }
 
 /** A URL signature signs something no token does (a token's payload has three parts). */
-function urlPayload(target: UrlTarget, accessKey: string): string {
+function urlPayload(target: UrlTarget, accessKey: string, purpose: UrlPurpose): string {
   const { projectId, stackName, stackId, resourceName } = target;
-  return encodePayload(['waitcondition', projectId, stackName, stackId, resourceName, accessKey]);
+  return encodePayload([purpose, projectId, stackName, stackId, resourceName, accessKey]);
 }
 
 /** Credentials for signalling one resource, pointing at the API's public URL. */
@@ -91,13 +101,24 @@ export function signalCredentials(
     endpoint: `${base}/v1/${target.projectId}/stacks/${stack}/resources/${encodeURIComponent(target.resourceName)}/signal`,
     token,
     alarmUrl: `${base}/v1/signal/${token}`,
-    waitConditionUrl(accessKey) {
-      const arn = resourceArn(target.projectId, target.stackName, target.stackId, target.resourceName);
-      const query = new URLSearchParams({
-        AWSAccessKeyId: accessKey,
-        Signature: signer.urlSignature(target, accessKey),
-      });
-      return `${base}${WAIT_CONDITION_PATH}${pyQuote(arn)}?${query.toString()}`;
-    },
+    waitConditionUrl: (accessKey) => presignedUrl(signer, base, target, accessKey, 'waitcondition'),
+    cfnSignalUrl: (accessKey) => presignedUrl(signer, base, target, accessKey, 'signal'),
   };
+}
+
+/** `<base><path><quoted resource arn>?AWSAccessKeyId=<accessKey>&Signature=<signature>`. */
+function presignedUrl(
+  signer: SignalSigner,
+  base: string,
+  target: UrlTarget,
+  accessKey: string,
+  purpose: UrlPurpose,
+): string {
+  const arn = resourceArn(target.projectId, target.stackName, target.stackId, target.resourceName);
+  const query = new URLSearchParams({
+    AWSAccessKeyId: accessKey,
+    Signature: signer.urlSignature(target, accessKey, purpose),
+  });
+  const path = purpose === 'signal' ? CFN_SIGNAL_PATH : WAIT_CONDITION_PATH;
+  return `${base}${path}${pyQuote(arn)}?${query.toString()}`;
 }

@@ -37,6 +37,10 @@ import { awsWaitConditionHandlePlugin } from './aws/cloudformation/wait-conditio
 import { iamAccessKeyPlugin } from './aws/iam/access-key.js';
 import { iamUserPlugin } from './aws/iam/user.js';
 import { accessPolicyPlugin } from './heat/access-policy.js';
+import { awsAutoScalingGroupPlugin } from './aws/autoscaling/autoscaling-group.js';
+import { launchConfigurationPlugin } from './aws/autoscaling/launch-configuration.js';
+import { awsScalingPolicyPlugin } from './aws/autoscaling/scaling-policy.js';
+import { instanceGroupPlugin } from './heat/instance-group.js';
 import { neutronFloatingIpPlugin } from './openstack/neutron/floating-ip.js';
 import { neutronFloatingIpAssociationPlugin } from './openstack/neutron/floating-ip-association.js';
 import { cinderVolumePlugin } from './openstack/cinder/volume.js';
@@ -98,6 +102,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     testResourcePlugin,
     resourceGroupPlugin,
     autoScalingGroupPlugin,
+    instanceGroupPlugin,
     scalingPolicyPlugin,
     stackPlugin,
     softwareConfigPlugin,
@@ -114,6 +119,9 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     waitConditionPlugin,
     updateWaitConditionHandlePlugin,
     awsWaitConditionHandlePlugin,
+    launchConfigurationPlugin,
+    awsAutoScalingGroupPlugin,
+    awsScalingPolicyPlugin,
     awsWaitConditionPlugin,
     awsStackPlugin,
     iamUserPlugin,

@@ -111,6 +111,11 @@ export interface SignalCredentials {
    * `cfn-signal` or curl PUTs or POSTs to: good while the resource's physical id is `accessKey`.
    */
   waitConditionUrl(accessKey: string): string;
+  /**
+   * Heat's pre-signed signal URL (the CFN API's `/signal/<resource arn>`), an AWS scaling
+   * policy's AlarmUrl, which an alarm or curl POSTs to: good while the physical id is `accessKey`.
+   */
+  cfnSignalUrl(accessKey: string): string;
 }
 
 /** What a server's agent authenticates with, and where it finds Hearth's API. */
@@ -147,6 +152,8 @@ export interface PeerResource {
   readonly physicalId: string | null;
   readonly action: string;
   readonly status: string;
+  /** The resolved properties it was last created or updated with (null before its first create). */
+  readonly properties?: Readonly<JsonObject> | null;
   /** Its plugin's persisted data. */
   readonly data: Readonly<JsonObject>;
 }

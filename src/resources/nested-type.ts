@@ -1,7 +1,7 @@
 import type { Cloud } from '../openstack/index.js';
 import type { Unknown, Value } from '../template/functions/types.js';
 import type { Json, JsonObject } from '../util/json.js';
-import type { ActionResult, PluginContext, RealityState, ResourcePlugin } from './contract.js';
+import type { ActionResult, PeerResource, PluginContext, RealityState, ResourcePlugin } from './contract.js';
 
 /**
  * Nested-stack types: resource types (OS::Heat::ResourceGroup, OS::Heat::Stack) implemented by a
@@ -29,6 +29,12 @@ export interface NestedStackType {
    * it in `options.files`. Absent or undefined: the child needs no remote template.
    */
   remoteTemplate?(properties: Record<string, Value>): string | undefined;
+  /**
+   * Another resource of the stack the child is built from (the AWS groups' launch configuration),
+   * by its reference id or name: the engine reads it before it calls `child`, which finds it in
+   * `options.peer` (absent when there is none). Undefined: the child needs none.
+   */
+  peer?(properties: Record<string, Value>): string | undefined;
 }
 
 /** What else shapes the child: the resource's update_policy, and whether the child is being created. */
@@ -50,6 +56,8 @@ export interface ChildOptions {
   stackParameters?: ReadonlyMap<string, Json | Unknown>;
   /** What `gather` read from the cloud; absent in a preview. */
   gathered?: JsonObject;
+  /** The resource `peer` named, as persisted now. */
+  peer?: PeerResource;
 }
 
 export interface NestedChild {

@@ -72,4 +72,18 @@ describe('signal tokens', () => {
     }
     assert.ok(!signer.verifyUrlSignature(named, 'h-2', signature), 'another handle id');
   });
+
+  it('an AWS scaling policy’s AlarmUrl is signed for the signal route only', () => {
+    const signer = new SignalSigner(Buffer.from('k'.repeat(32)));
+    const named = { ...target, stackName: 'web', resourceName: 'up' };
+    const url = new URL(signalCredentials(signer, 'http://api.example:8000', named).cfnSignalUrl('p-1'));
+    assert.equal(
+      url.pathname,
+      '/cfn/v1/signal/arn%3Aopenstack%3Aheat%3A%3Ap1%3Astacks/web/stack-1/resources/up',
+    );
+    const signature = url.searchParams.get('Signature')!;
+    assert.ok(signer.verifyUrlSignature(named, 'p-1', signature, 'signal'));
+    assert.ok(!signer.verifyUrlSignature(named, 'p-1', signature, 'waitcondition'));
+    assert.ok(!signer.verifyUrlSignature(named, 'p-2', signature, 'signal'));
+  });
 });

@@ -31,6 +31,9 @@ const SAMPLE = readFileSync(`${API_SAMPLES}/sample-template.yaml`, 'utf8');
 describe('plugin catalog', () => {
   it('has the built-in types', () => {
     assert.deepEqual(catalog.types(), [
+      'AWS::AutoScaling::AutoScalingGroup',
+      'AWS::AutoScaling::LaunchConfiguration',
+      'AWS::AutoScaling::ScalingPolicy',
       'AWS::CloudFormation::Stack',
       'AWS::CloudFormation::WaitCondition',
       'AWS::CloudFormation::WaitConditionHandle',
@@ -60,6 +63,7 @@ describe('plugin catalog', () => {
       'OS::Heat::CloudConfig',
       'OS::Heat::Delay',
       'OS::Heat::DeployedServer',
+      'OS::Heat::InstanceGroup',
       'OS::Heat::MultipartMime',
       'OS::Heat::None',
       'OS::Heat::RandomString',

@@ -187,6 +187,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       token: 'hsig_a.b',
       alarmUrl: 'http://h/v1/signal/hsig_a.b',
       waitConditionUrl: () => 'unused',
+      cfnSignalUrl: () => 'unused',
     };
     await withConfig(d);
     const started = await d.startCreate({ config: 'cfg', server: 'srv', input_values: { foo: 'F' } });
@@ -399,6 +400,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       token: 'hsig_pay.mac',
       alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
       waitConditionUrl: () => 'unused',
+      cfnSignalUrl: () => 'unused',
     };
     await withConfig(d);
     await d.startCreate({ config: 'cfg', server: 'srv', signal_transport: 'HEAT_SIGNAL' });
@@ -416,6 +418,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
       token: 'hsig_pay.mac',
       alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
       waitConditionUrl: () => 'unused',
+      cfnSignalUrl: () => 'unused',
     };
     await withConfig(d);
     const props = { config: 'cfg', server: 'srv', signal_transport: 'ZAQAR_SIGNAL' };

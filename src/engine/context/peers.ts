@@ -35,6 +35,24 @@ export function peerReader(
   };
 }
 
+/**
+ * The resource a nested-stack type's child is built from besides its properties (NestedStackType.peer:
+ * an AWS group's launch configuration), read as PluginContext.readResource reads it: `ref` is a
+ * dependency's reference id among `outputs` (what the node's sync point, or the legacy walk, holds),
+ * or a name.
+ */
+export async function childPeer(
+  deps: Pick<EngineDeps, 'store'>,
+  stackId: string,
+  ref: string,
+  outputs: Iterable<NodeOutput | null>,
+): Promise<PeerResource | undefined> {
+  let name = ref;
+  for (const output of outputs) if (output && output.refId === ref) name = output.name;
+  const row = currentRow(await deps.store.tx((tx) => tx.resources.findByName(stackId, name)));
+  return row && peerOf(row);
+}
+
 export function dependencyByRef(point: SyncPointRecord | undefined, ref: string): NodeOutput | undefined {
   for (const input of Object.values(point?.inputs ?? {})) {
     const output = input as unknown as NodeOutput | null;
@@ -50,6 +68,7 @@ function peerOf(row: ResourceRecord): PeerResource {
     physicalId: row.physicalId,
     action: row.action,
     status: row.status,
+    properties: row.properties,
     data: row.data,
   };
 }

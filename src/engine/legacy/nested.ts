@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ResourceFailure } from '../../resources/contract.js';
 import type { NestedPlugin } from '../../resources/nested-type.js';
 import { withRemoteTemplate } from '../context/remote-template.js';
+import { childPeer } from '../context/peers.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import { TemplateError } from '../../template/errors.js';
 import type { Value } from '../../template/functions/types.js';
@@ -160,6 +161,9 @@ async function specOf(
   const properties = validateProperties(plugin!.properties, resolved ?? {}, path) as Record<string, Value>;
   const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
   const files = await withRemoteTemplate(run.deps, plugin!, properties, parent.files);
+  const peerRef = plugin!.nested.peer?.(properties);
+  const peer =
+    peerRef === undefined ? undefined : await childPeer(run.deps, stack.id, peerRef, inputs.values());
   const child = plugin!.nested.child(properties, row.data, {
     updatePolicy,
     creating: childStackOf(row) === undefined,
@@ -168,6 +172,7 @@ async function specOf(
     ...(plugin!.nested.gather
       ? { gathered: await plugin!.nested.gather(properties, cloudOf(run.deps, ownerOf(stack))) }
       : {}),
+    ...(peer ? { peer } : {}),
   });
   return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
 }

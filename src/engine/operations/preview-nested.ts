@@ -69,6 +69,8 @@ export function generatedChild(
   // A remote template is fetched only when the operation runs: its child is not previewed.
   const remote = plugin.nested.remoteTemplate?.(shown);
   if (remote !== undefined && !Object.hasOwn(level.definition.files, remote)) return undefined;
+  // Nor one built from another resource as persisted (a launch configuration): only the run reads it.
+  if (plugin.nested.peer?.(shown) !== undefined) return undefined;
   let child = plugin.nested.child(shown, existing.data, {
     updatePolicy,
     creating: existing.childId === undefined,

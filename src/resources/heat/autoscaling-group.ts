@@ -1,69 +1,19 @@
-import { createHash } from 'node:crypto';
 import type { DocPath } from '../../template/errors.js';
 import { TemplateError } from '../../template/errors.js';
 import { isUnknown, type Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import { isPlainObject, type Json, type JsonObject, setOwn } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
-import { type ChildOptions, NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
-import { addBatches, type Batching, batching, isPause } from './batches.js';
+import { NESTED_STUBS, type NestedPlugin } from '../nested-type.js';
+import { isPause } from './batches.js';
 import { memberAttributes } from './member-attributes.js';
-import { bounds, CAPACITY_KEY, DESIRED_SEEN_KEY, groupCapacity } from './scaling.js';
+import { bounds, groupCapacity } from './scaling.js';
+import { scaledChild } from './scaled-group.js';
 
 const TYPE = 'OS::Heat::AutoScalingGroup';
 
-/** Row data keys: the members' names in creation order, and the counter new names come from. */
-const MEMBERS_KEY = 'members';
-const NEXT_KEY = 'next_member';
-/**
- * Row data keys: a digest of the member definition the last child was made from, and of the one
- * every member had when the update under way began (so a retried or superseded update still
- * knows the definition changed and keeps its batches).
- */
-const DEFINITION_KEY = 'member_definition';
-const BASE_KEY = 'member_definition_base';
-
-function digest(definition: Json): string {
-  return createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 16);
-}
-
-/**
- * Heat replaces members in rolling_updates batches only when `resource` changed; a resize alone
- * adds or removes members all at once. Returns the batching, if any, and the keys to record.
- */
-function rollingBatches(
-  properties: Record<string, Value>,
-  data: Readonly<JsonObject>,
-  definition: Json,
-  options: ChildOptions,
-  count: number,
-): { batches: Batching | undefined; recorded: JsonObject } {
-  const now = digest(definition);
-  const last = typeof data[DEFINITION_KEY] === 'string' ? data[DEFINITION_KEY] : undefined;
-  const kept = typeof data[BASE_KEY] === 'string' ? data[BASE_KEY] : undefined;
-  const base = options.creating ? now : (options.settled ?? true) ? last : kept;
-  const changed = base !== undefined && base !== now;
-  const batches = changed
-    ? batching({ rolling_update: properties.rolling_updates ?? null }, false, count)
-    : undefined;
-  return {
-    batches,
-    recorded: { [DEFINITION_KEY]: now, ...(base === undefined ? {} : { [BASE_KEY]: base }) },
-  };
-}
-
 const OWN: readonly string[] = ['outputs', 'outputs_list', 'current_size', 'refs', 'refs_map'];
 const members = memberAttributes(['current_size']);
-
-/** A member's name: 12 characters, stable for its position in the group's history (like Heat's short ids). */
-function memberName(n: number): string {
-  return createHash('sha256').update(`member ${n}`).digest('hex').slice(0, 12);
-}
-
-function names(data: Readonly<JsonObject>): string[] {
-  const list = data[MEMBERS_KEY];
-  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
-}
 
 /** Reads the cached attributes: Heat's outputs (a map per attribute) and outputs_list (a list). */
 function readAttribute(cached: Readonly<Record<string, Json>>, name: string | undefined): Json | undefined {
@@ -165,37 +115,14 @@ export const autoScalingGroupPlugin: CatalogPlugin & NestedPlugin = {
 
   nested: {
     child(properties, data, options = {}) {
-      const capacity = groupCapacity(properties, data);
-      let next = typeof data[NEXT_KEY] === 'number' ? data[NEXT_KEY] : 0;
-      let kept = names(data);
-      // Shrinking removes the oldest members; growing adds new names.
-      if (kept.length > capacity) kept = kept.slice(kept.length - capacity);
-      while (kept.length < capacity) kept.push(memberName(next++));
-      const def = isPlainObject(properties.resource) ? properties.resource : {};
-      const resources: JsonObject = {};
-      for (const name of kept) {
-        const member: JsonObject = { type: def.type as Json };
-        for (const key of ['properties', 'metadata'] as const) {
-          if (isPlainObject(def[key])) member[key] = def[key] as Json;
-        }
-        setOwn(resources, name, member);
-      }
-      // rolling_updates: a changed definition reaches the members in batches (created all at once, as in Heat).
-      const { batches, recorded } = rollingBatches(properties, data, def as Json, options, kept.length);
-      if (batches) addBatches(resources, kept, batches, def as Json);
-      const template = { heat_template_version: '2015-04-30', resources };
+      const member = isPlainObject(properties.resource) ? (properties.resource as JsonObject) : {};
       const desired = typeof properties.desired_capacity === 'number' ? properties.desired_capacity : null;
-      return {
-        template: JSON.stringify(template),
-        parameters: {},
-        data: {
-          [MEMBERS_KEY]: kept,
-          [NEXT_KEY]: next,
-          [CAPACITY_KEY]: capacity,
-          [DESIRED_SEEN_KEY]: desired,
-          ...recorded,
-        },
-      };
+      const capacity = groupCapacity(properties, data);
+      return scaledChild(
+        { capacity, member, rollingUpdate: properties.rolling_updates, desired },
+        data,
+        options,
+      );
     },
     attributes: (view) => {
       const kept = view.members.filter((m) => !isPause(m.name));

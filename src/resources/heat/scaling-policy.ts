@@ -2,7 +2,7 @@ import type { Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import type { JsonObject } from '../../util/json.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
-import { NoActionRequired } from '../contract.js';
+import { NoActionRequired, type SignalContext } from '../contract.js';
 import { uuidFrom } from './physical-name.js';
 import { rowReality } from './row-reality.js';
 import {
@@ -12,6 +12,7 @@ import {
   CAPACITY_KEY,
   groupCapacity,
   newCapacity,
+  sizeKeysOf,
 } from './scaling.js';
 
 /** Row data key: when the policy last scaled its group (ms), for its cooldown. */
@@ -22,6 +23,40 @@ function notAlarming(details: JsonObject | null): string | undefined {
   const current = details?.current;
   if (typeof current !== 'string' || current.toLowerCase() === 'alarm') return undefined;
   return current;
+}
+
+/** What a policy asks of its group (OS::Heat's and AWS's names read into one). */
+export interface ScalingRequest {
+  /** The group's reference id, or its name. */
+  group: string;
+  type: AdjustmentType;
+  adjustment: number;
+  minStep: number | undefined;
+  /** Seconds after the policy's last adjustment during which its signals ask nothing. */
+  cooldown: number;
+}
+
+/**
+ * A policy's signal: unless the alarm is not alarming or the policy is in its cooldown, the
+ * group's new capacity is written as its desired state (SignalContext.adjustResource).
+ */
+export function scaleGroup(ctx: SignalContext, details: JsonObject | null, request: ScalingRequest): string {
+  const state = notAlarming(details);
+  if (state !== undefined) throw new NoActionRequired(`alarm state is ${state}`);
+  const last = ctx.data[LAST_SCALED_KEY];
+  if (request.cooldown > 0 && typeof last === 'number' && ctx.now() < last + request.cooldown * 1000) {
+    throw new NoActionRequired('the policy is in cooldown');
+  }
+  const { type, adjustment, minStep } = request;
+  ctx.adjustResource(request.group, (group) => {
+    const keys = sizeKeysOf(group.type);
+    if (!keys) return undefined;
+    const current = groupCapacity(group.properties as Record<string, Value>, group.data, keys);
+    const { min, max } = bounds(group.properties, keys);
+    return { [CAPACITY_KEY]: newCapacity(current, adjustment, type, minStep, min, max) };
+  });
+  ctx.setData({ [LAST_SCALED_KEY]: ctx.now() });
+  return `${type} ${adjustment}`;
 }
 
 /**
@@ -82,23 +117,13 @@ export const scalingPolicyPlugin: CatalogPlugin = {
   },
 
   async handleSignal(ctx, details) {
-    const state = notAlarming(details);
-    if (state !== undefined) throw new NoActionRequired(`alarm state is ${state}`);
     const props = ctx.storedProperties ?? {};
-    const cooldown = typeof props.cooldown === 'number' ? props.cooldown : 0;
-    const last = ctx.data[LAST_SCALED_KEY];
-    if (cooldown > 0 && typeof last === 'number' && ctx.now() < last + cooldown * 1000) {
-      throw new NoActionRequired('the policy is in cooldown');
-    }
-    const type = props.adjustment_type as AdjustmentType;
-    const adjustment = Number(props.scaling_adjustment);
-    const minStep = typeof props.min_adjustment_step === 'number' ? props.min_adjustment_step : undefined;
-    ctx.adjustResource(String(props.auto_scaling_group_id), (group) => {
-      const current = groupCapacity(group.properties as Record<string, Value>, group.data);
-      const { min, max } = bounds(group.properties);
-      return { [CAPACITY_KEY]: newCapacity(current, adjustment, type, minStep, min, max) };
+    return scaleGroup(ctx, details, {
+      group: String(props.auto_scaling_group_id),
+      type: props.adjustment_type as AdjustmentType,
+      adjustment: Number(props.scaling_adjustment),
+      minStep: typeof props.min_adjustment_step === 'number' ? props.min_adjustment_step : undefined,
+      cooldown: typeof props.cooldown === 'number' ? props.cooldown : 0,
     });
-    ctx.setData({ [LAST_SCALED_KEY]: ctx.now() });
-    return `${type} ${adjustment}`;
   },
 };

@@ -47,9 +47,34 @@ function int(value: Value | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : undefined;
 }
 
-export function bounds(properties: Readonly<Record<string, Value>>): { min: number; max: number } {
-  const min = int(properties.min_size) ?? 0;
-  return { min, max: Math.max(min, int(properties.max_size) ?? min) };
+/** The property names a group type gives its bounds and desired size. */
+export interface SizeKeys {
+  min: string;
+  max: string;
+  desired: string;
+}
+
+export const HOT_SIZE_KEYS: SizeKeys = { min: 'min_size', max: 'max_size', desired: 'desired_capacity' };
+/** AWS::AutoScaling::AutoScalingGroup's. */
+export const CFN_SIZE_KEYS: SizeKeys = { min: 'MinSize', max: 'MaxSize', desired: 'DesiredCapacity' };
+
+/** The size properties of a group type a scaling policy can scale; undefined for any other type. */
+export function sizeKeysOf(type: string): SizeKeys | undefined {
+  if (type === 'OS::Heat::AutoScalingGroup') return HOT_SIZE_KEYS;
+  if (type === 'AWS::AutoScaling::AutoScalingGroup') return CFN_SIZE_KEYS;
+  return undefined;
+}
+
+function own(properties: Readonly<Record<string, Value>>, key: string): Value | undefined {
+  return Object.hasOwn(properties, key) ? properties[key] : undefined;
+}
+
+export function bounds(
+  properties: Readonly<Record<string, Value>>,
+  keys: SizeKeys = HOT_SIZE_KEYS,
+): { min: number; max: number } {
+  const min = int(own(properties, keys.min)) ?? 0;
+  return { min, max: Math.max(min, int(own(properties, keys.max)) ?? min) };
 }
 
 /**
@@ -60,9 +85,10 @@ export function bounds(properties: Readonly<Record<string, Value>>): { min: numb
 export function groupCapacity(
   properties: Readonly<Record<string, Value>>,
   data: Readonly<JsonObject>,
+  keys: SizeKeys = HOT_SIZE_KEYS,
 ): number {
-  const { min, max } = bounds(properties);
-  const desired = int(properties.desired_capacity);
+  const { min, max } = bounds(properties, keys);
+  const desired = int(own(properties, keys.desired));
   const scaled = int(data[CAPACITY_KEY] as Value);
   const followed = data[DESIRED_SEEN_KEY] ?? null;
   let capacity = scaled ?? desired ?? min;

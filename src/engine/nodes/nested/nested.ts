@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ResourceFailure } from '../../../resources/contract.js';
 import { isNestedPlugin, type NestedMember, type NestedPlugin } from '../../../resources/nested-type.js';
 import { withRemoteTemplate } from '../../context/remote-template.js';
+import { childPeer } from '../../context/peers.js';
+import type { NodeOutput } from '../../core/nodes.js';
 import type { ResourceRecord, ResourceState, StackRecord, Tx } from '../../../store/contract.js';
 import { TemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
@@ -101,6 +103,10 @@ export async function runNestedUpdate(
       const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
       const files = await withRemoteTemplate(scope.deps, nestedPlugin, properties, parent.files);
       const gather = nestedPlugin.nested.gather?.bind(nestedPlugin.nested);
+      const peerRef = nestedPlugin.nested.peer?.(properties);
+      const outputs = Object.values(scope.point?.inputs ?? {}) as unknown as (NodeOutput | null)[];
+      const peer =
+        peerRef === undefined ? undefined : await childPeer(scope.deps, row.stackId, peerRef, outputs);
       const child = nestedPlugin.nested.child(properties, row.data, {
         updatePolicy,
         creating: childStackOf(row) === undefined,
@@ -108,6 +114,7 @@ export async function runNestedUpdate(
         files,
         stackParameters: definition.parameters,
         ...(gather ? { gathered: await gather(properties, cloudOf(scope.deps, ownerOf(scope.stack))) } : {}),
+        ...(peer ? { peer } : {}),
       });
       spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
     }

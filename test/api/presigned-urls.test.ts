@@ -2,7 +2,8 @@
  * AWS::CloudFormation::WaitConditionHandle's pre-signed URL through a real `hearth serve` (one
  * process for the file, its own workers): signalled by curl as cfn-signal runs it (PUT, no
  * content type) and by a plain curl POST, with nothing but the URL; Count, Data, FAILURE, the
- * timeout, and altered URLs refused.
+ * timeout, and altered URLs refused. And an AWS::AutoScaling::ScalingPolicy's AlarmUrl: a plain
+ * POST scales its group, an altered one is refused.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -41,7 +42,7 @@ const curl = (args: string[]) =>
 const cfnSignal = (url: string, body: object) =>
   curl(['-X', 'PUT', '-H', 'Content-Type:', '--data-binary', JSON.stringify(body), url]);
 
-describe('API: AWS wait condition handle URLs through hearth serve', () => {
+describe('API: pre-signed CFN URLs (wait condition handles, scaling policies) through hearth serve', () => {
   let server: ServeProcess;
   const api = (path: string, init?: RequestInit) => fetch(`${server.url}/v1/admin${path}`, init);
 
@@ -141,6 +142,68 @@ describe('API: AWS wait condition handle URLs through hearth serve', () => {
       done.stack_status_reason,
       'Resource CREATE failed: WaitConditionTimeout: resources.wc: 0 of 1 received',
     );
+  });
+
+  it('an AWS scaling policy’s AlarmUrl: a bare POST scales the group; an altered URL is 403', async () => {
+    const template = {
+      AWSTemplateFormatVersion: '2010-09-09',
+      Resources: {
+        Config: {
+          Type: 'AWS::AutoScaling::LaunchConfiguration',
+          Properties: { ImageId: 'an-image', InstanceType: 'a-flavor' },
+        },
+        Group: {
+          Type: 'AWS::AutoScaling::AutoScalingGroup',
+          Properties: {
+            AvailabilityZones: [],
+            LaunchConfigurationName: { Ref: 'Config' },
+            MinSize: 1,
+            MaxSize: 3,
+          },
+        },
+        Up: {
+          Type: 'AWS::AutoScaling::ScalingPolicy',
+          Properties: {
+            AutoScalingGroupName: { Ref: 'Group' },
+            AdjustmentType: 'ChangeInCapacity',
+            ScalingAdjustment: 1,
+          },
+        },
+      },
+      Outputs: {
+        Url: { Value: { 'Fn::GetAtt': ['Up', 'AlarmUrl'] } },
+        Ips: { Value: { 'Fn::GetAtt': ['Group', 'InstanceList'] } },
+      },
+    };
+    // No cloud here: the members are OS::Heat::None, through the registry the child inherits.
+    const environment = { resource_registry: { 'AWS::EC2::Instance': 'OS::Heat::None' } };
+    const res = await api('/stacks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ stack_name: 'scaled', template, environment }),
+    });
+    assert.equal(res.status, 201, await res.text());
+    const created = await settled('scaled');
+    assert.equal(created.stack_status, 'CREATE_COMPLETE', created.stack_status_reason);
+    const url = new URL(String(output(created, 'Url')));
+    assert.match(url.pathname, /^\/cfn\/v1\/signal\/arn%3Aopenstack%3Aheat%3A%3Aadmin%3Astacks\/scaled\//);
+    const size = async () => String(output(await show('scaled'), 'Ips')).split(',').length;
+    assert.equal(await size(), 1);
+
+    const signature = url.searchParams.get('Signature')!;
+    const altered = new URL(url);
+    altered.searchParams.set('Signature', `${signature.slice(0, -2)}xx`);
+    // A wait condition URL's signature does not pass for an alarm URL of the same resource.
+    const asWaitCondition = new URL(url);
+    asWaitCondition.pathname = url.pathname.replace('/cfn/v1/signal/', '/cfn/v1/waitcondition/');
+    assert.equal(await curl(['-X', 'POST', altered.href]), 403);
+    assert.equal(await curl(['-X', 'POST', asWaitCondition.href]), 403);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await size(), 1, 'nothing signalled');
+
+    assert.equal(await curl(['-X', 'POST', url.href]), 200);
+    await until(size, (n) => n === 2);
+    assert.equal((await settled('scaled')).stack_status, 'UPDATE_COMPLETE');
   });
 
   it('an altered URL is refused with 403 and signals nothing', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WAIT_CONDITION_PATH } from '../../auth/signal-tokens.js';
+import { CFN_SIGNAL_PATH, type UrlPurpose, WAIT_CONDITION_PATH } from '../../auth/signal-tokens.js';
 import { currentRow } from '../../engine/core/rows.js';
 import { parseHeatArn, pyUnquote, resourceOfArn } from '../../util/heat-arn.js';
 import { cfnError } from '../agent/cfn-reply.js';
@@ -16,32 +16,56 @@ function param(query: unknown, name: string): string | undefined {
   return typeof first === 'string' ? first : undefined;
 }
 
+/** A kind of pre-signed URL: where it is served, what signs it, what it names. */
+interface Presigned {
+  path: string;
+  purpose: UrlPurpose;
+  methods: ('PUT' | 'POST')[];
+  /** What the URL signals, in the errors. */
+  what: string;
+}
+
+const WAIT_CONDITION: Presigned = {
+  path: WAIT_CONDITION_PATH,
+  purpose: 'waitcondition',
+  methods: ['PUT', 'POST'],
+  what: 'wait condition handle',
+};
+const SCALING_POLICY: Presigned = {
+  path: CFN_SIGNAL_PATH,
+  purpose: 'signal',
+  methods: ['POST'],
+  what: 'scaling policy',
+};
+
 /**
- * `PUT` (cfn-signal's verb, Heat's route) or `POST /cfn/v1/waitcondition/<resource arn>
- * ?AWSAccessKeyId=<handle id>&Signature=<sig>`: an AWS::CloudFormation::WaitConditionHandle's
- * pre-signed URL. The signature is the credential: it signs the ARN's project, stack, resource
- * and the handle's physical id with the deployment key, so the URL signals that one handle while
- * it lives (a replaced handle's URL is refused). The body is cfn-signal's JSON whatever its
- * content type (cfn-signal sends none), queued as the handle's signal.
+ * Heat's pre-signed URLs on the CFN API. `PUT` (cfn-signal's verb, Heat's route) or `POST
+ * /cfn/v1/waitcondition/<resource arn>?AWSAccessKeyId=<handle id>&Signature=<sig>`: an
+ * AWS::CloudFormation::WaitConditionHandle's; `POST /cfn/v1/signal/<resource arn>?...`: an
+ * AWS::AutoScaling::ScalingPolicy's AlarmUrl. The signature is the credential: it signs the
+ * URL's kind, the ARN's project, stack, resource and the resource's physical id with the
+ * deployment key, so the URL signals that one resource while it lives (a replaced one's URL is
+ * refused). The body is JSON whatever its content type (cfn-signal sends none), queued as the
+ * resource's signal.
  */
-export async function registerWaitConditionUrlRoute(app: Api, deps: ApiDeps): Promise<void> {
+export async function registerPresignedUrlRoutes(app: Api, deps: ApiDeps): Promise<void> {
   await app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(deps.limits.max_json_body_depth));
-    scoped.route({
-      method: ['PUT', 'POST'],
-      url: `${WAIT_CONDITION_PATH}*`,
-      schema: { hide: true },
-      handler: (request, reply) => signal(deps, request, reply),
-    });
+    for (const kind of [WAIT_CONDITION, SCALING_POLICY]) {
+      scoped.route({
+        method: kind.methods,
+        url: `${kind.path}*`,
+        schema: { hide: true },
+        handler: (request, reply) => signal(deps, kind, request, reply),
+      });
+    }
   });
 }
 
-async function signal(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply) {
+async function signal(deps: ApiDeps, kind: Presigned, request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
-  const arn = parseHeatArn(
-    pyUnquote(path.slice(path.indexOf(WAIT_CONDITION_PATH) + WAIT_CONDITION_PATH.length)),
-  );
+  const arn = parseHeatArn(pyUnquote(path.slice(path.indexOf(kind.path) + kind.path.length)));
   const resourceName = arn ? resourceOfArn(arn) : undefined;
   const accessKey = param(request.query, 'AWSAccessKeyId');
   const signature = param(request.query, 'Signature');
@@ -55,7 +79,7 @@ async function signal(deps: ApiDeps, request: FastifyRequest, reply: FastifyRepl
     );
   }
   const target = { projectId: arn.project, stackId: arn.id, stackName: arn.name, resourceName };
-  if (!deps.signer.verifyUrlSignature(target, accessKey, signature)) {
+  if (!deps.signer.verifyUrlSignature(target, accessKey, signature, kind.purpose)) {
     return cfnError(
       request,
       reply,
@@ -69,14 +93,14 @@ async function signal(deps: ApiDeps, request: FastifyRequest, reply: FastifyRepl
     if (!stack || stack.deletedAt || stack.projectId !== target.projectId) return undefined;
     return currentRow(await tx.resources.findByName(stack.id, resourceName));
   });
-  if (!row) throw notFound('The wait condition handle this URL signals is gone');
+  if (!row) throw notFound(`The ${kind.what} this URL signals is gone`);
   if (row.physicalId !== accessKey) {
     return cfnError(
       request,
       reply,
       403,
       'InvalidClientTokenId',
-      'The AWS Access Key ID is no longer valid: its wait condition handle was replaced.',
+      `The AWS Access Key ID is no longer valid: its ${kind.what} was replaced.`,
     );
   }
   await acceptSignal(deps.engine, target.stackId, resourceName, request.body);
