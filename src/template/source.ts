@@ -16,7 +16,7 @@ import { parseJsonSteps } from '../util/json-sliced.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { type DocPath, type SourcePosition, TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
-import { FastYamlDepthError, FastYamlError, loadYamlFast } from './yaml-fast.js';
+import { FastYamlDepthError, FastYamlError, loadYamlFast, loadYamlLenient } from './yaml-fast.js';
 
 /**
  * A parsed document together with where it came from. Positions are found lazily: the text is
@@ -174,7 +174,7 @@ function parseJson(file: string, text: string): Json {
 function parseYaml(
   file: string,
   text: string,
-  limits: Pick<TemplateLimits, 'maxAliasCount' | 'maxDocumentDepth'>,
+  limits: Pick<TemplateLimits, 'maxAliasCount' | 'maxDocumentDepth' | 'maxDocumentNodes'>,
 ): Json {
   try {
     const fast = loadYamlFast(text, limits.maxDocumentDepth);
@@ -200,6 +200,10 @@ function parseYaml(
     const pos = errorPosition(first, lines);
     // The parser turns its own stack exhaustion into a document error; that is a depth limit.
     const kind = first.code === 'RESOURCE_EXHAUSTION' ? 'limit' : 'syntax';
+    // A document with aliases only reaches this parser: what PyYAML reads, Heat accepts.
+    const lenient =
+      kind === 'syntax' ? loadYamlLenient(text, limits.maxDocumentDepth, limits.maxDocumentNodes) : undefined;
+    if (lenient !== undefined) return lenient;
     const detail =
       kind === 'limit'
         ? 'document is nested too deeply to parse'

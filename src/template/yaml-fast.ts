@@ -107,3 +107,49 @@ export function loadYamlFast(text: string, maxDepth: number): Json | undefined {
     throw err;
   }
 }
+
+/** How many nodes a lenient read may expand a document's text into, per character. */
+const EXPANSION_PER_CHARACTER = 16;
+
+/**
+ * A document with aliases that the `yaml` package refuses but js-yaml reads (as PyYAML, Heat's
+ * parser, does: a quoted scalar continued on unindented lines, say): js-yaml's value, aliases
+ * expanded, when the expansion stays within `maxNodes`; undefined otherwise or on any error.
+ */
+export function loadYamlLenient(text: string, maxDepth: number, maxNodes: number): Json | undefined {
+  try {
+    const options: yaml.LoadOptions & { maxDepth: number } = {
+      schema: HEAT_SCHEMA,
+      json: true,
+      maxDepth: 2 * maxDepth + 2,
+    };
+    const value = (yaml.load(text, options) ?? null) as Json;
+    // Aliases are shared objects: copied (unshared) only once the copy is known to be small, in
+    // proportion to the text as well (no alias count is checked on this path).
+    const limit = Math.min(maxNodes, EXPANSION_PER_CHARACTER * text.length);
+    return expandedSize(value, limit) <= limit ? (JSON.parse(JSON.stringify(value)) as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many nodes `value` has once every alias is expanded, counted without expanding (each shared
+ * object's size is computed once); stops counting past `limit`.
+ */
+function expandedSize(value: Json, limit: number): number {
+  const sizes = new Map<object, number>();
+  const size = (node: Json): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(child);
+      if (total > limit) break;
+    }
+    sizes.set(node, total);
+    return total;
+  };
+  return size(value);
+}

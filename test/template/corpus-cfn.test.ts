@@ -29,10 +29,9 @@ const TYPES = pluginCatalog(builtinPlugins()).typeCatalog;
  * Templates refused whatever types Hearth has, and why. The four under invalid/ are the
  * repository's own broken examples: a resource's properties and an alarm refer to each other in a
  * circle, which Heat's validate refuses too ("Circular Dependency Found").
- * MultiNode_DevStack.yaml is a gap of Hearth's YAML reading, not of the CFN format: its Description,
- * a double-quoted scalar, continues on unindented lines, which PyYAML (Heat's reader) and js-yaml
- * take but YAML's grammar does not; the template has an anchor (`&cfn-credentials-file`), so
- * Hearth reads it with the `yaml` package (source.ts: its alias limits), which refuses that.
+ * (MultiNode_DevStack.yaml, whose Description continues on unindented lines and which has an
+ * anchor, is read as PyYAML reads it: source.ts falls back to js-yaml when the `yaml` package
+ * refuses a document with aliases.)
  */
 const REFUSED: Readonly<Record<string, RegExp>> = {
   'F17/invalid/AutoScalingMultiAZSample.template': /circular dependency between resources/,
@@ -41,7 +40,6 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
   'F17/invalid/WordPress_Single_Instance_With_HA_AccessPolicy.template':
     /circular dependency between resources/,
   'F17/invalid/WordPress_Single_Instance_With_IHA.template': /circular dependency between resources/,
-  'deb/MultiNode_DevStack.yaml': /invalid YAML: Missing closing "quote/,
 };
 
 /**

@@ -373,6 +373,30 @@ describe('parseSource: limits', () => {
     assert.equal(err.file, 'laughs.yaml');
   });
 
+  it('reads a document with aliases that PyYAML reads and the strict parser refuses', () => {
+    // A quoted scalar continued on unindented lines (heat-templates' MultiNode_DevStack.yaml).
+    const text = 'd: "one\ntwo"\na: &a {x: 1}\nb: *a\n';
+    assert.deepEqual(parseSource('t.yaml', text).data, { d: 'one two', a: { x: 1 }, b: { x: 1 } });
+    // Expanded, never shared: the two places are two values.
+    const data = parseSource('t.yaml', text).data as Record<string, unknown>;
+    assert.notEqual(data.a, data.b);
+  });
+
+  it('refuses such a document when its aliases would expand past the node limit', () => {
+    const lines = ['d: "one', 'two"', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const [name, prev] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['e', 'c'],
+      ['f', 'e'],
+      ['g', 'f'],
+      ['h', 'g'],
+    ]) {
+      lines.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+    }
+    templateError(() => parseSource('laughs.yaml', lines.join('\n')), 'syntax');
+  });
+
   it('stops an alias that contains itself', () => {
     templateError(() => parseSource('t.yaml', 'a: &a [*a]\n'), 'limit');
     templateError(() => parseSource('t.yaml', 'a: &a {b: *a}\n'), 'limit');
