@@ -72,6 +72,7 @@ import { cloudWatchAlarmPlugin } from './aws/cloudwatch/alarm.js';
 import { loadBalancerPlugin } from './aws/lb/loadbalancer.js';
 import { rdsDbInstancePlugin } from './aws/rds/db-instance.js';
 import { s3BucketPlugin } from './aws/s3/bucket.js';
+import { swiftContainerPlugin } from './openstack/swift/container.js';
 
 // The engine names plugins' extras through the catalog.
 export type { CatalogPlugin, PluginExtras } from './plugin-extras.js';
@@ -162,6 +163,7 @@ export function builtinPlugins(options: BuiltinOptions = {}): ResourcePlugin[] {
     rdsDbInstancePlugin,
     cloudWatchAlarmPlugin,
     s3BucketPlugin,
+    swiftContainerPlugin,
   ];
 }
 

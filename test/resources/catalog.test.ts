@@ -97,6 +97,7 @@ describe('plugin catalog', () => {
       'OS::Nova::Flavor',
       'OS::Nova::KeyPair',
       'OS::Nova::Server',
+      'OS::Swift::Container',
     ]);
     assert.equal(catalog.plugin('OS::Heat::None'), nonePlugin);
     assert.equal(catalog.plugin('OS::Sahara::Cluster'), undefined);

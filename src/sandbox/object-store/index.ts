@@ -25,6 +25,12 @@ interface StoredObject extends SandboxObject {
   contentType: string;
 }
 
+interface Account extends SandboxObject {
+  /** Lower-cased `x-account-meta-*` header name → value. */
+  headers: Record<string, string>;
+}
+
+const ACCOUNT = 'swift_account';
 const CONTAINER = 'swift_container';
 const OBJECT = 'swift_object';
 const MAX_NAME = 256;
@@ -105,6 +111,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
     const containers = state.list<Container>(CONTAINER, { projectId: project });
     const all = state.list<StoredObject>(OBJECT, { projectId: project });
     reply.headers({
+      ...(state.get<Account>(ACCOUNT, project)?.headers ?? {}),
       'x-account-container-count': String(containers.length),
       'x-account-object-count': String(all.length),
       'x-account-bytes-used': String(bytes(all)),
@@ -118,6 +125,25 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   // With or without the trailing slash clients add to the storage URL.
   app.get('/v1/:account', listAccount);
   app.get('/v1/:account/', listAccount);
+
+  // The account's own metadata (`X-Account-Meta-*`; an empty value removes one), shown by its listing.
+  const postAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    const project = account(request);
+    state.transaction(() => {
+      const headers = { ...(state.get<Account>(ACCOUNT, project)?.headers ?? {}) };
+      for (const [key, raw] of Object.entries(request.headers)) {
+        const name = key.toLowerCase();
+        if (!name.startsWith('x-account-meta-')) continue;
+        const value = Array.isArray(raw) ? raw.join(',') : String(raw ?? '');
+        if (value === '') delete headers[name];
+        else headers[name] = value;
+      }
+      state.put<Account>(ACCOUNT, project, { id: project, headers });
+    });
+    return reply.code(204).send();
+  };
+  app.post('/v1/:account', postAccount);
+  app.post('/v1/:account/', postAccount);
 
   app.put('/v1/:account/:container', async (request, reply) => {
     const project = account(request);
