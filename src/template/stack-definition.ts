@@ -18,6 +18,7 @@ import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
 import type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
+import type { ParentFacade } from './facade.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
 
@@ -47,6 +48,8 @@ export interface DefineOptions {
    * this synchronous binding.
    */
   deferredConstraints?: DeferredConstraints;
+  /** The parent resource's facade, when binding a nested stack's own template (child-stack.ts). */
+  facade?: ParentFacade;
 }
 
 interface Nesting {
@@ -241,6 +244,7 @@ function* defineUnannotated(
     outputs,
     graph,
     totalResources: nesting.counter.resources,
+    ...(nesting.depth === 0 && options.facade ? { facade: options.facade } : {}),
   };
 }
 

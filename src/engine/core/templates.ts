@@ -1,5 +1,6 @@
 import type { TemplateRecord } from '../../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../../template/environment/index.js';
+import type { ParentFacade } from '../../template/facade.js';
 import type { TemplateLimits } from '../../template/limits.js';
 import { parseSourceSteps, SLICED_JSON_BYTES, sourceFormat } from '../../template/source.js';
 import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
@@ -160,6 +161,7 @@ function* bindSteps(
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
+    ...(record.facade ? { facade: record.facade as unknown as ParentFacade } : {}),
     strict: true,
     types,
     limits,
