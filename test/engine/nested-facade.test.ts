@@ -112,6 +112,30 @@ describe('resource_facade in nested stacks', () => {
     assert.equal(out.fed, '0');
   });
 
+  it("a nested-stack type's child reads its resource's facade too (OS::Heat::Stack, as Heat)", async () => {
+    const h = await Harness.create();
+    const inner = `heat_template_version: 2018-08-31
+outputs:
+  meta: {value: {resource_facade: metadata}}
+`;
+    const top = (role: string) => `heat_template_version: 2018-08-31
+resources:
+  inner:
+    type: OS::Heat::Stack
+    metadata: {role: ${role}}
+    properties: {template: ${JSON.stringify(inner)}}
+outputs:
+  meta: {value: {get_attr: [inner, outputs, meta]}}
+`;
+    await h.create('s', top('db'));
+    await h.settle();
+    assert.deepEqual((await h.outputs('s')).meta, { role: 'db' });
+    await h.update('s', top('web'));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.deepEqual((await h.outputs('s')).meta, { role: 'web' });
+  });
+
   it('a top-level stack has no parent resource: a clear failure', async () => {
     const h = await Harness.create();
     const top = `heat_template_version: 2018-08-31
