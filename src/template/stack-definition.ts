@@ -50,6 +50,8 @@ export interface DefineOptions {
   deferredConstraints?: DeferredConstraints;
   /** The parent resource's facade, when binding a nested stack's own template (child-stack.ts). */
   facade?: ParentFacade;
+  /** The stack has no parent resource: `resource_facade` in its own template is an error. */
+  topLevel?: boolean;
 }
 
 interface Nesting {
@@ -150,6 +152,7 @@ function* defineUnannotated(
     parameters,
     options.files ?? {},
     options.types ?? EMPTY_CATALOG,
+    nesting.depth === 0 && options.topLevel === true,
   );
   const conditions = new ConditionEvaluator(template.conditions, () => context);
   context.bindConditions(conditions);

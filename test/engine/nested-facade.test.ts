@@ -136,16 +136,32 @@ outputs:
     assert.deepEqual((await h.outputs('s')).meta, { role: 'web' });
   });
 
-  it('a top-level stack has no parent resource: a clear failure', async () => {
+  it('a top-level stack has no parent resource: its create is refused, naming why', async () => {
     const h = await Harness.create();
     const top = `heat_template_version: 2018-08-31
 resources:
   r: {type: ${T}, properties: {value: {resource_facade: deletion_policy}}}
 `;
-    await h.create('top', top);
+    await assert.rejects(
+      h.create('top', top),
+      /resources\.r\.properties\.value: resource_facade is only available in a nested stack/,
+    );
+  });
+
+  it('a nested stack updated directly keeps the facade its parent recorded', async () => {
+    const h = await Harness.create();
+    await h.create('s', parent('hot.yaml'), { files: FILES, parameters: { x: 'v1' } });
     await h.settle();
-    assert.equal(await h.status('top'), 'CREATE_FAILED');
-    const [row] = await h.rows('top');
-    assert.match(row!.reason, /resource_facade is only available in a nested stack/);
+    const top = await h.stack('s');
+    const [child] = await h.deps.store.tx((tx) => tx.stacks.children(top.id));
+    await h.update(child!.name, HOT_CHILD.replace('$.data.a', '$.data.a + "!"'));
+    await h.settle();
+    assert.equal(await h.status(child!.name), 'UPDATE_COMPLETE');
+    assert.deepEqual(await h.outputs(child!.name), {
+      meta: { a: 'v1', id: (await h.outputs('s')).first },
+      deletion: 'Retain',
+      policy: { pause: 'v1' },
+      fed: 'v1!',
+    });
   });
 });

@@ -19,6 +19,8 @@ export interface StackIdentity {
   stackId: string;
   stackName: string;
   projectId: string;
+  /** Known to have no parent resource (a top-level stack's create or update): resource_facade is refused. */
+  topLevel?: boolean;
 }
 
 /**
@@ -162,6 +164,7 @@ function* bindSteps(
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
     ...(record.facade ? { facade: record.facade as unknown as ParentFacade } : {}),
+    ...(stack.topLevel ? { topLevel: true } : {}),
     strict: true,
     types,
     limits,
