@@ -1,5 +1,6 @@
 import type { DependencyGraph } from '../graph/index.js';
 import type { Json } from '../util/json.js';
+import type { ParentFacade } from './facade.js';
 import type { Unknown } from './functions/types.js';
 import type { OutputDefinition, ResourceDefinition, Template } from './template.js';
 import type { ResourceTypeInfo } from './types.js';
@@ -36,4 +37,6 @@ export interface StackDefinition {
   readonly graph: DependencyGraph<string>;
   /** Resources in this stack and every nested stack below it. */
   readonly totalResources: number;
+  /** The parent resource's facade (`resource_facade`), for a nested stack the engine made. */
+  readonly facade?: ParentFacade;
 }

@@ -18,6 +18,7 @@ import { parseSource } from './source.js';
 export type { DeferredConstraints } from './deferred-constraints.js';
 import { type OutputDefinition, parseTemplate, type ResourceDefinition, type Template } from './template.js';
 import type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
+import type { ParentFacade } from './facade.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
 
@@ -47,6 +48,10 @@ export interface DefineOptions {
    * this synchronous binding.
    */
   deferredConstraints?: DeferredConstraints;
+  /** The parent resource's facade, when binding a nested stack's own template (child-stack.ts). */
+  facade?: ParentFacade;
+  /** The stack has no parent resource: `resource_facade` in its own template is an error. */
+  topLevel?: boolean;
 }
 
 interface Nesting {
@@ -147,6 +152,7 @@ function* defineUnannotated(
     parameters,
     options.files ?? {},
     options.types ?? EMPTY_CATALOG,
+    nesting.depth === 0 && options.topLevel === true,
   );
   const conditions = new ConditionEvaluator(template.conditions, () => context);
   context.bindConditions(conditions);
@@ -241,6 +247,7 @@ function* defineUnannotated(
     outputs,
     graph,
     totalResources: nesting.counter.resources,
+    ...(nesting.depth === 0 && options.facade ? { facade: options.facade } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Json } from '../util/json.js';
 import type { ConditionEvaluator } from './conditions.js';
 import { resolveTemplateUrl } from './environment/index.js';
 import { type DocPath, TemplateError } from './errors.js';
+import { type FacadeSection, facadeSection } from './facade.js';
 import { attributeOf } from './functions/references.js';
 import { resolveNode } from './functions/resolve.js';
 import {
@@ -31,6 +32,8 @@ export class ValidationContext implements ResolveContext {
     private readonly parameters: ReadonlyMap<string, Json | Unknown>,
     private readonly files: Readonly<Record<string, string>>,
     readonly types: TypeCatalog,
+    /** No parent resource: nothing for resource_facade to read (Heat refuses it in validation). */
+    private readonly topLevel = false,
   ) {}
 
   bindConditions(conditions: ConditionEvaluator): void {
@@ -82,8 +85,8 @@ export class ValidationContext implements ResolveContext {
     return this.conditions.evaluate(node, path);
   }
 
-  facade(): Value {
-    return UNKNOWN;
+  facade(section: FacadeSection, path: DocPath): Value {
+    return this.topLevel ? facadeSection(undefined, section, path) : UNKNOWN;
   }
 
   yaql(expression: string, data: Value, path: DocPath): Value {

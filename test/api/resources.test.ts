@@ -44,6 +44,7 @@ parameters:
 resources:
   inner:
     type: OS::Heat::Value
+    metadata: {parent: {resource_facade: metadata}}
     properties: {value: {get_param: v}}
 outputs:
   out: {value: {get_attr: [inner, value]}}
@@ -53,7 +54,7 @@ const NESTED = {
   template: {
     heat_template_version: '2018-08-31',
     resources: {
-      child: { type: 'member.yaml', properties: { v: 'hello' } },
+      child: { type: 'member.yaml', metadata: { role: 'front' }, properties: { v: 'hello' } },
       group: {
         type: 'OS::Heat::ResourceGroup',
         properties: { count: 2, resource_def: { type: 'member.yaml', properties: { v: 'm' } } },
@@ -188,6 +189,9 @@ describe('API: resources', () => {
       (await list(`${nest.url}/resources?nested_depth=2&name=child&name=inner`)).map((r) => r.resource_name),
       ['child', 'inner'],
     );
+    // Its resources read their parent resource's metadata through resource_facade.
+    const metadata = await api.call('GET', `${childStack}/resources/inner/metadata`);
+    assert.deepEqual(metadata.json(), { metadata: { parent: { role: 'front' } } });
     // A nested stack's own list says which resource of its parent it implements.
     const direct = await list(`${childStack}/resources`);
     assert.deepEqual(
@@ -219,6 +223,19 @@ describe('API: resources', () => {
     assert.deepEqual(r1.json(), { metadata: { role: 'one', size: 3 } });
     assert.deepEqual((await api.call('GET', `${sample.url}/resources/r2/metadata`)).json(), { metadata: {} });
     assert.equal((await api.call('GET', `${sample.url}/resources/nope/metadata`)).statusCode, 404);
+  });
+
+  it('refuses resource_facade in a top-level stack with 400: it has no parent resource', async () => {
+    const template = {
+      heat_template_version: '2018-08-31',
+      resources: { r: { type: 'OS::Heat::Value', properties: { value: { resource_facade: 'metadata' } } } },
+    };
+    const res = await api.call('POST', `/v1/${P}/stacks`, { body: { stack_name: 'top', template } });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.match(
+      (res.json() as HeatError).error.message,
+      /resource_facade is only available in a nested stack/,
+    );
   });
 
   it('signals a resource: queued, answered 200, handled by the engine', async () => {

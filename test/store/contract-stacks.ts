@@ -295,5 +295,20 @@ export function stacksContract(open: () => Promise<Store>): void {
         await store.tx((tx) => tx.templates.delete(record.id));
         assert.equal(await store.tx((tx) => tx.templates.get(record.id)), undefined);
       }));
+
+    it("round-trips a nested stack's parent facade; a template without one reads back without one", () =>
+      withStore(open, async (store) => {
+        const facade = { metadata: { a: [1, 'x'] }, deletion_policy: 'Retain', update_policy: {} };
+        const nested = template({ id: 'tpl-nested', facade });
+        const top = template({ id: 'tpl-top' });
+        await store.tx(async (tx) => {
+          await tx.templates.insert(nested, 'root-1');
+          await tx.templates.insert(top, 'root-1');
+        });
+        assert.deepEqual(await store.tx((tx) => tx.templates.get('tpl-nested')), nested);
+        const stored = await store.tx((tx) => tx.templates.get('tpl-top'));
+        assert.deepEqual(stored, top);
+        assert.ok(stored && !Object.hasOwn(stored, 'facade'));
+      }));
   });
 }

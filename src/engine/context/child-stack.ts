@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { ResourceRecord, StackRecord, TemplateRecord, Tx } from '../../store/contract.js';
 import { childEnvironment, type Environment } from '../../template/environment/index.js';
 import { type DocPath, TemplateError } from '../../template/errors.js';
+import { isDefaultFacade, type ParentFacade } from '../../template/facade.js';
 import type { Value } from '../../template/functions/types.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import type { NestedChild } from '../../resources/nested-type.js';
@@ -73,6 +74,8 @@ export interface ChildSpec {
   data?: JsonObject;
   /** The child's own region (OS::Heat::Stack's `context.region_name`); absent: the parent's. */
   region?: string;
+  /** The parent resource's sections the child reads with `resource_facade`. */
+  facade?: ParentFacade;
 }
 
 export function childSpec(
@@ -82,6 +85,7 @@ export function childSpec(
   impl: { type: string; url: string },
   properties: JsonObject,
   path: DocPath,
+  facade?: ParentFacade,
 ): ChildSpec {
   const files = parent.files;
   const text = Object.hasOwn(files, impl.url)
@@ -101,7 +105,25 @@ export function childSpec(
   for (const part of [impl.url, text, JSON.stringify(environment), parent.filesDigest]) {
     hash.update(part).update('\0');
   }
-  return { url: impl.url, text, files, environment, properties, type: impl.type, digest: hash.digest('hex') };
+  hashFacade(hash, facade);
+  return {
+    url: impl.url,
+    text,
+    files,
+    environment,
+    properties,
+    type: impl.type,
+    digest: hash.digest('hex'),
+    ...(facade ? { facade } : {}),
+  };
+}
+
+/**
+ * A changed facade changes the child (Heat updates a template resource's nested stack when only
+ * its metadata changed). Heat's defaults leave the digest as it was before facades were recorded.
+ */
+function hashFacade(hash: Hash, facade: ParentFacade | undefined): void {
+  if (facade && !isDefaultFacade(facade)) hash.update('facade').update('\0').update(JSON.stringify(facade));
 }
 
 /**
@@ -114,6 +136,7 @@ export function generatedChildSpec(
   type: string,
   child: NestedChild,
   properties: JsonObject,
+  facade?: ParentFacade,
 ): ChildSpec {
   const environment = environmentJSON(childEnvironment(parent.environment, resourceName, child.parameters));
   const hash = createHash('sha256');
@@ -121,6 +144,7 @@ export function generatedChildSpec(
     hash.update(part).update('\0');
   }
   if (child.region !== undefined) hash.update('region').update('\0').update(child.region);
+  hashFacade(hash, facade);
   return {
     url: parent.url,
     text: child.template,
@@ -131,6 +155,7 @@ export function generatedChildSpec(
     digest: hash.digest('hex'),
     data: child.data ?? {},
     ...(child.region !== undefined ? { region: child.region } : {}),
+    ...(facade ? { facade } : {}),
   };
 }
 
@@ -192,6 +217,7 @@ export function childTemplateRecord(id: string, spec: ChildSpec, now: number): T
     url: spec.url,
     files: spec.files,
     environment: spec.environment,
+    ...(spec.facade ? { facade: spec.facade as unknown as JsonObject } : {}),
     createdAt: new Date(now).toISOString(),
   };
 }

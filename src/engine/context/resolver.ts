@@ -4,6 +4,7 @@ import type { ResourcePlugin } from '../../resources/contract.js';
 import { ConditionEvaluator } from '../../template/conditions.js';
 import { type DocPath, TemplateError } from '../../template/errors.js';
 import { resolveTemplateUrl } from '../../template/environment/index.js';
+import { type FacadeSection, facadeSection } from '../../template/facade.js';
 import { resolveNode } from '../../template/functions/resolve.js';
 import type { Node, ResolveContext, Unknown, Value } from '../../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../../template/stack-definition.js';
@@ -20,7 +21,7 @@ export class NodeResolveContext implements ResolveContext {
   private readonly conditions: ConditionEvaluator;
 
   constructor(
-    private readonly definition: StackDefinition,
+    protected readonly definition: StackDefinition,
     private readonly inputs: ReadonlyMap<string, NodeOutput>,
   ) {
     this.conditions = new ConditionEvaluator(definition.template.conditions, () => this);
@@ -67,8 +68,8 @@ export class NodeResolveContext implements ResolveContext {
     return known ?? this.conditions.evaluate(node, path);
   }
 
-  facade(): Value {
-    return null;
+  facade(section: FacadeSection, path: DocPath): Value {
+    return facadeSection(this.definition.facade, section, path);
   }
 
   yaql(expression: string, data: Value, path: DocPath): Value {

@@ -1,5 +1,6 @@
 import type { TemplateRecord } from '../../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../../template/environment/index.js';
+import type { ParentFacade } from '../../template/facade.js';
 import type { TemplateLimits } from '../../template/limits.js';
 import { parseSourceSteps, SLICED_JSON_BYTES, sourceFormat } from '../../template/source.js';
 import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
@@ -18,6 +19,8 @@ export interface StackIdentity {
   stackId: string;
   stackName: string;
   projectId: string;
+  /** Known to have no parent resource (a top-level stack's create or update): resource_facade is refused. */
+  topLevel?: boolean;
 }
 
 /**
@@ -160,6 +163,8 @@ function* bindSteps(
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
+    ...(record.facade ? { facade: record.facade as unknown as ParentFacade } : {}),
+    ...(stack.topLevel ? { topLevel: true } : {}),
     strict: true,
     types,
     limits,

@@ -5,6 +5,7 @@ import { withRemoteTemplate } from '../context/remote-template.js';
 import { childPeer } from '../context/peers.js';
 import type { ResourceRecord, StackRecord } from '../../store/contract.js';
 import { TemplateError } from '../../template/errors.js';
+import { resolveFacade } from '../../template/facade.js';
 import type { Value } from '../../template/functions/types.js';
 import { validateProperties } from '../../template/properties/index.js';
 import type { DefinedResource, StackDefinition } from '../../template/stack-definition.js';
@@ -154,9 +155,10 @@ async function specOf(
   const resolved = ctx.resolve(resource.definition.properties);
   const parent = await parentTemplate(run, stack.templateId!);
   if (!parent) throw new TemplateError('reference', `the template of stack ${stack.name} is gone`, path);
+  const facade = resolveFacade(ctx, resource.definition);
   if (impl.kind === 'template') {
     const properties = childParameters(resolved, path);
-    return childSpec(run, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+    return childSpec(run, parent, row.name, impl, properties, [...resource.definition.path, 'type'], facade);
   }
   const properties = validateProperties(plugin!.properties, resolved ?? {}, path) as Record<string, Value>;
   const updatePolicy = ctx.resolve(resource.definition.updatePolicy);
@@ -174,7 +176,7 @@ async function specOf(
       : {}),
     ...(peer ? { peer } : {}),
   });
-  return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
+  return generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject, facade);
 }
 
 /** Creates the child stack, or points it at its new template, IN_PROGRESS, in one transaction. */

@@ -54,7 +54,7 @@ export async function prepareCreate(
     deps,
     cache,
     record,
-    { id, name: req.name, projectId: req.projectId },
+    { id, name: req.name, projectId: req.projectId, topLevel: true },
     constraints,
   );
   return { record, definition, constraints };
@@ -92,19 +92,33 @@ export async function prepareUpdate(
   const environment = req.parameters
     ? { ...input.environment, parameters: { ...input.environment.parameters, ...req.parameters } }
     : input.environment;
-  const record = templateRecord({ ...input, environment }, deps.clock.now());
+  const record = {
+    ...templateRecord({ ...input, environment }, deps.clock.now()),
+    ...(await parentFacadeOf(deps, stack)),
+  };
   // The stack's own credentials (its creator's trust), whoever asks for the update.
   const constraints = cloudConstraintCollector(deps, ownerOf(stack));
   const definition = await bind(
     deps,
     cache,
     record,
-    { id: stack.id, name: stack.name, projectId: stack.projectId },
+    { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel: stack.parentId === null },
     constraints,
   );
   await checkCloudConstraints(constraints);
   await refuseImmutableChanges(deps, cache, stack, definition);
   return { stack, record, environment, definition };
+}
+
+/**
+ * A nested stack updated directly keeps what its parent resource recorded for `resource_facade`
+ * (the parent's own next update records it again); a top-level stack has none.
+ */
+async function parentFacadeOf(deps: EngineDeps, stack: StackRecord): Promise<Pick<TemplateRecord, 'facade'>> {
+  const templateId = stack.templateId;
+  if (stack.parentId === null || !templateId) return {};
+  const current = await deps.store.tx((tx) => tx.templates.get(templateId));
+  return current?.facade ? { facade: current.facade } : {};
 }
 
 /**
@@ -156,12 +170,17 @@ export async function bind(
   deps: EngineDeps,
   cache: TemplateCache,
   record: TemplateRecord,
-  stack: { id: string; name: string; projectId: string },
+  stack: { id: string; name: string; projectId: string; topLevel?: boolean },
   deferredConstraints?: DeferredConstraints,
 ): Promise<StackDefinition> {
   const definition = await bindTemplateSliced(
     record,
-    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    {
+      stackId: stack.id,
+      stackName: stack.name,
+      projectId: stack.projectId,
+      ...(stack.topLevel ? { topLevel: true } : {}),
+    },
     deps.plugins.typeCatalog,
     deps.settings.limits,
     deferredConstraints,

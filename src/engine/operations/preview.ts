@@ -5,6 +5,7 @@ import type { ResourcePlugin } from '../../resources/contract.js';
 import { isNestedPlugin } from '../../resources/nested-type.js';
 import type { ResourceState, Tx } from '../../store/contract.js';
 import type { Environment } from '../../template/environment/index.js';
+import type { FacadeSection } from '../../template/facade.js';
 import { type DocPath, isTemplateError } from '../../template/errors.js';
 import { type Node, Omitted, UNKNOWN, type Value } from '../../template/functions/types.js';
 import { validateProperties } from '../../template/properties/index.js';
@@ -118,6 +119,11 @@ class PreviewResolveContext extends NodeResolveContext {
 
   override resourceAttr(name: string, attr: string | undefined, path: DocPath): Value {
     return this.known.has(name) ? super.resourceAttr(name, attr, path) : UNKNOWN;
+  }
+
+  // A previewed nested stack's parent has not recorded its facade yet.
+  override facade(section: FacadeSection, path: DocPath): Value {
+    return this.definition.facade ? super.facade(section, path) : UNKNOWN;
   }
 }
 

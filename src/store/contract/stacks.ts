@@ -77,6 +77,11 @@ export interface TemplateRecord {
   files: Record<string, string>;
   /** The merged environment, in Heat's JSON shape. */
   environment: JsonObject;
+  /**
+   * A nested stack's parent resource sections (`resource_facade`: metadata, deletion_policy,
+   * update_policy), resolved by the parent; absent or null for a top-level stack's template.
+   */
+  facade?: JsonObject | null;
   createdAt: string;
 }
 

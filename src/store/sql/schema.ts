@@ -398,4 +398,10 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX software_deployments_by_config ON software_deployments (config_id)',
     ],
   },
+  {
+    version: 22,
+    description:
+      "templates: a nested stack's parent resource facade (resource_facade), recorded by the parent",
+    statements: () => ['ALTER TABLE templates ADD COLUMN facade TEXT'],
+  },
 ];

@@ -107,7 +107,10 @@ export function templatesRepository(db: SqlExecutor): Tx['templates'] {
 
     async get(id) {
       const [row] = await db.all('SELECT * FROM templates WHERE id = $1', [id]);
-      return row && TEMPLATES.decode(row);
+      if (!row) return undefined;
+      // A top-level stack's template has no facade: it reads back as it was written, without one.
+      const { facade, ...record } = TEMPLATES.decode(row);
+      return facade ? { ...record, facade } : record;
     },
 
     async delete(id) {

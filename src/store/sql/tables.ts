@@ -55,6 +55,7 @@ export const TEMPLATES = spec<TemplateRecord>('templates', [
   ['url', 'url', 'text'],
   ['files', 'files', 'json'],
   ['environment', 'environment', 'json'],
+  ['facade', 'facade', 'json'],
   ['createdAt', 'created_at', 'time'],
 ]);
 

@@ -6,6 +6,7 @@ import { childPeer } from '../../context/peers.js';
 import type { NodeOutput } from '../../core/nodes.js';
 import type { ResourceRecord, ResourceState, StackRecord, Tx } from '../../../store/contract.js';
 import { TemplateError } from '../../../template/errors.js';
+import { resolveFacade } from '../../../template/facade.js';
 import type { Value } from '../../../template/functions/types.js';
 import type { DefinedResource, StackDefinition } from '../../../template/stack-definition.js';
 import { validateProperties } from '../../../template/properties/index.js';
@@ -90,9 +91,11 @@ export async function runNestedUpdate(
     const templateId = scope.traversal?.templateId;
     const parent = templateId ? await parentTemplate(scope, templateId) : undefined;
     if (!parent) return drop(scope);
+    const facade = resolveFacade(ctx, resource.definition);
     if (impl.kind === 'template') {
       const properties = childParameters(resolved, path);
-      spec = childSpec(scope, parent, row.name, impl, properties, [...resource.definition.path, 'type']);
+      const typePath = [...resource.definition.path, 'type'];
+      spec = childSpec(scope, parent, row.name, impl, properties, typePath, facade);
     } else {
       // A nested-stack type: its child template is generated from the converted properties.
       const nestedPlugin = plugin as NestedPlugin;
@@ -116,7 +119,7 @@ export async function runNestedUpdate(
         ...(gather ? { gathered: await gather(properties, cloudOf(scope.deps, ownerOf(scope.stack))) } : {}),
         ...(peer ? { peer } : {}),
       });
-      spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject);
+      spec = generatedChildSpec(parent, row.name, impl.type, child, properties as JsonObject, facade);
     }
   } catch (err) {
     if (err instanceof TemplateError || err instanceof ResourceFailure) {
