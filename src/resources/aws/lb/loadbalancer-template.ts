@@ -6,9 +6,9 @@ import type { Json, JsonObject } from '../../../util/json.js';
  * an update of the members rewrites the metadata and cfn-hup reloads haproxy), and a wait
  * condition its boot script signals. KeyName is a parameter only when the parent stack has one.
  *
- * Heat's template also makes an IAM user and access key for cfn-hup's credentials file, and a
- * CloudWatch alarm on the latency its stats pusher sent to Heat's CloudWatch API (since removed
- * from Heat); this one has neither.
+ * As Heat's, it makes an IAM user and access key for the credentials file cfn-init and cfn-hup
+ * sign their metadata reads with. Heat's also has a CloudWatch alarm on the latency its stats
+ * pusher sent to Heat's CloudWatch API (since removed from Heat); this one has none.
  */
 
 /** Heat's defaults for the server's image, flavor and the wait (the parent's parameters override them). */
@@ -71,6 +71,15 @@ export function loadBalancerTemplate(withKey: boolean, haproxyCfg: string): Json
               packages: { yum: { haproxy: [], socat: [] } },
               services: { systemd: { crond: { enabled: 'true', ensureRunning: 'true' } } },
               files: {
+                '/etc/cfn/cfn-credentials': rootFile(
+                  join(
+                    'AWSAccessKeyId=',
+                    ref('CfnLBAccessKey'),
+                    '\nAWSSecretKey=',
+                    { 'Fn::GetAtt': ['CfnLBAccessKey', 'SecretAccessKey'] },
+                    '\n',
+                  ),
+                ),
                 '/etc/cfn/cfn-hup.conf': rootFile(
                   join(
                     '[main]\nstack=',
@@ -109,6 +118,11 @@ export function loadBalancerTemplate(withKey: boolean, haproxyCfg: string): Json
           SecurityGroups: ref('SecurityGroups'),
           UserData: { 'Fn::Base64': join(...BOOT) },
         },
+      },
+      CfnLBUser: { Type: 'AWS::IAM::User' },
+      CfnLBAccessKey: {
+        Type: 'AWS::IAM::AccessKey',
+        Properties: { UserName: ref('CfnLBUser') },
       },
       WaitHandle: { Type: 'AWS::CloudFormation::WaitConditionHandle' },
       WaitCondition: {
