@@ -35,7 +35,12 @@ export interface HupGuest {
   ctx(): SandboxContext;
   save(change: (record: { hup: HupState | null }) => void): void;
   readGuest(path: string): Promise<string>;
-  retrieve(stack: string, resource: string, accessKey?: string, secretKey?: string): Promise<Json | undefined>;
+  retrieve(
+    stack: string,
+    resource: string,
+    accessKey?: string,
+    secretKey?: string,
+  ): Promise<Json | undefined>;
   tool(name: ToolName, args: string[]): Promise<number>;
 }
 
@@ -126,7 +131,9 @@ export class HupLoop {
       const file = main.get('credential-file');
       if (!stack || !file) throw new Error(`${CONF}: stack and credential-file are required`);
       const { accessKey, secretKey } = parseCredentials(await this.guest.readGuest(file));
-      const resources = [...new Set([...config.hooks.values()].map((h) => (h.get('path') ?? '').split('.')[1]))];
+      const resources = [
+        ...new Set([...config.hooks.values()].map((h) => (h.get('path') ?? '').split('.')[1])),
+      ];
       for (const resource of resources) {
         if (!resource || !this.guest.alive) continue;
         const before = JSON.stringify(this.guest.record?.lastMetadata[resource] ?? null);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, posix, resolve, sep } from 'node:path';
 import type { Json, JsonObject } from '../../util/json.js';
 import { killHook } from '../agent/hooks.js';
 
@@ -61,7 +61,10 @@ const MAX_OUTPUT = 4000;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** heat-cfntools' ConfigsetsHandler: the configs to process in order (none: `config` alone). */
-export function executionList(configSets: Json | undefined, selected: string | undefined): string[] | undefined {
+export function executionList(
+  configSets: Json | undefined,
+  selected: string | undefined,
+): string[] | undefined {
   if (!isObject(configSets) || Object.keys(configSets).length === 0) {
     if (selected) throw new Error('Template has no configSets');
     return undefined;
@@ -90,10 +93,10 @@ export function executionList(configSets: Json | undefined, selected: string | u
   return list;
 }
 
-/** A guest path under the scratch root; one climbing out of it is refused. */
+/** A guest path under the scratch root (`..` stops at the guest's `/`, as it does there). */
 export function guestPath(root: string, path: string): string {
   const base = resolve(root);
-  const target = resolve(base, `.${sep}${path}`);
+  const target = resolve(base, `.${posix.normalize(`/${path}`)}`);
   if (target !== base && !target.startsWith(base + sep)) throw new Error(`${path}: outside the guest`);
   return target;
 }
@@ -222,6 +225,7 @@ export async function applyInit(
 ): Promise<InitResult> {
   const result: InitResult = { status: 0, error: null, files: [], commands: [], recorded: [] };
   try {
+    await mkdir(space.root, { recursive: true, mode: 0o700 });
     const init = isObject(metadata) ? metadata[INIT_KEY] : undefined;
     if (!isObject(init) || Object.keys(init).length === 0) throw new Error('invalid metadata');
     const list = executionList(init.configSets, configsets) ?? ['config'];
@@ -242,4 +246,3 @@ export async function applyInit(
   }
   return result;
 }
-

@@ -11,18 +11,19 @@ import { HTTP_TIMEOUT_MS, shownUrl } from '../agent/http.js';
  */
 
 /** The CFN API's base URL as heat-cfntools derive it from the boot files. */
-export function cfnEndpoint(metadataServer: string | undefined, botoCfg: string | undefined): string | undefined {
-  const host = /^\s*cfn_region_endpoint\s*=\s*(\S+)/m.exec(botoCfg ?? '')?.[1];
-  const server = (metadataServer ?? '').trim().replace(/\/+$/, '');
-  const port = Number(/:(\d+)$/.exec(server)?.[1] ?? 8000);
-  let hostname = host;
-  if (hostname === undefined) {
-    try {
-      hostname = new URL(server).hostname;
-    } catch {
-      return undefined;
-    }
+export function cfnEndpoint(
+  metadataServer: string | undefined,
+  botoCfg: string | undefined,
+): string | undefined {
+  let server: URL;
+  try {
+    server = new URL((metadataServer ?? '').trim());
+  } catch {
+    return undefined;
   }
+  // The port of the URL (heat-cfntools meant to read it, and fall back on 8000).
+  const port = server.port === '' ? 8000 : Number(server.port);
+  const hostname = /^\s*cfn_region_endpoint\s*=\s*(\S+)/m.exec(botoCfg ?? '')?.[1] ?? server.hostname;
   return `http://${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/v1/`;
 }
 

@@ -136,6 +136,15 @@ export function parseScript(script: string): Statement[] {
       if (tokens.length === 0) continue;
       if (inFunction && tokens[0] === '}') return statements;
       const header = functionHeader(tokens);
+      if (header?.inline) {
+        // `name() { cmd; cmd; }` on one line.
+        const commands = commandsOf(header.inline).map((c) => ({ ...c, words: dropControl(c.words) }));
+        const body: Statement[] = [
+          { kind: 'list', commands: commands.filter((c) => c.words.length > 0), line: number },
+        ];
+        statements.push({ kind: 'function', name: header.name, body, line: number });
+        continue;
+      }
       if (header) {
         // `{` on the header line or the next one.
         if (!header.opened) {
@@ -155,7 +164,7 @@ export function parseScript(script: string): Statement[] {
   return block(false);
 }
 
-function functionHeader(tokens: string[]): { name: string; opened: boolean } | undefined {
+function functionHeader(tokens: string[]): { name: string; opened: boolean; inline?: string[] } | undefined {
   let rest: string[];
   let name: string;
   if (tokens[0] === 'function' && tokens[1] !== undefined) {
@@ -170,6 +179,9 @@ function functionHeader(tokens: string[]): { name: string; opened: boolean } | u
     rest = tokens.slice(2);
   } else return undefined;
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) return undefined;
+  if (rest[0] === '{' && rest.length > 1 && rest[rest.length - 1] === '}') {
+    return { name, opened: true, inline: rest.slice(1, -1) };
+  }
   return { name, opened: rest[0] === '{' };
 }
 
@@ -181,12 +193,14 @@ export function expandWord(word: string, vars: (name: string) => string | undefi
   let out = '';
   const dollar = (text: string, i: number): [string, number] => {
     const rest = text.slice(i + 1);
-    const m = /^(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@*])\}|([?#@*0-9])|([A-Za-z_][A-Za-z0-9_]*))/.exec(rest);
+    const m = /^(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@*])\}|([?#@*0-9])|([A-Za-z_][A-Za-z0-9_]*))/.exec(
+      rest,
+    );
     if (!m) return ['$', i + 1];
     const name = m[1] ?? m[2] ?? m[3]!;
     return [vars(name) ?? '', i + 1 + m[0].length];
   };
-  for (let i = 0; i < word.length; ) {
+  for (let i = 0; i < word.length;) {
     const c = word[i]!;
     if (c === "'") {
       const end = word.indexOf("'", i + 1);

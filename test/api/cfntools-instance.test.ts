@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sandboxCloud } from '../sandbox/support.js';
+import { type ServeProcess, startNoauthServe } from './serve-process.js';
+
+// One `hearth serve` and the sandbox cloud: AWS::EC2::Instance servers whose UserData the sandbox's
+// heat-cfntools emulation interprets: cfn-init (its metadata read through the CFN API with the
+// stack's access key), files written under the server's scratch root, commands by the policy knob,
+// then cfn-signal to a WaitConditionHandle the stack's WaitCondition waits on.
+
+const PROJECT = 'cfntools';
+
+const TEMPLATE = `AWSTemplateFormatVersion: '2010-09-09'
+Resources:
+  Net: {Type: OS::Neutron::Net}
+  Subnet:
+    Type: OS::Neutron::Subnet
+    Properties: {network: {Ref: Net}, cidr: 10.74.0.0/24}
+  CfnUser: {Type: AWS::IAM::User}
+  HostKeys:
+    Type: AWS::IAM::AccessKey
+    Properties: {UserName: {Ref: CfnUser}}
+  WaitHandle: {Type: AWS::CloudFormation::WaitConditionHandle}
+  WebServer:
+    Type: AWS::EC2::Instance
+    Metadata:
+      AWS::CloudFormation::Init:
+        config:
+          packages: {yum: {httpd: []}}
+          files:
+            /etc/app/motd:
+              content: {'Fn::Join': ['', ['stack ', {Ref: 'AWS::StackName'}, "\\n"]]}
+              mode: '000644'
+              owner: root
+              group: root
+          commands:
+            01-ran: {command: 'echo ran > ran.txt'}
+    Properties:
+      ImageId: cirros-0.6.2-x86_64-disk
+      InstanceType: m1.tiny
+      SubnetId: {Ref: Subnet}
+      UserData:
+        Fn::Base64:
+          Fn::Join:
+          - ''
+          - - "#!/bin/bash -v\\n"
+            - "function error_exit\\n{\\n  /opt/aws/bin/cfn-signal -e 1 -r \\"$1\\" '"
+            - {Ref: WaitHandle}
+            - "'\\n  exit 1\\n}\\n"
+            - "/opt/aws/bin/cfn-init -s "
+            - {Ref: 'AWS::StackName'}
+            - " -r WebServer \\\\\\n    --access-key "
+            - {Ref: HostKeys}
+            - " --secret-key "
+            - {'Fn::GetAtt': [HostKeys, SecretAccessKey]}
+            - " || error_exit 'Failed to run cfn-init'\\n"
+            - "yum -y install httpd || error_exit 'yum failed'\\n"
+            - "/opt/aws/bin/cfn-signal -e 0 -r 'Setup complete' '"
+            - {Ref: WaitHandle}
+            - "'\\n"
+  WaitCondition:
+    Type: AWS::CloudFormation::WaitCondition
+    DependsOn: WebServer
+    Properties: {Handle: {Ref: WaitHandle}, Timeout: '120'}
+Outputs:
+  data: {Value: {'Fn::GetAtt': [WaitCondition, Data]}}
+  secret: {Value: {'Fn::GetAtt': [HostKeys, SecretAccessKey]}}
+`;
+
+type Json = Record<string, unknown>;
+
+interface GuestView {
+  server_id: string;
+  status: string;
+  root: string;
+  calls: { tool: string; args: string[]; status: number; message: string | null }[];
+  files: { path: string; mode: string | null; bytes: number | null }[];
+  commands: { name: string; policy: string; status: number | null }[];
+  recorded: Json[];
+  signals: { status: string; reason: string; unique_id: string; http_status: number | null }[];
+}
+
+describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the sandbox', () => {
+  const cloud = sandboxCloud({ noise: { bootDelayMs: 50, agentPollIntervalMs: 100 } });
+  let serve: ServeProcess;
+  let api: string;
+
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+
+  /** Creates the stack and waits until it settles: the stack as shown. */
+  const create = async (name: string): Promise<Json> => {
+    const created = await call('POST', `${api}/stacks`, { stack_name: name, template: TEMPLATE });
+    assert.equal(created.status, 201, created.text);
+    for (let i = 0; i < 1200; i++) {
+      const stack = (JSON.parse((await call('GET', `${api}/stacks/${name}`)).text) as { stack: Json }).stack;
+      if (!String(stack.stack_status).endsWith('IN_PROGRESS')) return stack;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return assert.fail(`${name} never settled`);
+  };
+
+  const guestOf = async (stack: Json): Promise<GuestView> => {
+    const path = `${String(stack.stack_name)}/${String(stack.id)}`;
+    const shown = await call('GET', `${api}/stacks/${path}/resources/WebServer`);
+    const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id;
+    const r = await cloud.app.inject({ method: 'GET', url: '/admin/cfntools' });
+    const found = (r.json() as { guests: GuestView[] }).guests.find((g) => g.server_id === id);
+    return found ?? assert.fail(`no cfn-tools guest for ${String(id)}: ${r.body}`);
+  };
+
+  const setNoise = async (changes: Json) => {
+    const r = await cloud.app.inject({ method: 'PUT', url: '/admin/noise', payload: changes });
+    assert.ok(r.statusCode < 300, r.body);
+  };
+
+  before(async () => {
+    serve = await startNoauthServe();
+    api = `${serve.url}/v1/${PROJECT}`;
+  });
+  after(async () => serve?.stop());
+
+  it('cfn-init applies the metadata it reads with the access key; cfn-signal completes the stack', async () => {
+    await setNoise({ cfnCommands: 'run' });
+    const stack = await create('web');
+    assert.equal(stack.stack_status, 'CREATE_COMPLETE', String(stack.stack_status_reason));
+    const guest = await guestOf(stack);
+    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack web\n');
+    assert.equal(readFileSync(join(guest.root, 'ran.txt'), 'utf8'), 'ran\n');
+    assert.deepEqual(guest.files, [
+      { path: '/etc/app/motd', mode: '000644', owner: 'root', group: 'root', bytes: 10, source: null },
+    ]);
+    assert.deepEqual(
+      guest.commands.map((c) => [c.name, c.policy, c.status]),
+      [['01-ran', 'run', 0]],
+    );
+    assert.deepEqual(guest.recorded, [{ config: 'config', packages: { yum: { httpd: [] } } }]);
+    assert.deepEqual(
+      guest.calls.map((c) => [c.tool, c.status]),
+      [
+        ['cfn-init', 0],
+        ['cfn-signal', 0],
+      ],
+    );
+    assert.deepEqual(
+      guest.signals.map((s) => [s.status, s.reason, s.unique_id, s.http_status]),
+      [['SUCCESS', 'Setup complete', guest.server_id, 200]],
+    );
+    // heat-cfntools' default UniqueId is the server's id; the data reaches the WaitCondition.
+    const data = (stack.outputs as { output_key: string; output_value: unknown }[]).find(
+      (o) => o.output_key === 'data',
+    )?.output_value;
+    assert.deepEqual(JSON.parse(String(data)), {
+      [guest.server_id]: 'Application has completed configuration.',
+    });
+    // The admin view shows no secret key (it was an argument of cfn-init).
+    const secret = (stack.outputs as { output_key: string; output_value: unknown }[]).find(
+      (o) => o.output_key === 'secret',
+    )?.output_value;
+    const admin = await cloud.app.inject({ method: 'GET', url: '/admin/cfntools' });
+    assert.ok(typeof secret === 'string' && secret.length > 0 && !admin.body.includes(secret));
+  });
+
+  it('a failing command fails cfn-init: error_exit signals FAILURE and the stack fails with the reason', async () => {
+    await setNoise({ cfnCommands: 'fail' });
+    const stack = await create('broken');
+    assert.equal(stack.stack_status, 'CREATE_FAILED');
+    assert.match(String(stack.stack_status_reason), /Failed to run cfn-init/);
+    const guest = await guestOf(stack);
+    assert.deepEqual(
+      guest.calls.map((c) => [c.tool, c.status, c.message]),
+      [
+        ['cfn-init', 1, 'Error processing metadata: 01-ran has failed.'],
+        ['cfn-signal', 0, null],
+      ],
+    );
+    assert.deepEqual(
+      guest.signals.map((s) => [s.status, s.reason]),
+      [['FAILURE', 'Failed to run cfn-init']],
+    );
+    // The file section ran before the commands, as in cfn-init.
+    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack broken\n');
+  });
+});
