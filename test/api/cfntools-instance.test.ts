@@ -13,6 +13,8 @@ import { type ServeProcess, startNoauthServe } from './serve-process.js';
 const PROJECT = 'cfntools';
 
 const TEMPLATE = `AWSTemplateFormatVersion: '2010-09-09'
+Parameters:
+  Motd: {Type: String, Default: first}
 Resources:
   Net: {Type: OS::Neutron::Net}
   Subnet:
@@ -31,10 +33,27 @@ Resources:
           packages: {yum: {httpd: []}}
           files:
             /etc/app/motd:
-              content: {'Fn::Join': ['', ['stack ', {Ref: 'AWS::StackName'}, "\\n"]]}
+              content: {'Fn::Join': ['', ['stack ', {Ref: 'AWS::StackName'}, ' ', {Ref: Motd}, "\\n"]]}
               mode: '000644'
               owner: root
               group: root
+            /etc/cfn/cfn-credentials:
+              content: {'Fn::Join': ['', ['AWSAccessKeyId=', {Ref: HostKeys}, "\\nAWSSecretKey=", {'Fn::GetAtt': [HostKeys, SecretAccessKey]}, "\\n"]]}
+              mode: '000400'
+            /etc/cfn/cfn-hup.conf:
+              content: {'Fn::Join': ['', ["[main]\\nstack=", {Ref: 'AWS::StackName'}, "\\ncredential-file=/etc/cfn/cfn-credentials\\ninterval=1\\n"]]}
+            /etc/cfn/hooks.conf:
+              content:
+                Fn::Join:
+                - ''
+                - - "[cfn-auto-reloader]\\ntriggers=post.update\\npath=Resources.WebServer.Metadata\\n"
+                  - "action=/opt/aws/bin/cfn-init -s "
+                  - {Ref: 'AWS::StackName'}
+                  - " -r WebServer --access-key "
+                  - {Ref: HostKeys}
+                  - " --secret-key "
+                  - {'Fn::GetAtt': [HostKeys, SecretAccessKey]}
+                  - "\\nrunas=root\\n"
           commands:
             01-ran: {command: 'echo ran > ran.txt'}
     Properties:
@@ -56,6 +75,7 @@ Resources:
             - " --secret-key "
             - {'Fn::GetAtt': [HostKeys, SecretAccessKey]}
             - " || error_exit 'Failed to run cfn-init'\\n"
+            - "/opt/aws/bin/cfn-hup || error_exit 'Failed to start cfn-hup'\\n"
             - "yum -y install httpd || error_exit 'yum failed'\\n"
             - "/opt/aws/bin/cfn-signal -e 0 -r 'Setup complete' '"
             - {Ref: WaitHandle}
@@ -80,10 +100,11 @@ interface GuestView {
   commands: { name: string; policy: string; status: number | null }[];
   recorded: Json[];
   signals: { status: string; reason: string; unique_id: string; http_status: number | null }[];
+  hup: { polls: number; hooks_run: { hook: string; status: number }[] } | null;
 }
 
 describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the sandbox', () => {
-  const cloud = sandboxCloud({ noise: { bootDelayMs: 50, agentPollIntervalMs: 100 } });
+  const cloud = sandboxCloud({ noise: { bootDelayMs: 50, agentPollIntervalMs: 100, cfnHupIntervalMs: 100 } });
   let serve: ServeProcess;
   let api: string;
 
@@ -133,11 +154,20 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     const stack = await create('web');
     assert.equal(stack.stack_status, 'CREATE_COMPLETE', String(stack.stack_status_reason));
     const guest = await guestOf(stack);
-    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack web\n');
+    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack web first\n');
     assert.equal(readFileSync(join(guest.root, 'ran.txt'), 'utf8'), 'ran\n');
-    assert.deepEqual(guest.files, [
-      { path: '/etc/app/motd', mode: '000644', owner: 'root', group: 'root', bytes: 10, source: null },
-    ]);
+    assert.deepEqual(guest.files[0], {
+      path: '/etc/app/motd',
+      mode: '000644',
+      owner: 'root',
+      group: 'root',
+      bytes: 16,
+      source: null,
+    });
+    assert.deepEqual(
+      guest.files.map((f) => f.path),
+      ['/etc/app/motd', '/etc/cfn/cfn-credentials', '/etc/cfn/cfn-hup.conf', '/etc/cfn/hooks.conf'],
+    );
     assert.deepEqual(
       guest.commands.map((c) => [c.name, c.policy, c.status]),
       [['01-ran', 'run', 0]],
@@ -147,6 +177,7 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
       guest.calls.map((c) => [c.tool, c.status]),
       [
         ['cfn-init', 0],
+        ['cfn-hup', 0],
         ['cfn-signal', 0],
       ],
     );
@@ -169,6 +200,25 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     assert.ok(typeof secret === 'string' && secret.length > 0 && !admin.body.includes(secret));
   });
 
+  it('cfn-hup notices the metadata a stack update changed and runs its hook: cfn-init again', async () => {
+    const shown = (JSON.parse((await call('GET', `${api}/stacks/web`)).text) as { stack: Json }).stack;
+    const path = `web/${String(shown.id)}`;
+    const updated = await call('PUT', `${api}/stacks/${path}`, {
+      template: TEMPLATE,
+      parameters: { Motd: 'second' },
+    });
+    assert.equal(updated.status, 202, updated.text);
+    const guest = await guestOf(shown);
+    const motd = join(guest.root, 'etc/app/motd');
+    for (let i = 0; i < 300 && readFileSync(motd, 'utf8') !== 'stack web second\n'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(readFileSync(motd, 'utf8'), 'stack web second\n');
+    const after = await guestOf(shown);
+    assert.deepEqual(after.hup?.hooks_run[0], { hook: 'cfn-auto-reloader', status: 0 });
+    assert.equal(after.signals.length, 1, 'the hook signals nothing');
+  });
+
   it('a failing command fails cfn-init: error_exit signals FAILURE and the stack fails with the reason', async () => {
     await setNoise({ cfnCommands: 'fail' });
     const stack = await create('broken');
@@ -187,6 +237,6 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
       [['FAILURE', 'Failed to run cfn-init']],
     );
     // The file section ran before the commands, as in cfn-init.
-    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack broken\n');
+    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack broken first\n');
   });
 });
