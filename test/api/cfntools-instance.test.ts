@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sandboxCloud } from '../sandbox/support.js';
+import { login, sandboxCloud } from '../sandbox/support.js';
+import { addKeypair, KEY } from '../software/harness.js';
+import { CORPUS } from '../support/shared.js';
 import { type ServeProcess, startNoauthServe } from './serve-process.js';
 
 // One `hearth serve` and the sandbox cloud: AWS::EC2::Instance servers whose UserData the sandbox's
@@ -118,8 +120,8 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
   };
 
   /** Creates the stack and waits until it settles: the stack as shown. */
-  const create = async (name: string): Promise<Json> => {
-    const created = await call('POST', `${api}/stacks`, { stack_name: name, template: TEMPLATE });
+  const create = async (name: string, template = TEMPLATE, parameters: Json = {}): Promise<Json> => {
+    const created = await call('POST', `${api}/stacks`, { stack_name: name, template, parameters });
     assert.equal(created.status, 201, created.text);
     for (let i = 0; i < 1200; i++) {
       const stack = (JSON.parse((await call('GET', `${api}/stacks/${name}`)).text) as { stack: Json }).stack;
@@ -129,9 +131,9 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     return assert.fail(`${name} never settled`);
   };
 
-  const guestOf = async (stack: Json): Promise<GuestView> => {
+  const guestOf = async (stack: Json, resource = 'WebServer'): Promise<GuestView> => {
     const path = `${String(stack.stack_name)}/${String(stack.id)}`;
-    const shown = await call('GET', `${api}/stacks/${path}/resources/WebServer`);
+    const shown = await call('GET', `${api}/stacks/${path}/resources/${resource}`);
     const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id;
     const r = await cloud.app.inject({ method: 'GET', url: '/admin/cfntools' });
     const found = (r.json() as { guests: GuestView[] }).guests.find((g) => g.server_id === id);
@@ -148,6 +150,67 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     api = `${serve.url}/v1/${PROJECT}`;
   });
   after(async () => serve?.stop());
+
+  it('the corpus MySQL_Single_Instance template creates (cfn-init from cfn-init-data) and deletes', async () => {
+    const { token } = await login(cloud.app, 'demo');
+    const image = await cloud.app.inject({
+      method: 'POST',
+      url: '/image/v2/images',
+      headers: { 'x-auth-token': token },
+      payload: { name: 'F17-x86_64-cfntools' },
+    });
+    assert.equal(image.statusCode, 201, image.body);
+    await addKeypair(cloud);
+    // The instance names no subnet: Nova takes the project's only network.
+    const net = await cloud.app.inject({
+      method: 'POST',
+      url: '/network/v2.0/networks',
+      headers: { 'x-auth-token': token },
+      payload: { network: { name: 'corpus-net' } },
+    });
+    assert.equal(net.statusCode, 201, net.body);
+    const template = readFileSync(join(CORPUS, 'cfn/F17/MySQL_Single_Instance.template'), 'utf8');
+    const stack = await create('mysql', template, {
+      KeyName: KEY,
+      InstanceType: 'm1.small',
+      DBName: 'wordpress',
+      DBUsername: 'admin',
+      DBPassword: 'secret1',
+      DBRootPassword: 'secret2',
+    });
+    assert.equal(stack.stack_status, 'CREATE_COMPLETE', String(stack.stack_status_reason));
+    const guest = await guestOf(stack, 'MySqlDatabaseServer');
+    assert.deepEqual(
+      guest.calls.map((c) => [c.tool, c.status]),
+      [
+        ['cfn-init', 0],
+        ['cfn-signal', 0],
+      ],
+    );
+    assert.deepEqual(guest.recorded[0]?.services, {
+      systemd: { mysqld: { enabled: 'true', ensureRunning: 'true' } },
+    });
+    assert.equal(guest.signals[0]?.reason, 'MySQL Database setup complete');
+    assert.ok(!guest.calls[0]!.args.includes('--access-key'), 'no keys: cfn-init read cfn-init-data');
+    const deleted = await call('DELETE', `${api}/stacks/mysql/${String(stack.id)}`);
+    assert.equal(deleted.status, 204, deleted.text);
+    for (let i = 0; i < 300; i++) {
+      const r = await call('GET', `${api}/stacks/mysql/${String(stack.id)}`);
+      const status = r.status === 404 ? 'gone' : (JSON.parse(r.text) as { stack: Json }).stack.stack_status;
+      if (status === 'gone' || status === 'DELETE_COMPLETE') {
+        const netId = (net.json() as { network: { id: string } }).network.id;
+        await cloud.app.inject({
+          method: 'DELETE',
+          url: `/network/v2.0/networks/${netId}`,
+          headers: { 'x-auth-token': token },
+        });
+        return;
+      }
+      assert.notEqual(status, 'DELETE_FAILED', r.text);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail('mysql never deleted');
+  });
 
   it('cfn-init applies the metadata it reads with the access key; cfn-signal completes the stack', async () => {
     await setNoise({ cfnCommands: 'run' });
@@ -209,13 +272,13 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     });
     assert.equal(updated.status, 202, updated.text);
     const guest = await guestOf(shown);
-    const motd = join(guest.root, 'etc/app/motd');
-    for (let i = 0; i < 300 && readFileSync(motd, 'utf8') !== 'stack web second\n'; i++) {
+    let after = guest;
+    for (let i = 0; i < 300 && !after.hup?.hooks_run.length; i++) {
       await new Promise((r) => setTimeout(r, 100));
+      after = await guestOf(shown);
     }
-    assert.equal(readFileSync(motd, 'utf8'), 'stack web second\n');
-    const after = await guestOf(shown);
-    assert.deepEqual(after.hup?.hooks_run[0], { hook: 'cfn-auto-reloader', status: 0 });
+    assert.deepEqual(after.hup?.hooks_run, [{ hook: 'cfn-auto-reloader', status: 0 }]);
+    assert.equal(readFileSync(join(guest.root, 'etc/app/motd'), 'utf8'), 'stack web second\n');
     assert.equal(after.signals.length, 1, 'the hook signals nothing');
   });
 

@@ -39,7 +39,7 @@ export interface CfnToolsRecord extends SandboxObject {
   script: string;
   initData: Json;
   endpoint: string | null;
-  status: 'waiting' | 'running' | 'done' | 'stopped';
+  status: 'waiting' | 'running' | 'done';
   activeAt: number | null;
   exitStatus: number | null;
   lastError: string | null;

@@ -77,7 +77,7 @@ export class CfnToolsGuests {
           lastError: 'interrupted: the sandbox stopped while the script ran',
         });
       }
-      if (record.status !== 'stopped') this.launch(record.id);
+      this.launch(record.id);
     }
   }
 
