@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { Json } from '../../util/json.js';
 import type { SandboxContext } from '../app.js';
@@ -72,7 +72,8 @@ export class HupLoop {
   constructor(private readonly guest: HupGuest) {}
 
   start(): boolean {
-    if (!existsSync(guestPath(this.guest.root, CONF))) return false;
+    const conf = guestPath(this.guest.root, CONF);
+    if (!existsSync(conf)) return false;
     if (this.running) return true;
     this.running = true;
     const noise = this.guest.ctx().noise();
@@ -85,7 +86,7 @@ export class HupLoop {
         hooks_run: [],
       };
     });
-    this.schedule();
+    this.schedule(parseIni(readFileSync(conf, 'utf8')).get('main'));
     return true;
   }
 
@@ -98,7 +99,7 @@ export class HupLoop {
     const ini = parseIni(await this.guest.readGuest(CONF));
     const main = ini.get('main') ?? new Map<string, string>();
     const hooks: Ini = new Map();
-    for (const file of [HOOKS]) parseIni(await this.guest.readGuest(file).catch(() => ''), hooks);
+    parseIni(await this.guest.readGuest(HOOKS).catch(() => ''), hooks);
     const dir = await readdir(guestPath(this.guest.root, HOOKS_DIR)).catch(() => [] as string[]);
     for (const file of dir.sort()) {
       parseIni(await this.guest.readGuest(`${HOOKS_DIR}/${file}`).catch(() => ''), hooks);
