@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { login, sandboxCloud } from '../sandbox/support.js';
@@ -135,9 +135,13 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     const path = `${String(stack.stack_name)}/${String(stack.id)}`;
     const shown = await call('GET', `${api}/stacks/${path}/resources/${resource}`);
     const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id;
+    const found = (await guests()).find((g) => g.server_id === id);
+    return found ?? assert.fail(`no cfn-tools guest for ${String(id)}`);
+  };
+
+  const guests = async (): Promise<GuestView[]> => {
     const r = await cloud.app.inject({ method: 'GET', url: '/admin/cfntools' });
-    const found = (r.json() as { guests: GuestView[] }).guests.find((g) => g.server_id === id);
-    return found ?? assert.fail(`no cfn-tools guest for ${String(id)}: ${r.body}`);
+    return (r.json() as { guests: GuestView[] }).guests;
   };
 
   const setNoise = async (changes: Json) => {
@@ -204,6 +208,12 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
           url: `/network/v2.0/networks/${netId}`,
           headers: { 'x-auth-token': token },
         });
+        // The server's emulation and scratch root go with it.
+        const present = async () =>
+          existsSync(guest.root) || (await guests()).some((g) => g.server_id === guest.server_id);
+        for (let j = 0; j < 100 && (await present()); j++) await new Promise((r) => setTimeout(r, 100));
+        assert.ok(!(await guests()).some((g) => g.server_id === guest.server_id), 'the guest is forgotten');
+        assert.ok(!existsSync(guest.root), 'its scratch root is removed');
         return;
       }
       assert.notEqual(status, 'DELETE_FAILED', r.text);
