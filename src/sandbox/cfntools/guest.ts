@@ -118,11 +118,14 @@ export class CfnGuest {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      void this.tick().catch((error: unknown) =>
+      void this.tick().catch((error: unknown) => {
+        // The script is not tried again; the guest is still watched for its server's end.
         this.save((r) => {
           r.lastError = (error as Error).message;
-        }),
-      );
+          if (r.status === 'running') r.status = 'done';
+        });
+        this.schedule(this.host.ctx().noise().agentPollIntervalMs);
+      });
     }, ms);
     this.timer.unref();
   }
