@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { type AdminAction, adminService } from './admin.js';
 import { agentAdminActions, agentAdminService } from './agent/admin.js';
 import { GuestAgents } from './agent/supervisor.js';
+import { cfnToolsAdminService } from './cfntools/admin.js';
+import { CfnToolsGuests } from './cfntools/supervisor.js';
 import type { AgentBinder } from './bindings.js';
 import { buildSandbox, registerService, type SandboxContext, type ServiceModule } from './app.js';
 import { alarmingService } from './alarming/index.js';
@@ -47,15 +49,20 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   // The binders use the context buildSandbox makes below, once requests arrive.
   const made: { ctx?: SandboxContext } = {};
   const regionState = state.region(SECOND_REGION);
-  const agents = new GuestAgents(
-    () => made.ctx!,
-    new Map([
-      [null, state],
-      [SECOND_REGION, regionState],
-    ]),
-    options.file,
-  );
-  const services = regionalServices(state, () => made.ctx!, agents.binder(null));
+  const regions = new Map([
+    [null, state],
+    [SECOND_REGION, regionState],
+  ]);
+  const agents = new GuestAgents(() => made.ctx!, regions, options.file);
+  const cfnTools = new CfnToolsGuests(() => made.ctx!, regions, options.file);
+  // Nova tells both guests of a new server: its user data says which (if any) it runs.
+  const guests = (region: string | null): AgentBinder => ({
+    serverCreated: (server) => {
+      agents.binder(region).serverCreated(server);
+      cfnTools.binder(region).serverCreated(server);
+    },
+  });
+  const services = regionalServices(state, () => made.ctx!, guests(null));
   const built = buildSandbox({
     state,
     services: [
@@ -63,6 +70,7 @@ export function createSandbox(options: SandboxServerOptions = {}): {
       ...services.map((s) => s.service),
       adminService([...services.flatMap((s) => s.admin), ...agentAdminActions(agents)]),
       agentAdminService(agents),
+      cfnToolsAdminService(cfnTools),
     ],
     tokens: tokenResolver,
     ...(options.noise !== undefined ? { noise: options.noise } : {}),
@@ -74,15 +82,17 @@ export function createSandbox(options: SandboxServerOptions = {}): {
   // The other region: the same APIs again under /regions/NAME, on objects of its own.
   const regionCtx: SandboxContext = { ...built.ctx, state: regionState };
   const prefix = regionPrefix(SECOND_REGION);
-  for (const { service } of regionalServices(regionState, () => regionCtx, agents.binder(SECOND_REGION))) {
+  for (const { service } of regionalServices(regionState, () => regionCtx, guests(SECOND_REGION))) {
     registerService(built.app, regionCtx, service, prefix);
   }
   built.app.addHook('onClose', async () => {
     await agents.close();
+    await cfnTools.close();
     state.close();
   });
   // A state file's guests carry on where they were.
   agents.resume();
+  cfnTools.resume();
   return { app: built.app, ctx: built.ctx, state };
 }
 

@@ -49,6 +49,20 @@ export const NoiseSchema = Type.Object(
      * group name (`*`: any other group); absent: succeed with no outputs.
      */
     agentGroups: Type.Record(Type.String(), GroupPolicySchema, { default: {} }),
+    /** heat-cfntools (cfntools/): how long after ACTIVE the UserData script is interpreted. */
+    cfnStartDelayMs: Type.Integer({ minimum: 0, default: 0 }),
+    /** A cfn-init call fails (exit status 1) without applying anything. */
+    cfnFailureRate: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+    /**
+     * What cfn-init does with `commands`: succeed (recorded, not run), run (in the server's scratch
+     * folder, a minimal environment, `cfnCommandTimeoutMs` at most), fail (each fails).
+     */
+    cfnCommands: Type.Union([Type.Literal('succeed'), Type.Literal('run'), Type.Literal('fail')], {
+      default: 'succeed',
+    }),
+    cfnCommandTimeoutMs: Type.Integer({ minimum: 1, default: 10_000 }),
+    /** How often cfn-hup polls (0: the `interval` of its cfn-hup.conf, in minutes). */
+    cfnHupIntervalMs: Type.Integer({ minimum: 0, default: 0 }),
     /** Per-project quotas (-1: unlimited), as Nova, Neutron and Cinder name them. */
     quotas: Type.Object(
       {

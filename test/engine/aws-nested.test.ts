@@ -13,8 +13,8 @@ import { type DriftRig, driftRig } from './drift-support.js';
 type Answer = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // The AWS types Heat builds from nested stacks or other services (load balancer, database,
-// alarm, bucket) through the engine, on the sandbox cloud. The sandbox's servers run no
-// cfn-tools, so the test signals each nested wait condition's handle itself, as cfn-signal would.
+// alarm, bucket) through the engine, on the sandbox cloud. There is no API here for the sandbox's
+// cfn-tools to reach, so the test signals each nested wait condition's handle itself, as cfn-signal would.
 
 const signer = new SignalSigner(Buffer.from('k'.repeat(32)));
 const credentials = { signalCredentials: signalCredentials.bind(null, signer, 'http://hearth.test:8004') };

@@ -90,6 +90,25 @@ export function initData(userData: string | null | undefined): JsonObject | unde
   return undefined;
 }
 
+/**
+ * The `x-cfninitdata` parts of a server's user_data by file name (`cfn-userdata`,
+ * `cfn-metadata-server`, `cfn-boto-cfg`...), as cloud-init's part handler writes them to
+ * /var/lib/heat-cfntools; empty when the user data is not MIME.
+ */
+export function cfnDataParts(userData: string | null | undefined): Map<string, string> {
+  const parts = new Map<string, string>();
+  if (!userData) return parts;
+  const text = Buffer.from(userData.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (!/content-type:/i.test(text)) return parts;
+  for (const part of leaves(splitPart(text))) {
+    const name = parameter(part.headers.get('content-disposition'), 'filename');
+    if (name !== undefined && /^text\/x-cfninitdata/i.test(part.headers.get('content-type') ?? '')) {
+      parts.set(name, decodeBody(part));
+    }
+  }
+  return parts;
+}
+
 /** The `os-collect-config` section of a metadata document, if it has one. */
 export function collectConfig(metadata: JsonObject | undefined): JsonObject | undefined {
   const occ = metadata?.['os-collect-config'];
