@@ -210,8 +210,8 @@ export async function definitionFor(
     const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
     definition = record ? await scope.cache.load(record, identity) : undefined;
   }
-  // Nodes resolve its snippets next: Fn::GetAZs needs the zones at hand.
-  await loadZones(scope.deps, scope.stack, definition);
+  // Nodes resolve its snippets next: Fn::GetAZs needs the zones at hand (checked here: no await for most).
+  if (definition?.usesAvailabilityZones) await loadZones(scope.deps, scope.stack, definition);
   return definition;
 }
 
