@@ -39,4 +39,9 @@ export interface StackDefinition {
   readonly totalResources: number;
   /** The parent resource's facade (`resource_facade`), for a nested stack the engine made. */
   readonly facade?: ParentFacade;
+  /**
+   * Binding resolved Fn::GetAZs: run-time resolution needs the cloud's availability zones (looked
+   * up first, see engine/context/zones.ts). Absent for templates that do not use it.
+   */
+  readonly usesAvailabilityZones?: true;
 }

@@ -248,6 +248,7 @@ function* defineUnannotated(
     graph,
     totalResources: nesting.counter.resources,
     ...(nesting.depth === 0 && options.facade ? { facade: options.facade } : {}),
+    ...(context.readsAvailabilityZones ? { usesAvailabilityZones: true } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export class ValidationContext implements ResolveContext {
   private scope: ResourceScope = { enabled: new Map(), all: new Set() };
   /** get_attr reads per resource, checked once that resource's type is known. */
   private readonly attributeReads = new Map<string, FnCall[]>();
+  /** Fn::GetAZs was resolved: the engine looks the cloud's zones up before resolving at run time. */
+  readsAvailabilityZones = false;
 
   constructor(
     private readonly template: Template,
@@ -91,6 +93,11 @@ export class ValidationContext implements ResolveContext {
 
   yaql(expression: string, data: Value, path: DocPath): Value {
     return evaluateYaqlAt(expression, data, path);
+  }
+
+  availabilityZones(): Value {
+    this.readsAvailabilityZones = true;
+    return UNKNOWN;
   }
 
   /** Checks get_attr reads of `resource` against its type's attributes, once the type is known. */

@@ -388,3 +388,18 @@ outputs:
     assert.match(bad.message, /Nope/);
   });
 });
+
+describe('Fn::GetAZs when bound', () => {
+  test('binding records whether run-time resolution needs the zones: only where the function is used', () => {
+    const plain = define(`${AWS}Resources:\n  a: {Type: Test::Thing, Properties: {x: 'Fn::GetAZs'}}\n`);
+    assert.equal(plain.usesAvailabilityZones, undefined);
+    for (const where of [
+      "Resources:\n  a: {Type: Test::Thing, Properties: {x: {'Fn::Select': [0, {'Fn::GetAZs': ''}]}}}\n",
+      "Resources:\n  a: {Type: Test::Thing, Metadata: {z: {'Fn::GetAZs': ''}}}\nOutputs:\n  o: {Value: 1}\n",
+      "Resources:\n  a: {Type: Test::Thing}\nOutputs:\n  o: {Value: {'Fn::GetAZs': {Ref: 'AWS::Region'}}}\n",
+    ]) {
+      const used = define(`${AWS}${where}`);
+      assert.equal(used.usesAvailabilityZones, true, where);
+    }
+  });
+});

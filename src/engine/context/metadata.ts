@@ -5,6 +5,7 @@ import { isPlainObject, type JsonObject } from '../../util/json.js';
 import type { EngineDeps } from '../core/deps.js';
 import { currentOutputs } from './outputs.js';
 import { NodeResolveContext } from './resolver.js';
+import { loadZones } from './zones.js';
 
 /**
  * A resource's metadata as Heat's API shows it: the template's `metadata` snippet resolved against
@@ -20,6 +21,7 @@ export async function resourceMetadata(
   const snippet = definition.resources.get(name)?.definition.metadata;
   if (snippet === undefined || snippet === null) return {};
   const rows = await deps.store.tx((tx) => tx.resources.listStates(stack.id));
+  await loadZones(deps, stack, definition);
   const context = new NodeResolveContext(definition, currentOutputs(deps, rows, stack.id));
   try {
     const value = context.resolve(snippet);

@@ -16,6 +16,7 @@ import { peerReader, signalWaitKey } from './peers.js';
 import { CFN_TOOLS_PATH } from '../../resources/server-agent/transport.js';
 import { resourceMetadata } from './metadata.js';
 import { NodeResolveContext } from './resolver.js';
+import { loadZones } from './zones.js';
 import { idempotencyKey } from '../core/rows.js';
 import { findSoftwareConfig } from './software-configs.js';
 import { softwareService } from '../../software/service.js';
@@ -204,10 +205,14 @@ export async function definitionFor(
 ): Promise<StackDefinition | undefined> {
   if (!templateId) return undefined;
   const identity = { stackId: scope.stack.id, stackName: scope.stack.name, projectId: scope.stack.projectId };
-  const cached = scope.cache.peek(templateId, scope.stack.id);
-  if (cached) return cached;
-  const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
-  return record ? scope.cache.load(record, identity) : undefined;
+  let definition = scope.cache.peek(templateId, scope.stack.id);
+  if (!definition) {
+    const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
+    definition = record ? await scope.cache.load(record, identity) : undefined;
+  }
+  // Nodes resolve its snippets next: Fn::GetAZs needs the zones at hand (checked here: no await for most).
+  if (definition?.usesAvailabilityZones) await loadZones(scope.deps, scope.stack, definition);
+  return definition;
 }
 
 /**

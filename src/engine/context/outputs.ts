@@ -5,6 +5,7 @@ import { ResourceFailure } from '../../resources/contract.js';
 import type { EngineDeps } from '../core/deps.js';
 import type { NodeOutput } from '../core/nodes.js';
 import { NodeResolveContext } from './resolver.js';
+import { loadZones } from './zones.js';
 import { idempotencyKey } from '../core/rows.js';
 import type { TemplateCache } from '../core/templates.js';
 import { peerReader } from './peers.js';
@@ -37,6 +38,7 @@ export async function stackOutputs(
   // A stack without outputs (a group's generated child, say) reads none of its rows.
   if (definition.template.outputs.size === 0) return [];
   const rows = await deps.store.tx((tx) => tx.resources.listStates(stack.id));
+  await loadZones(deps, stack, definition);
   const context = new NodeResolveContext(definition, currentOutputs(deps, rows, stack.id));
   const out: StackOutput[] = [];
   for (const [name, output] of definition.template.outputs) {

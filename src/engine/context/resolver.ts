@@ -11,6 +11,7 @@ import type { DefinedResource, StackDefinition } from '../../template/stack-defi
 import { validateProperties } from '../../template/properties/index.js';
 import { evaluateYaqlAt } from '../../template/functions/yaql.js';
 import type { NodeOutput } from '../core/nodes.js';
+import { zonesOf } from './zones.js';
 
 /**
  * Resolves one resource's snippets during a traversal. Parameters and conditions come from the
@@ -74,6 +75,11 @@ export class NodeResolveContext implements ResolveContext {
 
   yaql(expression: string, data: Value, path: DocPath): Value {
     return evaluateYaqlAt(expression, data, path);
+  }
+
+  /** The zones loadZones looked up for this definition (before resolving: resolution is synchronous). */
+  availabilityZones(): Value {
+    return zonesOf(this.definition);
   }
 
   private input(name: string, path: DocPath): NodeOutput {

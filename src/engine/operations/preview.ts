@@ -125,6 +125,11 @@ class PreviewResolveContext extends NodeResolveContext {
   override facade(section: FacadeSection, path: DocPath): Value {
     return this.definition.facade ? super.facade(section, path) : UNKNOWN;
   }
+
+  // A preview calls no cloud: the zones stay unknown, as in validation.
+  override availabilityZones(): Value {
+    return UNKNOWN;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { type BeginOptions, beginTraversal } from '../core/traversal.js';
 import { setObservation } from './observation.js';
 import { refuseRestrictedActions } from './restricted.js';
 import { unchangedFor } from '../nodes/unchanged.js';
+import { loadZones } from '../context/zones.js';
 import { beginLegacy, notInLegacyMode } from '../legacy/begin.js';
 import { migrateOnUpdate } from '../legacy/migrate.js';
 import { bind } from './prepare.js';
@@ -31,6 +32,8 @@ export async function updateStack(
   const refused = await refuseRestrictedActions(deps, prepared, req.disableRollback ?? stack.disableRollback);
   if (refused) return refused;
   const desired = desiredOf(definition);
+  // unchangedFor resolves properties, Fn::GetAZs among them (synchronously, in the transaction).
+  await loadZones(deps, stack, definition);
   const stackChanges = {
     ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
     ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
@@ -82,6 +85,7 @@ export async function rollbackStack(deps: EngineDeps, cache: TemplateCache, stac
       projectId: stack.projectId,
     });
     desired = desiredOf(definition);
+    await loadZones(deps, stack, definition);
   }
   await deps.store.tx((tx) =>
     beginTraversal(tx, {

@@ -51,6 +51,7 @@ import { nestedResources } from '../../context/adopt-document.js';
 import { ADOPT_KEY, adoptEntryOf } from '../../core/rows.js';
 import { resumeNestedVisit } from '../suspend-node.js';
 import { NodeResolveContext } from '../../context/resolver.js';
+import { loadZones } from '../../context/zones.js';
 import { beginTraversal } from '../../core/traversal.js';
 import { drop, retryLater, waitForLock } from '../../context/node-work.js';
 import { makeReplacement, recordDone } from '../record.js';
@@ -280,6 +281,8 @@ async function converge(
     if (err instanceof TemplateError) return failNode(scope, row, resourceFailureText(err, row.name));
     throw err;
   }
+  // What stays unchanged is found by resolving the child's properties (Fn::GetAZs among them).
+  if (op === 'update') await loadZones(deps, identity, definition);
   const action = adopt ? 'ADOPT' : ACTION[op];
   const progress: NestedProgress = {
     child: childId,
