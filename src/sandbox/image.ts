@@ -81,9 +81,19 @@ export function saveImage(
   return state.put('image', owner, record(fields, owner, now));
 }
 
+/**
+ * The images a project sees (Glance's visibility): the sandbox's seeded ones, its own, and the
+ * ones another project made public.
+ */
+export function visibleImages(state: SandboxState, projectId: string): Image[] {
+  return state
+    .list<Image>('image')
+    .filter((i) => i.owner === null || i.owner === projectId || i.visibility === 'public');
+}
+
 /** An image the project can see, by id or (unique) name; undefined when there is none. */
 export function findImage(state: SandboxState, projectId: string, ref: string): Image | undefined {
-  const visible = state.visible<Image>('image', projectId);
+  const visible = visibleImages(state, projectId);
   return visible.find((i) => i.id === ref) ?? visible.find((i) => i.name === ref);
 }
 
@@ -107,7 +117,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.get('/v2/images', async (request) => {
     const query = request.query as Record<string, string | undefined>;
-    let images = ctx.state.visible<Image>('image', request.caller.projectId);
+    let images = visibleImages(ctx.state, request.caller.projectId);
     for (const key of FILTERS) {
       const wanted = query[key];
       if (wanted !== undefined) images = images.filter((i) => String(i[key]) === wanted);
@@ -128,9 +138,7 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get<{ Params: { id: string } }>('/v2/images/:id', async (request) => {
-    const image = ctx.state
-      .visible<Image>('image', request.caller.projectId)
-      .find((i) => i.id === request.params.id);
+    const image = visibleImages(ctx.state, request.caller.projectId).find((i) => i.id === request.params.id);
     if (!image) throw notFound('Image', request.params.id);
     return image;
   });
@@ -145,6 +153,10 @@ function register(app: FastifyInstance, ctx: SandboxContext): void {
     }
     for (const key of ['min_disk', 'min_ram'] as const) {
       if (typeof body[key] === 'number') fields[key] = body[key] as number;
+    }
+    // Glance's default policy (publicize_image): only an admin makes an image public.
+    if (fields.visibility === 'public' && !request.caller.roles.includes('admin')) {
+      throw new ApiError(403, 'You are not authorized to complete publicize_image action.');
     }
     if (typeof body.id === 'string') fields.id = body.id;
     if (Array.isArray(body.tags)) fields.tags = body.tags.map(String);

@@ -316,6 +316,20 @@ describe('sandbox tenancy: bob against alice’s objects', () => {
     assert.equal((await ok(alice, 'GET', nova('/os-keypairs/alice-key'))).keypair.name, 'alice-key');
   });
 
+  it('Glance: only an admin makes an image public, which every project then sees and boots', async () => {
+    await refused(403, 'POST', '/image/v2/images', { name: 'bob-public', visibility: 'public' });
+    const admin = await login(app, 'admin');
+    const image = await ok(admin, 'POST', '/image/v2/images', { name: 'shared-image', visibility: 'public' });
+    assert.equal((await ok(bob, 'GET', `/image/v2/images/${image.id}`)).name, 'shared-image');
+    const listed = await ok(bob, 'GET', '/image/v2/images?name=shared-image');
+    assert.deepEqual(
+      listed.images.map((i: Answer) => i.id),
+      [image.id],
+    );
+    // Seen is not owned: bob cannot delete it.
+    await refused(404, 'DELETE', `/image/v2/images/${image.id}`);
+  });
+
   it('Nova: a port bob points at alice’s server (device_id) is not one of its interfaces', async () => {
     const port = await ok(bob, 'POST', net('/ports'), {
       port: { network_id: b.network, device_id: a.server, device_owner: 'compute:nova' },
