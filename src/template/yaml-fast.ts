@@ -61,6 +61,18 @@ const HEAT_SCHEMA = yaml.FAILSAFE_SCHEMA.extend({
   implicit: [types.null, bool11, int11, types.float, types.merge],
 });
 
+function loadWithJsYaml(text: string, maxDepth: number): Json {
+  // js-yaml counts up to two of its levels for one of the document's (a block sequence entry,
+  // a flow collection's item, the scalar at the end): twice the limit, and a little, is surely
+  // deeper; the exact limit is checked on the result. (Its typings predate the option.)
+  const options: yaml.LoadOptions & { maxDepth: number } = {
+    schema: HEAT_SCHEMA,
+    json: true,
+    maxDepth: 2 * maxDepth + 2,
+  };
+  return (yaml.load(text, options) ?? null) as Json;
+}
+
 export class FastYamlError extends Error {
   constructor(
     message: string,
@@ -84,15 +96,7 @@ export class FastYamlDepthError extends FastYamlError {}
 export function loadYamlFast(text: string, maxDepth: number): Json | undefined {
   const anchored = text.includes('&') && /(^|[\s[{,:-])&[^\s,[\]{}]+/.test(text);
   try {
-    // js-yaml counts up to two of its levels for one of the document's (a block sequence entry,
-    // a flow collection's item, the scalar at the end): twice the limit, and a little, is surely
-    // deeper; the exact limit is checked on the result. (Its typings predate the option.)
-    const options: yaml.LoadOptions & { maxDepth: number } = {
-      schema: HEAT_SCHEMA,
-      json: true,
-      maxDepth: 2 * maxDepth + 2,
-    };
-    const value = (yaml.load(text, options) ?? null) as Json;
+    const value = loadWithJsYaml(text, maxDepth);
     return anchored ? undefined : value;
   } catch (err) {
     if (err instanceof yaml.YAMLException) {
@@ -118,12 +122,7 @@ const EXPANSION_PER_CHARACTER = 16;
  */
 export function loadYamlLenient(text: string, maxDepth: number, maxNodes: number): Json | undefined {
   try {
-    const options: yaml.LoadOptions & { maxDepth: number } = {
-      schema: HEAT_SCHEMA,
-      json: true,
-      maxDepth: 2 * maxDepth + 2,
-    };
-    const value = (yaml.load(text, options) ?? null) as Json;
+    const value = loadWithJsYaml(text, maxDepth);
     // Aliases are shared objects: copied (unshared) only once the copy is known to be small, in
     // proportion to the text as well (no alias count is checked on this path).
     const limit = Math.min(maxNodes, EXPANSION_PER_CHARACTER * text.length);

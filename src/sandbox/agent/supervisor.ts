@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { JsonObject } from '../../util/json.js';
 import type { SandboxContext } from '../app.js';
 import type { AgentBinder } from '../bindings.js';
-import { currentPhase, type ServerRecord } from '../compute/server-state.js';
+import { guestPower } from '../compute/server-state.js';
 import type { SandboxState } from '../state.js';
 import { Agent, AGENT_KIND, type AgentRecord } from './agent.js';
 import { collectConfig, initData } from './bootstrap.js';
@@ -146,11 +146,7 @@ export class GuestAgents {
   private serverState(record: AgentRecord): 'running' | 'off' | 'gone' {
     if (record.source === 'registered') return 'running';
     const state = this.regions.get(record.region) ?? this.live().state;
-    const server = state.get<ServerRecord>('server', record.serverId);
-    if (!server || server.deletedAt !== null) return 'gone';
-    const status = currentPhase(server, this.live().now()).status;
-    if (status === 'DELETED') return 'gone';
-    return status === 'ACTIVE' ? 'running' : 'off';
+    return guestPower(state, record.serverId, this.live().now());
   }
 
   /** The server was deleted: its agent, record and scratch folder go. */

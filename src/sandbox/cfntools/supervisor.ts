@@ -6,7 +6,7 @@ import type { Json } from '../../util/json.js';
 import type { SandboxContext } from '../app.js';
 import { cfnDataParts } from '../agent/bootstrap.js';
 import type { AgentBinder } from '../bindings.js';
-import { currentPhase, type ServerRecord } from '../compute/server-state.js';
+import { guestPower } from '../compute/server-state.js';
 import type { SandboxState } from '../state.js';
 import { CFN_TOOLS_KIND, CfnGuest, type CfnToolsRecord } from './guest.js';
 import { cfnEndpoint } from './remote.js';
@@ -115,11 +115,7 @@ export class CfnToolsGuests {
 
   private serverState(record: CfnToolsRecord): 'running' | 'off' | 'gone' {
     const state = this.regions.get(record.region) ?? this.live().state;
-    const server = state.get<ServerRecord>('server', record.serverId);
-    if (!server || server.deletedAt !== null) return 'gone';
-    const status = currentPhase(server, this.live().now()).status;
-    if (status === 'DELETED') return 'gone';
-    return status === 'ACTIVE' ? 'running' : 'off';
+    return guestPower(state, record.serverId, this.live().now());
   }
 
   private forget(serverId: string): void {

@@ -190,3 +190,19 @@ export function servers(
     .map((s) => settle(compute, s))
     .filter((s) => withDeleted || s.deletedAt === null);
 }
+
+/**
+ * Whether a guest (an agent, heat-cfntools) on server `serverId` of `state` runs now: its server is
+ * ACTIVE (`running`), another status (`off`), or deleted (`gone`).
+ */
+export function guestPower(
+  state: { get<T extends SandboxObject>(kind: string, id: string): T | undefined },
+  serverId: string,
+  now: number,
+): 'running' | 'off' | 'gone' {
+  const server = state.get<ServerRecord>('server', serverId);
+  if (!server || server.deletedAt !== null) return 'gone';
+  const status = currentPhase(server, now).status;
+  if (status === 'DELETED') return 'gone';
+  return status === 'ACTIVE' ? 'running' : 'off';
+}

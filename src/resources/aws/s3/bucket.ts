@@ -1,11 +1,17 @@
-import { isNotFound, OpenStackError } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, C, P } from '../../../template/properties/index.js';
 import type { JsonObject } from '../../../util/json.js';
-import { type PluginContext, ResourceFailure } from '../../contract.js';
+import type { PluginContext } from '../../contract.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
-import { realityOf, serviceFailure } from '../../openstack/common.js';
+import { realityOf } from '../../openstack/common.js';
+import {
+  containerPath,
+  deleteContainer,
+  storageUrl,
+  SWIFT,
+  swiftFailure,
+} from '../../openstack/swift/common.js';
 
 /**
  * AWS::S3::Bucket: a Swift container named as Heat names its physical resources, made as Heat
@@ -15,15 +21,9 @@ import { realityOf, serviceFailure } from '../../openstack/common.js';
  * name; its attributes come from the account's storage URL.
  */
 
-const SERVICE = 'object-store';
 const TAG_PREFIX = 'X-Container-Meta-S3-Tag-';
 /** Swift's wildcard referrer: anyone. */
 const ANYONE = '.r:*';
-
-const swiftFailure = (action: string, error: unknown) =>
-  serviceFailure(action, error, SERVICE, 'object storage (Swift)');
-
-const containerPath = (name: string) => `/${encodeURIComponent(name)}`;
 
 /** The container's headers from the properties, for the user the stack acts as. */
 async function headersFor(
@@ -50,13 +50,6 @@ async function headersFor(
   else headers['X-Container-Read'] = self;
   headers['X-Container-Write'] = acl === 'PublicReadWrite' ? ANYONE : self;
   return headers;
-}
-
-/** The account's storage URL (what swiftclient's get_auth answers first). */
-async function storageUrl(ctx: PluginContext): Promise<URL> {
-  const cloud = ctx.openstack();
-  await cloud.projectId();
-  return new URL(await cloud.session.endpoint(SERVICE));
 }
 
 export const s3BucketPlugin: CatalogPlugin = {
@@ -103,7 +96,7 @@ export const s3BucketPlugin: CatalogPlugin = {
     try {
       // A PUT of an existing container only sets its headers: a create run again is harmless.
       const headers = await headersFor(ctx, properties);
-      await ctx.openstack().request(SERVICE, 'PUT', containerPath(name), undefined, { headers });
+      await ctx.openstack().request(SWIFT, 'PUT', containerPath(name), undefined, { headers });
     } catch (error) {
       throw swiftFailure('creating the container', error);
     }
@@ -111,19 +104,12 @@ export const s3BucketPlugin: CatalogPlugin = {
   },
 
   async delete(ctx) {
-    const name = ctx.physicalId;
-    if (!name) return {};
-    const cloud = ctx.openstack();
-    try {
-      await cloud.request(SERVICE, 'DELETE', containerPath(name));
-    } catch (error) {
-      if (isNotFound(error)) return {};
-      if (error instanceof OpenStackError && error.status === 409) {
-        throw new ResourceFailure(`The bucket you tried to delete is not empty (${name}).`, {
-          heatClass: 'ResourceActionNotSupported',
-        });
-      }
-      throw swiftFailure('deleting the container', error);
+    if (ctx.physicalId) {
+      await deleteContainer(
+        ctx,
+        ctx.physicalId,
+        `The bucket you tried to delete is not empty (${ctx.physicalId}).`,
+      );
     }
     return {};
   },
@@ -131,7 +117,7 @@ export const s3BucketPlugin: CatalogPlugin = {
   async check(ctx) {
     if (!ctx.physicalId) return;
     try {
-      await ctx.openstack().request(SERVICE, 'HEAD', containerPath(ctx.physicalId));
+      await ctx.openstack().request(SWIFT, 'HEAD', containerPath(ctx.physicalId));
     } catch (error) {
       throw swiftFailure('reading the container', error);
     }
@@ -141,7 +127,7 @@ export const s3BucketPlugin: CatalogPlugin = {
     // Heat reads nothing of a bucket back: the container existing is all there is.
     return realityOf(async () => {
       if (!ctx.physicalId) return undefined;
-      await ctx.openstack().request(SERVICE, 'HEAD', containerPath(ctx.physicalId));
+      await ctx.openstack().request(SWIFT, 'HEAD', containerPath(ctx.physicalId));
       return { ...(ctx.storedProperties ?? {}) };
     });
   },

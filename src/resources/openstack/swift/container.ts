@@ -1,11 +1,12 @@
-import { isNotFound, OpenStackError } from '../../../openstack/index.js';
+import { isNotFound } from '../../../openstack/index.js';
 import type { Value } from '../../../template/functions/types.js';
 import { attr, P } from '../../../template/properties/index.js';
 import { type Json, type JsonObject, jsonEqual } from '../../../util/json.js';
-import { type PluginContext, ResourceFailure } from '../../contract.js';
+import type { PluginContext } from '../../contract.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import { physicalResourceName } from '../../heat/physical-name.js';
-import { realityOf, serviceFailure } from '../common.js';
+import { realityOf } from '../common.js';
+import { containerPath, deleteContainer, storageUrl, SWIFT, swiftFailure } from './common.js';
 
 /**
  * OS::Swift::Container: a Swift container as Heat makes it: named by `name` or the physical name,
@@ -14,13 +15,7 @@ import { realityOf, serviceFailure } from '../common.js';
  * replaces it). A non-empty container is deleted only with `PurgeOnDelete`, its objects first.
  */
 
-const SERVICE = 'object-store';
 const META = { container: 'X-Container-Meta-', account: 'X-Account-Meta-' } as const;
-
-const swiftFailure = (action: string, error: unknown) =>
-  serviceFailure(action, error, SERVICE, 'object storage (Swift)');
-
-const containerPath = (name: string) => `/${encodeURIComponent(name)}`;
 
 function metaHeaders(kind: keyof typeof META, meta: Value): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -30,15 +25,8 @@ function metaHeaders(kind: keyof typeof META, meta: Value): Record<string, strin
   return headers;
 }
 
-/** The account's storage URL (swiftclient's `url`), from the catalog. */
-async function storageUrl(ctx: PluginContext): Promise<URL> {
-  const cloud = ctx.openstack();
-  await cloud.projectId();
-  return new URL(await cloud.session.endpoint(SERVICE));
-}
-
 async function headContainer(ctx: PluginContext, name: string): Promise<Record<string, string>> {
-  const response = await ctx.openstack().request(SERVICE, 'HEAD', containerPath(name));
+  const response = await ctx.openstack().request(SWIFT, 'HEAD', containerPath(name));
   return Object.fromEntries(response.headers.entries());
 }
 
@@ -47,7 +35,7 @@ async function purge(ctx: PluginContext, name: string): Promise<void> {
   const cloud = ctx.openstack();
   for (;;) {
     const listed = await cloud.request<{ name: string }[] | undefined>(
-      SERVICE,
+      SWIFT,
       'GET',
       `${containerPath(name)}?format=json`,
     );
@@ -55,7 +43,7 @@ async function purge(ctx: PluginContext, name: string): Promise<void> {
     if (objects.length === 0) return;
     for (const object of objects) {
       try {
-        await cloud.request(SERVICE, 'DELETE', `${containerPath(name)}/${encodeURIComponent(object.name)}`);
+        await cloud.request(SWIFT, 'DELETE', `${containerPath(name)}/${encodeURIComponent(object.name)}`);
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }
@@ -111,9 +99,9 @@ export const swiftContainerPlugin: CatalogPlugin = {
     const account = metaHeaders('account', properties['X-Account-Meta'] ?? null);
     try {
       if (Object.keys(account).length > 0) {
-        await ctx.openstack().request(SERVICE, 'POST', '', undefined, { headers: account });
+        await ctx.openstack().request(SWIFT, 'POST', '', undefined, { headers: account });
       }
-      await ctx.openstack().request(SERVICE, 'PUT', containerPath(name), undefined, { headers });
+      await ctx.openstack().request(SWIFT, 'PUT', containerPath(name), undefined, { headers });
     } catch (error) {
       throw swiftFailure('creating the container', error);
     }
@@ -125,16 +113,11 @@ export const swiftContainerPlugin: CatalogPlugin = {
     if (!name) return {};
     try {
       if (ctx.storedProperties?.PurgeOnDelete === true) await purge(ctx, name);
-      await ctx.openstack().request(SERVICE, 'DELETE', containerPath(name));
     } catch (error) {
       if (isNotFound(error)) return {};
-      if (error instanceof OpenStackError && error.status === 409) {
-        throw new ResourceFailure(`Deleting non-empty container (${name}) when PurgeOnDelete is False`, {
-          heatClass: 'ResourceActionNotSupported',
-        });
-      }
-      throw swiftFailure('deleting the container', error);
+      throw swiftFailure('deleting the objects', error);
     }
+    await deleteContainer(ctx, name, `Deleting non-empty container (${name}) when PurgeOnDelete is False`);
     return {};
   },
 
