@@ -108,7 +108,11 @@ function regionalServices(
 ): { service: ServiceModule; admin: readonly AdminAction[] }[] {
   const lateCtx = new Proxy({} as SandboxContext, { get: (_target, name) => Reflect.get(live(), name) });
   const bindings = {
-    ports: networkPorts(state, { now: () => live().now(), noise: () => live().noise() }),
+    ports: networkPorts(state, {
+      now: () => live().now(),
+      noise: () => live().noise(),
+      random: () => live().random(),
+    }),
     volumes: volumeAttachments(lateCtx),
     agents,
   };

@@ -63,6 +63,12 @@ export const NoiseSchema = Type.Object(
     cfnCommandTimeoutMs: Type.Integer({ minimum: 1, default: 10_000 }),
     /** How often cfn-hup polls (0: the `interval` of its cfn-hup.conf, in minutes). */
     cfnHupIntervalMs: Type.Integer({ minimum: 0, default: 0 }),
+    /**
+     * How Neutron picks a port's address when none is asked for: `first` (the first free one of
+     * the subnet's pools: repeatable), or `random` (as Neutron's IPAM does: any of the first
+     * thousand free ones).
+     */
+    ipAllocation: Type.Union([Type.Literal('first'), Type.Literal('random')], { default: 'first' }),
     /** Per-project quotas (-1: unlimited), as Nova, Neutron and Cinder name them. */
     quotas: Type.Object(
       {

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { defaultNoise, type Noise } from '../noise.js';
+import { defaultNoise, type Noise, type Random } from '../noise.js';
 import type { SandboxState } from '../state.js';
 import type { NicRequest, PortBinder, ServerAddress } from '../bindings.js';
 import { type Env, save } from './common.js';
@@ -21,8 +21,10 @@ import { createPort, deletePort } from './ports.js';
 export interface BinderClock {
   /** The sandbox clock (timestamps); default Date.now. */
   now?: () => number;
-  /** The noise knobs (port quotas); default: no quotas. */
+  /** The noise knobs (port quotas, address allocation); default: no quotas. */
   noise?: () => Noise;
+  /** The noise's random draws (a random address); default Math.random. */
+  random?: Random;
 }
 
 export function networkPorts(state: SandboxState, clock: BinderClock = {}): PortBinder {
@@ -30,6 +32,7 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
     state,
     now: () => (clock.now ?? Date.now)(),
     noise: () => (clock.noise ?? defaultNoise)(),
+    ...(clock.random ? { random: clock.random } : {}),
   };
 
   /**

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError } from '../errors.js';
 import {
+  addressPick,
   baseFields,
   type Body,
   checkQuota,
@@ -129,7 +130,7 @@ export function registerFloatingIps(app: FastifyInstance, ctx: SandboxContext): 
     const fip = ctx.state.transaction(() => {
       checkQuota(ctx, 'floatingip', KIND.floatingip, projectId);
       const wanted = address ? [{ ip_address: address }] : subnetId ? [{ subnet_id: subnetId }] : undefined;
-      const [ip] = resolveFixedIps(ctx.state, network.id, wanted);
+      const [ip] = resolveFixedIps(ctx.state, network.id, wanted, undefined, addressPick(ctx));
       if (!ip) {
         throw new ApiError(
           409,

@@ -138,15 +138,31 @@ export function checkPools(c: Cidr, pools: unknown, gateway: number | undefined)
   return parsed.map(([start, end]) => ({ start: formatIp(start), end: formatIp(end) }));
 }
 
-/** The first address of the pools not in `used`, or undefined when they are exhausted. */
-export function firstFree(pools: readonly Pool[], used: ReadonlySet<string>): string | undefined {
+/** Chooses among `count` free addresses (their index); absent: the first. */
+export type AddressPick = (count: number) => number;
+
+/** How many free addresses Neutron's IPAM draws one from. */
+const WINDOW = 1000;
+
+/**
+ * An address of the pools not in `used` (the first, or the one `pick` chooses among the first
+ * WINDOW free ones), or undefined when they are exhausted.
+ */
+export function freeAddress(
+  pools: readonly Pool[],
+  used: ReadonlySet<string>,
+  pick?: AddressPick,
+): string | undefined {
+  const wanted = pick ? WINDOW : 1;
+  const free: string[] = [];
   for (const pool of pools) {
     const start = parseIp(pool.start)!;
     const end = parseIp(pool.end)!;
-    for (let ip = start; ip <= end; ip++) {
+    for (let ip = start; ip <= end && free.length < wanted; ip++) {
       const text = formatIp(ip);
-      if (!used.has(text)) return text;
+      if (!used.has(text)) free.push(text);
     }
   }
-  return undefined;
+  if (free.length === 0) return undefined;
+  return free[pick ? Math.min(free.length - 1, Math.max(0, pick(free.length))) : 0];
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { SandboxState } from '../state.js';
 import { type Body, type Env, invalid, type Stored, timestamp } from './common.js';
-import { contains, firstFree, parseCidr, parseIp, type Pool } from './ip-allocation.js';
+import { type AddressPick, contains, freeAddress, parseCidr, parseIp, type Pool } from './ip-allocation.js';
 
 /**
  * The stored shapes of Neutron's objects and what several resources need of each other: which
@@ -154,8 +154,13 @@ export function usedAddresses(state: SandboxState, subnetId: string, exceptPort?
 }
 
 /** The next free address of the subnet's pools, or 409 IpAddressGenerationFailure. */
-export function allocateFrom(state: SandboxState, subnet: Subnet, exceptPort?: string): string {
-  const ip = firstFree(subnet.allocation_pools, usedAddresses(state, subnet.id, exceptPort));
+export function allocateFrom(
+  state: SandboxState,
+  subnet: Subnet,
+  exceptPort?: string,
+  pick?: AddressPick,
+): string {
+  const ip = freeAddress(subnet.allocation_pools, usedAddresses(state, subnet.id, exceptPort), pick);
   if (ip === undefined) {
     throw new ApiError(
       409,
@@ -167,11 +172,16 @@ export function allocateFrom(state: SandboxState, subnet: Subnet, exceptPort?: s
 }
 
 /** The first subnet of a network with a free address (for a port that asks for none). */
-export function allocateOnNetwork(state: SandboxState, networkId: string, exceptPort?: string): FixedIp[] {
+export function allocateOnNetwork(
+  state: SandboxState,
+  networkId: string,
+  exceptPort?: string,
+  pick?: AddressPick,
+): FixedIp[] {
   const subnets = subnetsOf(state, networkId).filter((s) => s.ip_version === 4);
   if (subnets.length === 0) return [];
   for (const subnet of subnets) {
-    const ip = firstFree(subnet.allocation_pools, usedAddresses(state, subnet.id, exceptPort));
+    const ip = freeAddress(subnet.allocation_pools, usedAddresses(state, subnet.id, exceptPort), pick);
     if (ip !== undefined) return [{ subnet_id: subnet.id, ip_address: ip }];
   }
   throw new ApiError(
@@ -190,8 +200,9 @@ export function resolveFixedIps(
   networkId: string,
   requested: unknown,
   exceptPort?: string,
+  pick?: AddressPick,
 ): FixedIp[] {
-  if (requested === undefined) return allocateOnNetwork(state, networkId, exceptPort);
+  if (requested === undefined) return allocateOnNetwork(state, networkId, exceptPort, pick);
   if (!Array.isArray(requested)) throw invalid('fixed_ips must be a list');
   const subnets = subnetsOf(state, networkId);
   const result: FixedIp[] = [];
@@ -229,7 +240,7 @@ export function resolveFixedIps(
         ...usedAddresses(state, subnet.id, exceptPort),
         ...result.map((r) => r.ip_address),
       ]);
-      const ip = firstFree(subnet.allocation_pools, taken);
+      const ip = freeAddress(subnet.allocation_pools, taken, pick);
       if (ip === undefined) {
         throw new ApiError(
           409,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError } from '../errors.js';
 import {
+  addressPick,
   applyUpdates,
   baseFields,
   type Body,
@@ -89,7 +90,7 @@ export function createPort(ctx: Env, projectId: string, network: Network, spec: 
       network_id: network.id,
       admin_state_up: true,
       mac_address: macAddress(),
-      fixed_ips: resolveFixedIps(ctx.state, network.id, spec.fixedIps),
+      fixed_ips: resolveFixedIps(ctx.state, network.id, spec.fixedIps, undefined, addressPick(ctx)),
       device_id: spec.deviceId ?? '',
       device_owner: deviceOwner,
       // Router interfaces and unsecured ports carry no groups.
@@ -144,7 +145,13 @@ export function updatePort(ctx: Env, port: Port, body: Body): Port {
       ['admin_state_up', 'port_security_enabled', 'propagate_uplink_status'],
     );
     if (body.fixed_ips !== undefined) {
-      changed.fixed_ips = resolveFixedIps(ctx.state, port.network_id, body.fixed_ips, port.id);
+      changed.fixed_ips = resolveFixedIps(
+        ctx.state,
+        port.network_id,
+        body.fixed_ips,
+        port.id,
+        addressPick(ctx),
+      );
     }
     if (body.security_groups !== undefined) {
       changed.security_groups = securityGroups(ctx, port.project_id, body.security_groups);

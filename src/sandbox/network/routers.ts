@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError } from '../errors.js';
 import {
+  addressPick,
   applyUpdates,
   baseFields,
   type Body,
@@ -59,7 +60,13 @@ function gateway(ctx: SandboxContext, request: FastifyRequest, body: unknown): E
   return {
     network_id: network.id,
     enable_snat: optBool(info, 'enable_snat') ?? true,
-    external_fixed_ips: resolveFixedIps(ctx.state, network.id, info.external_fixed_ips),
+    external_fixed_ips: resolveFixedIps(
+      ctx.state,
+      network.id,
+      info.external_fixed_ips,
+      undefined,
+      addressPick(ctx),
+    ),
   };
 }
 
