@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Quota, Random } from '../noise.js';
-import type { AddressPick } from './ip-allocation.js';
 import type { SandboxObject } from '../state.js';
 
 /**
@@ -19,13 +18,6 @@ export type Body = Record<string, unknown>;
 
 /** What the resources' logic needs of the sandbox (the PortBinder has no request to get it from). */
 export type Env = Pick<SandboxContext, 'state' | 'now' | 'noise'> & { random?: Random };
-
-/** How a port's address is chosen when none is asked for (the `ipAllocation` knob). */
-export function addressPick(ctx: Env): AddressPick | undefined {
-  if (ctx.noise().ipAllocation !== 'random') return undefined;
-  const random = ctx.random ?? Math.random;
-  return (count) => Math.floor(random() * count);
-}
 
 /** Neutron's timestamps: seconds, no fraction. */
 export function timestamp(ctx: Env): string {

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError } from '../errors.js';
 import {
-  addressPick,
   baseFields,
   type Body,
   checkQuota,
@@ -16,7 +15,15 @@ import {
   visibleTo,
   wire,
 } from './common.js';
-import { type FloatingIp, KIND, type Network, type Port, resolveFixedIps, type Router } from './model.js';
+import {
+  addressPick,
+  type FloatingIp,
+  KIND,
+  type Network,
+  type Port,
+  resolveFixedIps,
+  type Router,
+} from './model.js';
 import { findNetwork } from './networks.js';
 import { interfacesOf } from './routers.js';
 

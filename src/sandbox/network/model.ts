@@ -153,6 +153,13 @@ export function usedAddresses(state: SandboxState, subnetId: string, exceptPort?
   return used;
 }
 
+/** How a port's address is chosen when none is asked for (the `ipAllocation` noise knob). */
+export function addressPick(ctx: Env): AddressPick | undefined {
+  if (ctx.noise().ipAllocation !== 'random') return undefined;
+  const random = ctx.random ?? Math.random;
+  return (count) => Math.floor(random() * count);
+}
+
 /** The next free address of the subnet's pools, or 409 IpAddressGenerationFailure. */
 export function allocateFrom(
   state: SandboxState,

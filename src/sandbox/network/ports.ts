@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../app.js';
 import { ApiError } from '../errors.js';
 import {
-  addressPick,
   applyUpdates,
   baseFields,
   type Body,
@@ -21,6 +20,7 @@ import {
   wire,
 } from './common.js';
 import {
+  addressPick,
   defaultSecurityGroup,
   type FloatingIp,
   KIND,
