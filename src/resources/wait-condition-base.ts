@@ -1,11 +1,15 @@
 import { type Json, type JsonObject, pyJsonDumps } from '../util/json.js';
+import type { Value } from '../template/functions/types.js';
 import {
   type ActionResult,
   type PeerResource,
   type PluginContext,
   type PollResult,
   ResourceFailure,
+  type ResourcePlugin,
 } from './contract.js';
+import { uuidFrom } from './heat/physical-name.js';
+import { rowReality } from './heat/row-reality.js';
 
 /**
  * What every wait condition handle and wait condition shares (Heat's resources/wait_condition.py):
@@ -163,4 +167,42 @@ export async function pollWait(ctx: PluginContext, state: Json): Promise<PollRes
 
 function reasons(signals: readonly WaitSignal[], status: WaitSignal['status']): string[] {
   return signals.filter((s) => s.status === status).map((s) => pyStr(s.reason));
+}
+
+/**
+ * A wait condition's life, the same for the OS::Heat and AWS::CloudFormation types: `start` finds
+ * the handle its properties name and starts waiting (create, and an update waits again: the signals
+ * received so far count, with a new timeout); nothing is made in the cloud, nothing is deleted;
+ * its reference is its name.
+ */
+export function waitConditionLifecycle(
+  start: (ctx: PluginContext, properties: Record<string, Value>) => Promise<ActionResult>,
+): Pick<
+  ResourcePlugin,
+  | 'create'
+  | 'checkCreateComplete'
+  | 'update'
+  | 'checkUpdateComplete'
+  | 'delete'
+  | 'observes'
+  | 'getReality'
+  | 'referenceId'
+> {
+  return {
+    async create(ctx, properties) {
+      // Heat sets no physical id (a reference gives the name); the engine needs one.
+      return { ...(await start(ctx, properties)), physicalId: uuidFrom(ctx.idempotencyKey) };
+    },
+    checkCreateComplete: pollWait,
+    update: start,
+    checkUpdateComplete: pollWait,
+    async delete() {
+      return {};
+    },
+    observes: false,
+    getReality: rowReality,
+    referenceId(ctx) {
+      return ctx.resourceName;
+    },
+  };
 }

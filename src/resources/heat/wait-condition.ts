@@ -2,9 +2,7 @@ import type { Value } from '../../template/functions/types.js';
 import { attr, C, P } from '../../template/properties/index.js';
 import type { CatalogPlugin } from '../plugin-extras.js';
 import { type ActionResult, type PluginContext, ResourceFailure } from '../contract.js';
-import { HANDLE_TYPES, pollWait, signalsData, startWaiting } from '../wait-condition-base.js';
-import { uuidFrom } from './physical-name.js';
-import { rowReality } from './row-reality.js';
+import { HANDLE_TYPES, signalsData, startWaiting, waitConditionLifecycle } from '../wait-condition-base.js';
 
 /**
  * Finds the handle `handle` names (its reference id, or a name) and starts waiting on it (create,
@@ -59,29 +57,12 @@ export const waitConditionPlugin: CatalogPlugin = {
     ),
   },
 
-  async create(ctx, properties) {
-    // Heat sets no physical id (get_resource gives the name); the engine needs one.
-    return { ...(await start(ctx, properties)), physicalId: uuidFrom(ctx.idempotencyKey) };
-  },
-  checkCreateComplete: pollWait,
-  update: start,
-  checkUpdateComplete: pollWait,
-
-  async delete() {
-    return {};
-  },
-
-  observes: false,
-  getReality: rowReality,
+  ...waitConditionLifecycle(start),
 
   /** `data`: the signals' data by id, in the order the ids first arrived, as Heat's JSON text. */
   async attribute(ctx, name, properties) {
     if (name !== 'data') return null;
     const handle = typeof ctx.data.handle === 'string' ? ctx.data.handle : String(properties.handle);
     return signalsData(await ctx.readResource(handle));
-  },
-
-  referenceId(ctx) {
-    return ctx.resourceName;
   },
 };

@@ -3,9 +3,12 @@ import { attr, C, P } from '../../../template/properties/index.js';
 import { parseHeatArn, pyUnquote, resourceOfArn } from '../../../util/heat-arn.js';
 import type { CatalogPlugin } from '../../plugin-extras.js';
 import { type ActionResult, type PeerResource, type PluginContext, ResourceFailure } from '../../contract.js';
-import { uuidFrom } from '../../heat/physical-name.js';
-import { rowReality } from '../../heat/row-reality.js';
-import { AWS_HANDLE_TYPES, pollWait, signalsData, startWaiting } from '../../wait-condition-base.js';
+import {
+  AWS_HANDLE_TYPES,
+  signalsData,
+  startWaiting,
+  waitConditionLifecycle,
+} from '../../wait-condition-base.js';
 
 const invalid = (message: string) => new ResourceFailure(message, { heatClass: 'ValueError' });
 
@@ -85,29 +88,11 @@ export const awsWaitConditionPlugin: CatalogPlugin = {
     Data: attr('The Data of the signals received, by their UniqueId, as JSON text.', 'string'),
   },
 
-  async create(ctx, properties) {
-    // Heat sets no physical id (Ref gives the name); the engine needs one.
-    return { ...(await start(ctx, properties)), physicalId: uuidFrom(ctx.idempotencyKey) };
-  },
-  checkCreateComplete: pollWait,
-  // A new Count waits again (Heat's update): the signals received so far count, with a new timeout.
-  update: start,
-  checkUpdateComplete: pollWait,
-
-  async delete() {
-    return {};
-  },
-
-  observes: false,
-  getReality: rowReality,
+  ...waitConditionLifecycle(start),
 
   async attribute(ctx, name) {
     if (name !== 'Data') return null;
     const handle = typeof ctx.data.handle === 'string' ? ctx.data.handle : undefined;
     return signalsData(handle === undefined ? undefined : await ctx.readResource(handle));
-  },
-
-  referenceId(ctx) {
-    return ctx.resourceName;
   },
 };
