@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { JsonObject } from '../../util/json.js';
 import type { SandboxContext } from '../app.js';
 import type { AgentBinder } from '../bindings.js';
-import { guestPower } from '../compute/server-state.js';
+import { GuestSupervisor } from '../guests.js';
 import type { SandboxState } from '../state.js';
 import { Agent, AGENT_KIND, type AgentRecord } from './agent.js';
 import { collectConfig, initData } from './bootstrap.js';
@@ -16,21 +12,14 @@ import { chooseTransport } from './collectors.js';
  * by Nova's create), and one per DeployedServer a test registers. Each runs on timers in the
  * sandbox's process; a server's agent goes with the server, its scratch folder too.
  */
-export class GuestAgents {
-  private readonly running = new Map<string, Agent>();
-  private root: string | undefined;
-  private readonly ownsRoot: boolean;
-  private closed = false;
-
+export class GuestAgents extends GuestSupervisor<Agent> {
   constructor(
-    private readonly live: () => SandboxContext,
-    /** Each region's state (null: the first region's), where its servers are. */
-    private readonly regions: ReadonlyMap<string | null, SandboxState>,
+    live: () => SandboxContext,
+    regions: ReadonlyMap<string | null, SandboxState>,
     /** The sandbox's state file: scratch folders go beside it (default: a temporary folder). */
     stateFile?: string,
   ) {
-    this.ownsRoot = stateFile === undefined;
-    if (stateFile !== undefined) this.root = `${stateFile}.agents`;
+    super(live, regions, AGENT_KIND, 'agents', stateFile);
   }
 
   /** Resumes the agents a state file kept (a restarted sandbox's guests carry on). */
@@ -111,49 +100,24 @@ export class GuestAgents {
       });
   }
 
-  /** The sandbox closes: timers and children stop; a temporary scratch root goes. */
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const agent of this.running.values()) agent.stop();
-    this.running.clear();
-    if (this.ownsRoot && this.root) await rm(this.root, { recursive: true, force: true });
-  }
-
   private put(record: AgentRecord): AgentRecord {
     return this.live().state.put(AGENT_KIND, null, record);
   }
 
-  private dir(serverId: string): string {
-    this.root ??= mkdtempSync(join(tmpdir(), 'hearth-sandbox-agents-'));
-    return join(this.root, serverId);
-  }
-
-  private launch(serverId: string): void {
-    if (this.closed || this.running.has(serverId)) return;
-    const agent = new Agent(
+  protected makeGuest(serverId: string): Agent {
+    return new Agent(
       {
         ctx: this.live,
         serverState: (record) => this.serverState(record),
         gone: (id) => this.forget(id),
-        dir: (id) => this.dir(id),
+        dir: (id) => this.folder(id),
       },
       serverId,
     );
-    this.running.set(serverId, agent);
-    agent.start();
   }
 
   private serverState(record: AgentRecord): 'running' | 'off' | 'gone' {
     if (record.source === 'registered') return 'running';
-    const state = this.regions.get(record.region) ?? this.live().state;
-    return guestPower(state, record.serverId, this.live().now());
-  }
-
-  /** The server was deleted: its agent, record and scratch folder go. */
-  private forget(serverId: string): void {
-    this.running.get(serverId)?.stop();
-    this.running.delete(serverId);
-    this.live().state.delete(AGENT_KIND, serverId);
-    if (this.root) void rm(join(this.root, serverId), { recursive: true, force: true }).catch(() => {});
+    return this.power(record.region, record.serverId);
   }
 }

@@ -1,12 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Json } from '../../util/json.js';
 import type { SandboxContext } from '../app.js';
 import { cfnDataParts } from '../agent/bootstrap.js';
 import type { AgentBinder } from '../bindings.js';
-import { guestPower } from '../compute/server-state.js';
+import { GuestSupervisor } from '../guests.js';
 import type { SandboxState } from '../state.js';
 import { CFN_TOOLS_KIND, CfnGuest, type CfnToolsRecord } from './guest.js';
 import { cfnEndpoint } from './remote.js';
@@ -16,19 +12,13 @@ import { cfnEndpoint } from './remote.js';
  * (Heat's HEAT_CFNTOOLS format, AWS::EC2::Instance's), told by Nova's create. Each runs on timers
  * in the sandbox's process with a scratch folder as its `/`; it goes with its server.
  */
-export class CfnToolsGuests {
-  private readonly running = new Map<string, CfnGuest>();
-  private rootDir: string | undefined;
-  private readonly ownsRoot: boolean;
-  private closed = false;
-
+export class CfnToolsGuests extends GuestSupervisor<CfnGuest> {
   constructor(
-    private readonly live: () => SandboxContext,
-    private readonly regions: ReadonlyMap<string | null, SandboxState>,
+    live: () => SandboxContext,
+    regions: ReadonlyMap<string | null, SandboxState>,
     stateFile?: string,
   ) {
-    this.ownsRoot = stateFile === undefined;
-    if (stateFile !== undefined) this.rootDir = `${stateFile}.cfntools`;
+    super(live, regions, CFN_TOOLS_KIND, 'cfntools', stateFile);
   }
 
   binder(region: string | null): AgentBinder {
@@ -87,42 +77,19 @@ export class CfnToolsGuests {
 
   /** The server's scratch root (its `/`). */
   root(serverId: string): string {
-    this.rootDir ??= mkdtempSync(join(tmpdir(), 'hearth-sandbox-cfntools-'));
-    return join(this.rootDir, serverId);
+    return this.folder(serverId);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const guest of this.running.values()) guest.stop();
-    this.running.clear();
-    if (this.ownsRoot && this.rootDir) await rm(this.rootDir, { recursive: true, force: true });
-  }
-
-  private launch(serverId: string): void {
-    if (this.closed || this.running.has(serverId)) return;
-    const guest = new CfnGuest(
+  protected makeGuest(serverId: string): CfnGuest {
+    return new CfnGuest(
       {
         ctx: this.live,
-        serverState: (record) => this.serverState(record),
+        serverState: (record) => this.power(record.region, record.serverId),
         gone: (id) => this.forget(id),
         root: (id) => this.root(id),
       },
       serverId,
     );
-    this.running.set(serverId, guest);
-    guest.start();
-  }
-
-  private serverState(record: CfnToolsRecord): 'running' | 'off' | 'gone' {
-    const state = this.regions.get(record.region) ?? this.live().state;
-    return guestPower(state, record.serverId, this.live().now());
-  }
-
-  private forget(serverId: string): void {
-    this.running.get(serverId)?.stop();
-    this.running.delete(serverId);
-    this.live().state.delete(CFN_TOOLS_KIND, serverId);
-    if (this.rootDir) void rm(join(this.rootDir, serverId), { recursive: true, force: true }).catch(() => {});
   }
 }
 
