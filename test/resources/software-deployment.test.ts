@@ -27,6 +27,17 @@ import { FakeSoftware } from './fake-software.js';
 import { FakeResource, type FakeOptions, rejection } from './helpers.js';
 
 /** A FakeResource whose context has a software config service. */
+/** A deployment's signal credentials: its signal route on `base` for project `project`, with `token`. */
+function signalCredentials(base: string, project: string, token: string): Deployment['signal'] {
+  return {
+    endpoint: `${base}/v1/${project}/stacks/s/sid/resources/deploy/signal`,
+    token,
+    alarmUrl: `${base}/v1/signal/${token}`,
+    waitConditionUrl: () => 'unused',
+    cfnSignalUrl: () => 'unused',
+  };
+}
+
 class Deployment extends FakeResource {
   constructor(
     plugin: ResourcePlugin,
@@ -182,13 +193,7 @@ describe('derived configs (Heat _build_derived_inputs, StructuredDeployment.pars
 describe('OS::Heat::SoftwareDeployment', () => {
   it('creates an IN_PROGRESS deployment of a derived config, completes on its signal with the outputs', async () => {
     const d = new Deployment(softwareDeploymentPlugin);
-    d.signal = {
-      endpoint: 'http://h/v1/p/stacks/s/sid/resources/deploy/signal',
-      token: 'hsig_a.b',
-      alarmUrl: 'http://h/v1/signal/hsig_a.b',
-      waitConditionUrl: () => 'unused',
-      cfnSignalUrl: () => 'unused',
-    };
+    d.signal = signalCredentials('http://h', 'p', 'hsig_a.b');
     await withConfig(d);
     const started = await d.startCreate({ config: 'cfg', server: 'srv', input_values: { foo: 'F' } });
     assert.equal(started.wakeOnSignalTo, 'deploy', 'parked on its own signals');
@@ -395,13 +400,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
 
   it('HEAT_SIGNAL gives the agent-identity URL, the project and the signal token as password', async () => {
     const d = new Deployment(softwareDeploymentPlugin);
-    d.signal = {
-      endpoint: 'http://h:1/v1/proj/stacks/s/sid/resources/deploy/signal',
-      token: 'hsig_pay.mac',
-      alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
-      waitConditionUrl: () => 'unused',
-      cfnSignalUrl: () => 'unused',
-    };
+    d.signal = signalCredentials('http://h:1', 'proj', 'hsig_pay.mac');
     await withConfig(d);
     await d.startCreate({ config: 'cfg', server: 'srv', signal_transport: 'HEAT_SIGNAL' });
     const i = d.inputs();
@@ -413,13 +412,7 @@ describe('OS::Heat::SoftwareDeployment', () => {
 
   it('ZAQAR_SIGNAL gives HEAT_SIGNAL’s credentials and a queue that stays the same across actions', async () => {
     const d = new Deployment(softwareDeploymentPlugin);
-    d.signal = {
-      endpoint: 'http://h:1/v1/proj/stacks/s/sid/resources/deploy/signal',
-      token: 'hsig_pay.mac',
-      alarmUrl: 'http://h:1/v1/signal/hsig_pay.mac',
-      waitConditionUrl: () => 'unused',
-      cfnSignalUrl: () => 'unused',
-    };
+    d.signal = signalCredentials('http://h:1', 'proj', 'hsig_pay.mac');
     await withConfig(d);
     const props = { config: 'cfg', server: 'srv', signal_transport: 'ZAQAR_SIGNAL' };
     await d.startCreate(props);
