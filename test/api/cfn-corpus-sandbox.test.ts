@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { login, sandboxCloud } from '../sandbox/support.js';
 import { addKeypair, KEY } from '../software/harness.js';
 import { CORPUS } from '../support/shared.js';
-import { type ServeProcess, startNoauthServe } from './serve-process.js';
+import { jsonCall, type ServeProcess, startNoauthServe } from './serve-process.js';
 
 // Issue 23's acceptance: every CloudFormation template of the corpus (heat-templates/cfn) whose
 // types the sandbox serves creates and deletes through one `hearth serve` on the sandbox, its
@@ -121,15 +121,6 @@ describe('API: the CFN corpus templates create and delete on the sandbox', () =>
   let projectId: string;
   let net: Network;
 
-  const call = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, text: await response.text() };
-  };
-
   const cloudCall = async (method: string, url: string, payload?: Json) => {
     const r = await cloud.app.inject({
       method: method as 'GET',
@@ -172,7 +163,7 @@ describe('API: the CFN corpus templates create and delete on the sandbox', () =>
 
   const settle = async (name: string, pending: string): Promise<Json | undefined> => {
     for (let i = 0; i < 1800; i++) {
-      const r = await call('GET', `${api}/stacks/${name}`);
+      const r = await jsonCall('GET', `${api}/stacks/${name}`);
       if (r.status === 404) return undefined;
       const stack = (JSON.parse(r.text) as { stack: Json }).stack;
       if (stack.stack_status !== pending) return stack;
@@ -218,7 +209,7 @@ describe('API: the CFN corpus templates create and delete on the sandbox', () =>
   it('refuses the templates Heat 19 refuses, for the reason', async () => {
     for (const [name, reason] of Object.entries(REFUSED)) {
       assert.ok(templates.includes(name), name);
-      const r = await call('POST', `${api}/stacks`, {
+      const r = await jsonCall('POST', `${api}/stacks`, {
         stack_name: `refused-${templates.indexOf(name)}`,
         template: readFileSync(join(CFN, name), 'utf8'),
         parameters: { KeyName: KEY },
@@ -237,7 +228,7 @@ describe('API: the CFN corpus templates create and delete on the sandbox', () =>
         const template = readFileSync(join(CFN, name), 'utf8');
         const declared = ((template.trimStart().startsWith('{') ? JSON.parse(template) : {}) as Json)
           .Parameters as Json | undefined;
-        const created = await call('POST', `${api}/stacks`, {
+        const created = await jsonCall('POST', `${api}/stacks`, {
           stack_name: stackName,
           template,
           files: { [MYSQL_URL]: readFileSync(join(CFN, 'F17/MySQL_Single_Instance.template'), 'utf8') },
@@ -259,7 +250,7 @@ describe('API: the CFN corpus templates create and delete on the sandbox', () =>
         }
         if (!failing && outputs.length === 0 && name !== 'F17/Neutron_floating.template')
           return `${name}: no outputs`;
-        const deleted = await call('DELETE', `${api}/stacks/${stackName}/${String(stack?.id)}`);
+        const deleted = await jsonCall('DELETE', `${api}/stacks/${stackName}/${String(stack?.id)}`);
         if (deleted.status !== 204) return `${name}: delete answered ${deleted.status}`;
         const gone = await settle(stackName, 'DELETE_IN_PROGRESS');
         if (gone && gone.stack_status !== 'DELETE_COMPLETE')

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { login, sandboxCloud } from '../sandbox/support.js';
 import { addKeypair, KEY } from '../software/harness.js';
 import { CORPUS } from '../support/shared.js';
-import { type ServeProcess, startNoauthServe } from './serve-process.js';
+import { jsonCall, type ServeProcess, startNoauthServe } from './serve-process.js';
 
 // One `hearth serve` and the sandbox cloud: AWS::EC2::Instance servers whose UserData the sandbox's
 // heat-cfntools emulation interprets: cfn-init (its metadata read through the CFN API with the
@@ -110,21 +110,13 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
   let serve: ServeProcess;
   let api: string;
 
-  const call = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, text: await response.text() };
-  };
-
   /** Creates the stack and waits until it settles: the stack as shown. */
   const create = async (name: string, template = TEMPLATE, parameters: Json = {}): Promise<Json> => {
-    const created = await call('POST', `${api}/stacks`, { stack_name: name, template, parameters });
+    const created = await jsonCall('POST', `${api}/stacks`, { stack_name: name, template, parameters });
     assert.equal(created.status, 201, created.text);
     for (let i = 0; i < 1200; i++) {
-      const stack = (JSON.parse((await call('GET', `${api}/stacks/${name}`)).text) as { stack: Json }).stack;
+      const stack = (JSON.parse((await jsonCall('GET', `${api}/stacks/${name}`)).text) as { stack: Json })
+        .stack;
       if (!String(stack.stack_status).endsWith('IN_PROGRESS')) return stack;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -133,7 +125,7 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
 
   const guestOf = async (stack: Json, resource = 'WebServer'): Promise<GuestView> => {
     const path = `${String(stack.stack_name)}/${String(stack.id)}`;
-    const shown = await call('GET', `${api}/stacks/${path}/resources/${resource}`);
+    const shown = await jsonCall('GET', `${api}/stacks/${path}/resources/${resource}`);
     const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id;
     const found = (await guests()).find((g) => g.server_id === id);
     return found ?? assert.fail(`no cfn-tools guest for ${String(id)}`);
@@ -196,10 +188,10 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     });
     assert.equal(guest.signals[0]?.reason, 'MySQL Database setup complete');
     assert.ok(!guest.calls[0]!.args.includes('--access-key'), 'no keys: cfn-init read cfn-init-data');
-    const deleted = await call('DELETE', `${api}/stacks/mysql/${String(stack.id)}`);
+    const deleted = await jsonCall('DELETE', `${api}/stacks/mysql/${String(stack.id)}`);
     assert.equal(deleted.status, 204, deleted.text);
     for (let i = 0; i < 300; i++) {
-      const r = await call('GET', `${api}/stacks/mysql/${String(stack.id)}`);
+      const r = await jsonCall('GET', `${api}/stacks/mysql/${String(stack.id)}`);
       const status = r.status === 404 ? 'gone' : (JSON.parse(r.text) as { stack: Json }).stack.stack_status;
       if (status === 'gone' || status === 'DELETE_COMPLETE') {
         const netId = (net.json() as { network: { id: string } }).network.id;
@@ -274,9 +266,9 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
   });
 
   it('cfn-hup notices the metadata a stack update changed and runs its hook: cfn-init again', async () => {
-    const shown = (JSON.parse((await call('GET', `${api}/stacks/web`)).text) as { stack: Json }).stack;
+    const shown = (JSON.parse((await jsonCall('GET', `${api}/stacks/web`)).text) as { stack: Json }).stack;
     const path = `web/${String(shown.id)}`;
-    const updated = await call('PUT', `${api}/stacks/${path}`, {
+    const updated = await jsonCall('PUT', `${api}/stacks/${path}`, {
       template: TEMPLATE,
       parameters: { Motd: 'second' },
     });

@@ -148,3 +148,17 @@ export async function runHeatclientScript(
   });
   return stdout;
 }
+
+/** A request with a JSON body (when given) to `url`: its status and text. */
+export async function jsonCall(
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, text: await response.text() };
+}

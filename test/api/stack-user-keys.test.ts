@@ -4,7 +4,7 @@ import { ec2SignatureV2 } from '../../src/api/agent/cfn.js';
 import { cfnInitData } from '../../src/resources/server-agent/user-data.js';
 import type { ServerRecord } from '../../src/sandbox/compute/server-state.js';
 import { sandboxCloud } from '../sandbox/support.js';
-import { type ServeProcess, startNoauthServe } from './serve-process.js';
+import { jsonCall, type ServeProcess, startNoauthServe } from './serve-process.js';
 
 // A real `hearth serve` and the sandbox cloud: an AWS::EC2::Instance carrying
 // AWS::CloudFormation::Init metadata, and AWS::IAM access keys that read it as cfn-init and
@@ -64,18 +64,10 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
   let stackPath = '';
   const outputs: Record<string, string> = {};
 
-  const call = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, text: await response.text() };
-  };
-
   const waitFor = async (name: string): Promise<Json> => {
     for (let i = 0; i < 600; i++) {
-      const stack = (JSON.parse((await call('GET', `${api}/stacks/${name}`)).text) as { stack: Json }).stack;
+      const stack = (JSON.parse((await jsonCall('GET', `${api}/stacks/${name}`)).text) as { stack: Json })
+        .stack;
       const status = String(stack.stack_status);
       if (status === 'CREATE_COMPLETE') return stack;
       if (!status.endsWith('IN_PROGRESS'))
@@ -106,7 +98,7 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
       Version: '2010-05-15',
     };
     params.Signature = ec2SignatureV2(secret, { verb: 'GET', host: url.host, path: url.pathname, params });
-    const r = await call('GET', `${url.href}?${new URLSearchParams(params).toString()}`);
+    const r = await jsonCall('GET', `${url.href}?${new URLSearchParams(params).toString()}`);
     return { status: r.status, body: JSON.parse(r.text) as Json };
   };
 
@@ -122,7 +114,7 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
       ['stack', STACK],
       ['other', `HeatTemplateFormatVersion: '2012-12-12'\nResources: {Database: {Type: OS::Heat::None}}\n`],
     ]) {
-      const created = await call('POST', `${api}/stacks`, { stack_name: name, template });
+      const created = await jsonCall('POST', `${api}/stacks`, { stack_name: name, template });
       assert.equal(created.status, 201, created.text);
     }
     const stack = await waitFor('stack');
@@ -135,7 +127,7 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
   after(async () => serve?.stop());
 
   it('the instance boots with its AWS::CloudFormation::Init metadata in cfn-init-data', async () => {
-    const shown = await call('GET', `${api}/stacks/${stackPath}/resources/WebServer`);
+    const shown = await jsonCall('GET', `${api}/stacks/${stackPath}/resources/WebServer`);
     const id = (JSON.parse(shown.text) as { resource: Json }).resource.physical_resource_id as string;
     const server = cloud.state.get<ServerRecord>('server', id);
     const mime = Buffer.from(server!.userData!, 'base64').toString('utf8');
@@ -167,11 +159,11 @@ describe('API: AWS::IAM access keys read their stack’s metadata through the CF
     const db = await describeResource(outputs.key!, outputs.secret!, 'stack', 'Database');
     assert.deepEqual(detailOf(db.body).Metadata, { tier: 'db' });
 
-    const shown = await call('GET', `${api}/stacks/${stackPath}/resources/HostKeys`);
+    const shown = await jsonCall('GET', `${api}/stacks/${stackPath}/resources/HostKeys`);
     assert.ok(!shown.text.includes(outputs.secret!), 'no secret in resource show');
     const attributes = (JSON.parse(shown.text) as { resource: { attributes: Json } }).resource.attributes;
     assert.equal(attributes.SecretAccessKey, '******');
-    const events = await call('GET', `${api}/stacks/${stackPath}/events`);
+    const events = await jsonCall('GET', `${api}/stacks/${stackPath}/events`);
     assert.ok(!events.text.includes(outputs.secret!), 'no secret in the events');
   });
 
