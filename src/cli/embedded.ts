@@ -15,7 +15,6 @@ import { ownerClouds } from './owner-clouds.js';
 import { builtinPlugins, pluginCatalog } from '../resources/catalog.js';
 import type { Reality } from '../resources/contract.js';
 import { MemoryReality } from '../resources/reality/memory.js';
-import { PostgresReality } from '../resources/reality/postgres.js';
 import { SqliteReality } from '../resources/reality/sqlite.js';
 import { isPostgresUrl, openStore, type Store, sqliteFileOf } from '../store/index.js';
 
@@ -128,7 +127,7 @@ export async function openEngine(
     plugins: pluginCatalog(
       builtinPlugins({ softwareConfigTransport: config.default_software_config_transport }),
     ),
-    reality: realityFor(database),
+    reality: await realityFor(database),
     clock: SYSTEM_CLOCK,
     engineId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     random: Math.random,
@@ -174,8 +173,10 @@ export async function withEngine<T>(program: Command, fn: (engine: Engine) => Pr
  * write lock would block the very event loop that holds it), or a table of the shared PostgreSQL
  * database, which every engine on every host sees.
  */
-function realityFor(database: string): Reality {
-  if (isPostgresUrl(database)) return new PostgresReality(database);
+async function realityFor(database: string): Promise<Reality> {
+  // Loaded only when needed: the PostgreSQL client costs a command's start-up ~50 ms.
+  if (isPostgresUrl(database))
+    return new (await import('../resources/reality/postgres.js')).PostgresReality(database);
   const file = sqliteFileOf(database);
   return file === undefined ? new MemoryReality() : new SqliteReality(`${file}.reality`);
 }

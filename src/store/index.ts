@@ -1,5 +1,5 @@
 import type { Store } from './contract.js';
-import { openPostgresStore, type OpenPostgresOptions } from './postgres/index.js';
+import type { OpenPostgresOptions } from './postgres/index.js';
 import { openSqliteStore, type OpenSqliteOptions } from './sqlite/index.js';
 
 export type * from './contract.js';
@@ -13,7 +13,8 @@ export type OpenStoreOptions = OpenSqliteOptions & OpenPostgresOptions;
  * migrated on open unless `migrate: false`.
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  if (isPostgresUrl(url)) return openPostgresStore(url, options);
+  // Loaded only when needed: the PostgreSQL client costs a command's start-up ~50 ms.
+  if (isPostgresUrl(url)) return (await import('./postgres/index.js')).openPostgresStore(url, options);
   return openSqliteStore(sqlitePath(url), options);
 }
 

@@ -156,7 +156,7 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
     for (const line of printed.split('\n').filter((l) => /^npm warn/i.test(l))) t.diagnostic(line);
     // The native module was built here, and `prepare` compiled the CLI that bin/hearth.js runs.
     assert.ok(existsSync(join(clone, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')));
-    assert.ok(existsSync(join(clone, 'dist/cli/main.js')), 'npm ci ran prepare (the build)');
+    assert.ok(existsSync(join(clone, 'dist/bundle/index.js')), 'npm ci ran prepare (the build)');
     passed.add('npm ci');
   });
 
