@@ -24,6 +24,8 @@ const ENV = {
   ...process.env,
   // A 100,000-resource fan template is 10 MB of YAML: over the default limit.
   HEARTH_MAX_TEMPLATE_SIZE: '200000000',
+  // ... and the request carrying it to `hearth serve` is over the API's body limit.
+  HEARTH_MAX_JSON_BODY_SIZE: '400000000',
   NO_COLOR: '1',
 };
 
