@@ -35,10 +35,20 @@ function childrenCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
 }
 
-/** user + system ms of a live process. */
+/** A live process and its descendants (bin/hearth.js may have started node again under it). */
+function tree(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return [pid, ...(children === '' ? [] : children.split(' ').flatMap((c) => tree(Number(c))))];
+}
+
+/** user + system ms of a live process and its descendants. */
 function processCpuMs(pid: number): number {
-  const fields = statFields(String(pid));
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  let ms = 0;
+  for (const p of tree(pid)) {
+    const fields = statFields(String(p));
+    ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
+  return ms;
 }
 
 /** /proc/<pid>/stat from its third field on (the state), the command name skipped. */
@@ -47,10 +57,14 @@ function statFields(pid: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** The peak RSS (VmHWM) of a live process, in bytes. */
+/** The largest peak RSS (VmHWM) of a live process and its descendants, in bytes. */
 function peakRss(pid: number): number {
-  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb ?? 0) * 1024;
+  return Math.max(
+    ...tree(pid).map((p) => {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      return Number(kb ?? 0) * 1024;
+    }),
+  );
 }
 
 const load = () => loadavg()[0]!.toFixed(2);
