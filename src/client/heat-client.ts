@@ -145,8 +145,10 @@ export class HeatClient {
     return { name: stack.stack_name, id: stack.id };
   }
 
-  async showStack(stack: StackId): Promise<HeatStack> {
-    return (await this.request<{ stack: HeatStack }>('GET', this.#stack(stack))).stack;
+  async showStack(stack: StackId, options: { resolveOutputs?: boolean } = {}): Promise<HeatStack> {
+    // Outputs are resolved from every resource: a caller that only wants the status says so.
+    const query = options.resolveOutputs === false ? '?resolve_outputs=false' : '';
+    return (await this.request<{ stack: HeatStack }>('GET', `${this.#stack(stack)}${query}`)).stack;
   }
 
   /** PUT: the stack becomes what the body describes (a new template). */

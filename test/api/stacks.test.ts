@@ -207,6 +207,23 @@ describe('API: stacks', () => {
       { output_key: 'Name', description: 'No description given', output_value: 'cfn.one/x' },
     ]);
   });
+
+  it('leaves the outputs out with resolve_outputs=false (as Heat: a status poll reads no resource)', async () => {
+    const stack = await create('quiet');
+    for (const value of ['false', 'False']) {
+      const res = await api.call('GET', `${P}/stacks/quiet/${stack.id}?resolve_outputs=${value}`);
+      assert.equal(res.statusCode, 200);
+      const shown = (res.json() as { stack: Record<string, unknown> }).stack;
+      assert.equal(shown.stack_status, 'CREATE_COMPLETE');
+      assert.equal('outputs' in shown, false);
+    }
+    const shown = (await api.call('GET', `${P}/stacks/quiet/${stack.id}?resolve_outputs=true`)).json() as {
+      stack: { outputs: unknown[] };
+    };
+    assert.equal(shown.stack.outputs.length, 1);
+    const bad = await api.call('GET', `${P}/stacks/quiet/${stack.id}?resolve_outputs=maybe`);
+    assert.equal(bad.statusCode, 400);
+  });
 });
 
 // Heat's lookup of a stack by its ARN (heat/api/openstack/v1/__init__.py: any method, the path after

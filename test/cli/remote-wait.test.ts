@@ -37,9 +37,11 @@ function event(id: string, resource: string, status: string): HeatEvent {
 /** A client whose stack goes through `shown` (one per poll; undefined: gone) with all of `events`. */
 function scripted(shown: (HeatStack | undefined)[], events: HeatEvent[] | 'no route') {
   const queries: EventQuery[] = [];
+  const shows: unknown[] = [];
   let poll = 0;
   const client = {
-    async showStack() {
+    async showStack(_stack: unknown, options?: unknown) {
+      shows.push(options);
       const s = shown[Math.min(poll++, shown.length - 1)];
       if (!s) throw new HeatApiError(404, 'EntityNotFound', 'The Stack (s) could not be found.');
       return s;
@@ -53,7 +55,7 @@ function scripted(shown: (HeatStack | undefined)[], events: HeatEvent[] | 'no ro
       return query.sort_dir === 'desc' ? seen.reverse().slice(0, query.limit ?? seen.length) : seen;
     },
   };
-  return { client: client as unknown as HeatClient, queries };
+  return { client: client as unknown as HeatClient, queries, shows };
 }
 
 const PLAIN = { tty: false, failOnFailure: true };
@@ -98,6 +100,15 @@ describe('remote --wait (pollStack)', () => {
       queries.map((q) => q.marker),
       [undefined, 'e2', 'e3'],
     );
+  });
+
+  it('asks for the stack without its outputs (resolving them reads every resource)', async () => {
+    const { client, shows } = scripted([stack('CREATE_IN_PROGRESS'), stack('CREATE_COMPLETE')], []);
+    await pollStack(client, STACK, { marker: undefined, available: true }, () => {}, PLAIN, {
+      intervalMs: 1,
+    });
+    assert.equal(shows.length, 2);
+    for (const options of shows) assert.deepEqual(options, { resolveOutputs: false });
   });
 
   it('starts after the mark taken before the operation', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StackFilter, StackRecord, Store } from '../../src/store/contract.js';
-import { point, resource, stack, T0, template, traversal, withStore } from './fixtures.js';
+import { point, resource, stack, T0, template, traversal, withStore, work } from './fixtures.js';
 
 const T1 = '2024-05-01T12:01:00.000Z';
 const T2 = '2024-05-01T12:02:00.000Z';
@@ -137,8 +137,9 @@ export function stacksContract(open: () => Promise<Store>): void {
     it("progress counts the current traversal's nodes by state and the stack's failed resources", () =>
       withStore(open, async (store) => {
         const s = stack({ updatedAt: T1 });
-        const current = traversal(s.id);
-        const old = traversal(s.id);
+        // Four nodes planned; a fifth (a replacement's cleanup) added while it runs.
+        const current = traversal(s.id, { remaining: 4 });
+        const old = traversal(s.id, { remaining: 2 });
         const other = stack();
         await store.tx(async (tx) => {
           await tx.stacks.insert({ ...s, traversalId: current.id });
@@ -154,6 +155,16 @@ export function stacksContract(open: () => Promise<Store>): void {
             // A superseded traversal's points are not this operation's.
             point(old.id, s.id, 'u:1'),
             point(old.id, s.id, 'u:9', { done: true }),
+          ]);
+          // What the engine keeps beside the points: the counts in the traversal's row, a unit of
+          // work per ready node (a signal's is not a node's).
+          await tx.traversals.finishNodes(current.id, -1);
+          await tx.traversals.finishNodes(current.id, 2);
+          await tx.traversals.finishNodes(old.id, 1);
+          await tx.work.enqueue([
+            work(current.id, s.id, 'u:3'),
+            work(current.id, s.id, 'u:3', { kind: 'signal' }),
+            work(old.id, s.id, 'u:1'),
           ]);
           await tx.resources.insert([
             resource(s.id, 'a', { action: 'CREATE', status: 'COMPLETE' }),
@@ -199,9 +210,9 @@ export function stacksContract(open: () => Promise<Store>): void {
           parentResource: '0',
           updatedAt: T2,
         });
-        const t = traversal(root.id);
-        const run = traversal(running.id, { id: 'run', rootStackId: root.id });
-        const g = traversal(grandchild.id, { rootStackId: root.id });
+        const t = traversal(root.id, { remaining: 2 });
+        const run = traversal(running.id, { id: 'run', rootStackId: root.id, remaining: 3 });
+        const g = traversal(grandchild.id, { rootStackId: root.id, remaining: 1 });
         await store.tx(async (tx) => {
           for (const x of [{ ...root, traversalId: t.id }, running, ended, untouched])
             await tx.stacks.insert(x);
@@ -214,6 +225,13 @@ export function stacksContract(open: () => Promise<Store>): void {
             point(run.id, running.id, 'u:11', { done: true }),
             point(run.id, running.id, 'u:12', { waiting: 1 }),
             point(g.id, grandchild.id, 'u:20'),
+          ]);
+          await tx.traversals.finishNodes(t.id, 1);
+          await tx.traversals.finishNodes(run.id, 1);
+          await tx.work.enqueue([
+            work(t.id, root.id, 'u:1'),
+            work(run.id, running.id, 'u:10'),
+            work(g.id, grandchild.id, 'u:20'),
           ]);
           await tx.resources.insert([
             resource(root.id, 'group', { status: 'IN_PROGRESS', updatedAt: T1 }),

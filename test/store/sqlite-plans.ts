@@ -153,6 +153,37 @@ export function queryPlanTests(): void {
       }
     });
 
+    it("a progress poll reads no sync point: a traversal's counts are in its row", async () => {
+      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
+      const store = new SqlStore(driver);
+      try {
+        await store.migrate();
+        const s = stack();
+        const t = traversal(s.id, { remaining: 3 });
+        await store.tx(async (tx) => {
+          await tx.stacks.insert({ ...s, traversalId: t.id });
+          await tx.traversals.insert(t);
+        });
+        driver.statements.clear();
+        await store.tx((tx) => tx.stacks.progress(s.id));
+        const [sql] = driver.statements;
+        assert.equal(driver.statements.size, 1);
+        const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, [null]);
+        const steps = plan.map((r) => String(r.detail));
+        assert.ok(!steps.some((step) => /sync_points/.test(step)), steps.join('\n'));
+        assert.ok(
+          steps.some((step) => /SEARCH v USING INDEX sqlite_autoindex_traversals/.test(step)),
+          steps.join('\n'),
+        );
+        // Rows of resources only through the partial indexes of running and failed rows, or of an
+        // ended nested stack (counted from its index alone).
+        for (const step of steps.filter((x) => /\br\b/.test(x) && /resources|SEARCH r /.test(x)))
+          assert.match(step, /USING (COVERING )?INDEX resources_(running|failed|by_stack\w*) /);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('the monitoring counts read indexes only: no table row is read, whatever the size', async () => {
       const driver = new RecordingDriver(new SqliteDriver(':memory:'));
       const store = new SqlStore(driver);

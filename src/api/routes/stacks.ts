@@ -199,9 +199,14 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
     { schema: { params: StackParams, tags: ['stacks'] } },
     async (request) => {
       const { stack_name: name, stack_id: id } = request.params;
+      // As Heat: `resolve_outputs=false` leaves the outputs out, so a client polling the status
+      // (a wait) costs no read of every resource.
+      const { resolve_outputs: resolve } = request.query as { resolve_outputs?: string };
+      const withOutputs = resolve === undefined || queryBool(resolve, 'resolve_outputs');
       const stack = await stackByIdentity(engine, request, name, id);
       const definition = await stackDefinition(engine, stack);
-      const outputs = definition ? await stackOutputs(engine.deps, engine.cache, stack) : undefined;
+      const outputs =
+        definition && withOutputs ? await stackOutputs(engine.deps, engine.cache, stack) : undefined;
       const redact = await redactorFor(engine, stack);
       for (const output of outputs ?? []) {
         if (output.output_error !== undefined) output.output_error = redact(output.output_error);

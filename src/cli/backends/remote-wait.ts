@@ -41,7 +41,7 @@ export async function eventMark(client: HeatClient, stack: StackId): Promise<Eve
 /** The stack, or undefined once it is gone (a finished delete). */
 async function current(client: HeatClient, stack: StackId): Promise<HeatStack | undefined> {
   try {
-    return await client.showStack(stack);
+    return await client.showStack(stack, { resolveOutputs: false });
   } catch (err) {
     if (err instanceof HeatApiError && err.status === 404 && !err.noRoute) return undefined;
     throw err;

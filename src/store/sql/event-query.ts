@@ -25,7 +25,10 @@ export function eventQuerySql(query: EventQuery, dialect: Dialect): { sql: strin
   const op = desc ? '<' : '>';
   const byType = query.sortKey === 'type';
   if (query.marker !== undefined) {
-    const marker = `(SELECT id FROM events WHERE ${stacks} AND uuid = ${where.param(query.marker)})`;
+    // The marker is found through the (stack_id, id) index, newest first: a wait's poll names the
+    // last event it saw, so this reads only the events it is about to get, not the stack's history.
+    const newest = query.stackIds.length === 1 ? ' ORDER BY id DESC LIMIT 1' : '';
+    const marker = `(SELECT id FROM events WHERE ${stacks} AND uuid = ${where.param(query.marker)}${newest})`;
     if (!byType) where.add(`id ${op} ${marker}`);
     else where.after('resource_type', `(SELECT resource_type FROM events WHERE id = ${marker})`, marker, op);
   }

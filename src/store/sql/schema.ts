@@ -404,4 +404,13 @@ export const MIGRATIONS: readonly Migration[] = [
       "templates: a nested stack's parent resource facade (resource_facade), recorded by the parent",
     statements: () => ['ALTER TABLE templates ADD COLUMN facade TEXT'],
   },
+  {
+    version: 23,
+    description:
+      "progress of an operation: a traversal's node count beside what remains, so a poll reads one row per stack, not every sync point",
+    statements: () => [
+      'ALTER TABLE traversals ADD COLUMN nodes BIGINT NOT NULL DEFAULT 0',
+      'UPDATE traversals SET nodes = (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = traversals.id)',
+    ],
+  },
 ];

@@ -15,20 +15,24 @@ const TREE = `w AS (
       FROM stacks s WHERE s.id = $1
   )`;
 
-// Each part an index range scan per stack of the tree (sync points by traversal; resources by
-// stack, the running and failed ones through partial indexes that hold only them): a progress
-// display never reads a settled row, however big the tree. CROSS JOIN keeps SQLite going from
-// the tree to the rows. A nested stack whose traversal has ended lost its graph: its rows count
-// as done while the operation runs, so the total does not drop.
+/** The kind of a node's unit of work (engine/core/nodes.ts CHECK_NODE: the store does not import the engine). */
+const CHECK_NODE = 'check';
+
+// Each part reads O(tree stacks + running + failed) rows, never a settled one, however big the
+// tree: a traversal's size and what remains are in its row (done = nodes - remaining); what is
+// ready or running is its queued units of work (a ready node has one until it is done, in the same
+// transaction); the running and failed resources are in partial indexes that hold only them.
+// CROSS JOIN keeps SQLite going from the tree to the rows. A nested stack whose traversal has
+// ended lost its graph: its rows count as done while the operation runs, so the total does not drop.
 const PROGRESS = `WITH ${TREE}
   SELECT
     (SELECT COUNT(*) FROM w) AS found,
-    g.nodes, g.done, g.ready, e.ended, f.failed
+    g.nodes, g.done, q.ready, e.ended, f.failed
   FROM
-    (SELECT COUNT(*) AS nodes,
-        COALESCE(SUM(CASE WHEN p.done = 1 THEN 1 ELSE 0 END), 0) AS done,
-        COALESCE(SUM(CASE WHEN p.done = 0 AND p.waiting = 0 THEN 1 ELSE 0 END), 0) AS ready
-      FROM tree t CROSS JOIN sync_points p WHERE p.traversal_id = t.traversal_id) g,
+    (SELECT COALESCE(SUM(v.nodes), 0) AS nodes, COALESCE(SUM(v.nodes - v.remaining), 0) AS done
+      FROM tree t CROSS JOIN traversals v WHERE v.id = t.traversal_id) g,
+    (SELECT COUNT(*) AS ready FROM tree t CROSS JOIN work k
+      WHERE k.traversal_id = t.traversal_id AND k.kind = '${CHECK_NODE}') q,
     (SELECT COUNT(*) AS ended FROM tree t CROSS JOIN resources r
       WHERE r.stack_id = t.id AND t.nested = 1 AND t.status <> 'IN_PROGRESS' AND t.root_status = 'IN_PROGRESS') e,
     (SELECT COUNT(*) AS failed FROM tree t CROSS JOIN resources r
@@ -52,7 +56,8 @@ export async function stackProgress(db: SqlExecutor, id: string): Promise<StackP
   const ended = Number(row.ended);
   const nodes = Number(row.nodes);
   const done = Number(row.done);
-  const ready = Number(row.ready);
+  // A unit of work counts until its node is done: never more than the nodes not done.
+  const ready = Math.min(Number(row.ready), nodes - done);
   return {
     total: nodes + ended,
     done: done + ended,

@@ -5,14 +5,15 @@ import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 import { batchInsertEncoded, encodeValue, insertSql, memoSql } from './columns.js';
 import { TRAVERSALS } from './tables.js';
 
-const INSERT_TRAVERSAL = insertSql('traversals', TRAVERSALS.columnNames, 1);
+// `nodes` (the traversal's size, for progress: done = nodes - remaining) starts as `remaining`.
+const INSERT_TRAVERSAL = insertSql('traversals', [...TRAVERSALS.columnNames, 'nodes'], 1);
 const POINT_COLUMNS = ['traversal_id', 'node', 'stack_id', 'root_stack_id', 'waiting', 'dependents', 'done'];
 const INPUT_COLUMNS = ['traversal_id', 'node', 'from_node', 'root_stack_id', 'data'];
 
 export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
   return {
     async insert(traversal) {
-      await db.run(INSERT_TRAVERSAL, TRAVERSALS.encode(traversal));
+      await db.run(INSERT_TRAVERSAL, [...TRAVERSALS.encode(traversal), traversal.remaining]);
     },
 
     async get(id) {
@@ -22,7 +23,9 @@ export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
 
     async finishNodes(id, count) {
       const [row] = await db.all(
-        'UPDATE traversals SET remaining = remaining - $2 WHERE id = $1 RETURNING remaining',
+        // Nodes added (a negative count) grow the traversal's size too.
+        `UPDATE traversals SET remaining = remaining - $2,
+           nodes = nodes + (CASE WHEN $2 < 0 THEN 0 - $2 ELSE 0 END) WHERE id = $1 RETURNING remaining`,
         [id, count],
       );
       // Callers count a node done after reading its sync point in the same transaction, and the
