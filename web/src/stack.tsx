@@ -9,7 +9,7 @@ import {
   type StackEvent,
   stackPath,
 } from './api.js';
-import { Graph } from './graph.js';
+import { Graph, GRAPH_LIMIT } from './graph.js';
 import { ResourceDetail } from './resource.js';
 import { Badge } from './status.js';
 import { type Progress, watchStack } from './watch.js';
@@ -75,10 +75,10 @@ export function StackPage(props: { session: Session; name: string; id: string; r
         setEvents((list) => [e, ...list].slice(0, EVENTS_SHOWN));
         setResources((list) => {
           const i = list.findIndex((r) => r.resource_name === e.resource_name);
-          if (i < 0) {
-            if (e.resource_name !== props.name) later();
-            return list;
-          }
+          // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
+          // the graph is drawn node by node, a resource done: its dependencies are recorded then.
+          if (i < 0 || (list.length <= GRAPH_LIMIT && /_(COMPLETE|FAILED)$/.test(e.resource_status))) later();
+          if (i < 0) return list;
           const next = list.slice();
           next[i] = {
             ...list[i]!,

@@ -4,7 +4,8 @@ export type Tone = 'complete' | 'progress' | 'failed' | 'waiting';
 export function tone(status: string): Tone {
   if (status.endsWith('_FAILED')) return 'failed';
   if (status.endsWith('_IN_PROGRESS')) return 'progress';
-  if (status.endsWith('_COMPLETE')) return 'complete';
+  // INIT_COMPLETE: the row exists, the resource does not yet.
+  if (status.endsWith('_COMPLETE') && !status.startsWith('INIT_')) return 'complete';
   return 'waiting';
 }
 

@@ -20,14 +20,24 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The built console (`npm run build` writes dist/web/ with Vite): found by walking up from this
- * module to the package, which works from the sources, the compiled tree and the bundles alike.
+ * The built console (`npm run build` writes dist/web/ with Vite): found by walking up to the
+ * package from the command's script (bin/hearth.js, a bundle, the sources), then from this module.
+ * The script's path comes first: it is the path as started, where this module's has symlinks
+ * resolved (a node_modules linked from elsewhere would lead to another tree).
  */
-export function consoleDir(from: string = import.meta.dirname): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'dist', 'web', 'index.html'))) return join(dir, 'dist', 'web');
-    if (existsSync(join(dir, 'package.json')) || dirname(dir) === dir) return undefined;
+export function consoleDir(starts: readonly string[] = defaultStarts()): string | undefined {
+  for (const start of starts) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'dist', 'web', 'index.html'))) return join(dir, 'dist', 'web');
+      if (existsSync(join(dir, 'package.json')) || dirname(dir) === dir) break;
+    }
   }
+  return undefined;
+}
+
+function defaultStarts(): string[] {
+  const script = process.argv[1];
+  return [...(script ? [dirname(script)] : []), import.meta.dirname];
 }
 
 /**
