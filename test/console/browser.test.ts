@@ -42,6 +42,11 @@ resources:
     properties: {value: x, fail: true}
 `;
 
+// More resources than the graph draws one by one: drawn by type and status.
+const MANY = `heat_template_version: 2018-08-31
+resources:
+${Array.from({ length: 320 }, (_, i) => `  n${i}:\n    type: ${i % 4 === 0 ? 'OS::Heat::RandomString' : 'OS::Heat::None'}\n`).join('')}`;
+
 describe('web console in a browser', { skip }, () => {
   let server: ServeProcess;
   let browser: Browser;
@@ -68,7 +73,7 @@ describe('web console in a browser', { skip }, () => {
   before(async () => {
     ensureConsoleBuilt();
     mkdirSync(SHOTS, { recursive: true });
-    w = workdir({ 'chain.yaml': CHAIN, 'failing.yaml': FAILING });
+    w = workdir({ 'chain.yaml': CHAIN, 'failing.yaml': FAILING, 'many.yaml': MANY });
     const served = await serveForClients(w, [{ name: 'alice' }]);
     server = served.server;
     sessions.alice = { project: served.projectId, token: served.envOf.alice!.OS_TOKEN! };
@@ -148,6 +153,20 @@ describe('web console in a browser', { skip }, () => {
     await page.goto(`${server.url}/console/`);
     await page.locator('tr[data-stack="bad"]').waitFor();
     await page.screenshot({ path: join(SHOTS, 'stacks.png') });
+  });
+
+  it('draws a big stack by type and status, a type opened into a bounded list', async () => {
+    cli('alice', ['stack', 'create', 'many', '-t', 'many.yaml', '--wait']);
+    await page.goto(`${server.url}/console/`);
+    await page.getByRole('link', { name: 'many', exact: true }).click();
+    const aggregate = page.getByTestId('aggregate');
+    await aggregate.waitFor();
+    await aggregate.getByRole('button', { name: 'OS::Heat::None' }).click();
+    await aggregate.locator('[data-resource="n1"]').waitFor();
+    assert.equal(await page.locator('svg [data-resource]').count(), 0, 'no node per resource');
+    assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a list of at most 200');
+    assert.match((await aggregate.textContent()) ?? '', /320 resources/);
+    await page.screenshot({ path: join(SHOTS, 'stack-aggregate.png') });
   });
 
   it('shows another project’s token none of it', async () => {

@@ -25,6 +25,7 @@ export interface Resource {
   updated_time: string;
   attributes?: Record<string, unknown>;
   description?: string;
+  links?: { href: string; rel: string }[];
 }
 
 export interface StackEvent {
@@ -103,4 +104,10 @@ export async function listStacks(
 /** Checks a session by its cheapest read: one stack of the project. */
 export async function checkSession(session: Session): Promise<void> {
   await call(session, 'GET', '/stacks?limit=1');
+}
+
+/** The console's address of a stack the API links to (`.../stacks/{name}/{id}`), if it is one. */
+export function stackHash(href: string): string | undefined {
+  const m = /\/stacks\/([^/]+)\/([^/]+)$/.exec(new URL(href, location.href).pathname);
+  return m ? `#/stacks/${m[1]}/${m[2]}` : undefined;
 }

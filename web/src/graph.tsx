@@ -141,6 +141,8 @@ function NodeGraph(props: {
 }
 
 const TONES: Tone[] = ['complete', 'progress', 'waiting', 'failed'];
+/** A drilled-down list's order: what needs looking at first. */
+const FIRST: Tone[] = ['failed', 'progress', 'waiting', 'complete'];
 
 /** A big stack by type: counts per status, and a type opened lists its resources (failed first). */
 function Aggregate(props: {
@@ -158,12 +160,10 @@ function Aggregate(props: {
     }
     return [...out].sort((a, b) => a[0].localeCompare(b[0]));
   }, [props.resources]);
-  const listed = open
-    ? props.resources
-        .filter((r) => r.resource_type === open)
-        .sort((a, b) => TONES.indexOf(tone(b.resource_status)) - TONES.indexOf(tone(a.resource_status)))
-        .slice(0, LIST_LIMIT)
-    : [];
+  const ofType = open ? props.resources.filter((r) => r.resource_type === open) : [];
+  const listed = ofType
+    .sort((a, b) => FIRST.indexOf(tone(a.resource_status)) - FIRST.indexOf(tone(b.resource_status)))
+    .slice(0, LIST_LIMIT);
   return (
     <div class="graph aggregate" data-testid="aggregate">
       <p>{props.resources.length} resources, grouped by type (choose one to list its resources).</p>
@@ -189,12 +189,17 @@ function Aggregate(props: {
                 </button>
               </td>
               {TONES.map((t) => (
-                <td class={counts[t] > 0 ? `badge ${t}` : ''}>{counts[t]}</td>
+                <td>{counts[t] > 0 ? <span class={`badge ${t}`}>{counts[t]}</span> : 0}</td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
+      {open && ofType.length > listed.length && (
+        <p>
+          The first {listed.length} of {ofType.length} {open} resources, failed and running first.
+        </p>
+      )}
       {open && (
         <ul class="drill">
           {listed.map((r) => (

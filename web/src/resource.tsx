@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, type Resource, type Session } from './api.js';
+import { call, type Resource, type Session, stackHash } from './api.js';
 import { Badge } from './status.js';
 
 interface Drift {
@@ -46,6 +46,8 @@ export function ResourceDetail(props: { session: Session; path: string; resource
     };
   }, [session, path, name, resource.resource_status]);
 
+  const link = resource.links?.find((l) => l.rel === 'nested');
+  const nested = link && stackHash(link.href);
   return (
     <aside class="detail" aria-label={`resource ${name}`} data-testid="resource-detail">
       <h2>{name}</h2>
@@ -61,6 +63,11 @@ export function ResourceDetail(props: { session: Session; path: string; resource
         <dt>Physical id</dt>
         <dd>{resource.physical_resource_id || '—'}</dd>
       </dl>
+      {nested && (
+        <p>
+          <a href={nested}>Open its nested stack</a>
+        </p>
+      )}
       <h3>Properties</h3>
       <pre>{properties === undefined ? '…' : show(properties)}</pre>
       <h3>Attributes</h3>
