@@ -30,7 +30,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import { registerServiceRoutes } from './routes/services.js';
 import { registerVersionRoutes } from './routes/versions.js';
-import { consoleDir, registerConsoleRoutes } from './routes/console.js';
+import { consoleDir, registerConsoleLogin, registerConsoleRoutes } from './routes/console.js';
 import { registerWatchRoutes } from './routes/watch.js';
 import { registerValidateRoutes } from './routes/validate.js';
 
@@ -153,6 +153,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   registerVersionRoutes(app);
   // The web console's static files (the page only calls the API below).
   registerConsoleRoutes(app, consoleDir());
+  registerConsoleLogin(app, deps);
 
   await app.register(
     async (scoped) => {

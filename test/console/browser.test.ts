@@ -65,7 +65,7 @@ describe('web console in a browser', { skip }, () => {
     const s = sessions[who]!;
     await page.goto(`${server.url}/`);
     await page.getByLabel('Project id').fill(s.project);
-    await page.getByLabel('Token').fill(s.token);
+    await page.getByLabel('Token', { exact: true }).fill(s.token);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'Stacks' }).waitFor();
   }
@@ -104,7 +104,7 @@ describe('web console in a browser', { skip }, () => {
     await page.goto(`${server.url}/`);
     assert.match(page.url(), /\/console\/$/);
     await page.getByLabel('Project id').fill(sessions.alice!.project);
-    await page.getByLabel('Token').fill('hth_not-a-token');
+    await page.getByLabel('Token', { exact: true }).fill('hth_not-a-token');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('alert').filter({ hasText: /token/i }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'login.png') });

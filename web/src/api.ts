@@ -111,3 +111,22 @@ export function stackHash(href: string): string | undefined {
   const m = /\/stacks\/([^/]+)\/([^/]+)$/.exec(new URL(href, location.href).pathname);
   return m ? `#/stacks/${m[1]}/${m[2]}` : undefined;
 }
+
+/** A Keystone user's password login, made by the server (keystone mode): the session it opens. */
+export async function passwordLogin(login: {
+  user: string;
+  password: string;
+  project: string;
+  domain: string;
+}): Promise<Session> {
+  const res = await fetch('/console/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(login),
+  });
+  const json = (await res.json().catch(() => undefined)) as
+    { token?: string; project_id?: string; error?: { message?: string } } | undefined;
+  if (!res.ok || !json?.token || !json.project_id)
+    throw new ApiError(res.status, json?.error?.message ?? `HTTP ${res.status}`);
+  return { token: json.token, project: json.project_id };
+}

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import type { FastifyReply } from 'fastify';
+import { isPlainObject } from '../../util/json.js';
 import type { Api } from '../context.js';
+import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
 
 /** Where the console is served; `GET /` stays Heat's version list for API clients. */
@@ -89,4 +91,34 @@ export function wantsHtml(accept: string | undefined): boolean {
   const html = accept.indexOf('text/html');
   const json = accept.indexOf('application/json');
   return html >= 0 && (json < 0 || html < json);
+}
+
+/**
+ * `POST /console/login` {user, password, project, domain?}: the console's password login, which the
+ * server makes with Keystone in keystone mode (the browser never talks to Keystone: one origin, no
+ * CORS). Answers the token and its project id; 401 when Keystone refuses; 400 in other modes,
+ * whose console takes tokens only.
+ */
+export function registerConsoleLogin(app: Api, deps: Pick<ApiDeps, 'passwordLogin'>): void {
+  app.post('/console/login', { schema: { hide: true } }, async (request, reply) => {
+    const login = deps.passwordLogin;
+    if (!login)
+      throw new HttpError(
+        400,
+        'HTTPBadRequest',
+        'This server takes tokens: password login needs --auth keystone',
+      );
+    const body = isPlainObject(request.body) ? request.body : {};
+    const field = (name: string) => {
+      const value = body[name];
+      if (typeof value !== 'string' || value === '')
+        throw new HttpError(400, 'HTTPBadRequest', `The login needs "${name}" (a string)`);
+      return value;
+    };
+    const [user, password, project] = [field('user'), field('password'), field('project')];
+    const domain = typeof body.domain === 'string' && body.domain !== '' ? body.domain : 'Default';
+    const made = await login({ user, password, project, domain });
+    if (!made) throw new HttpError(401, 'Unauthorized', 'The identity service refused these credentials');
+    return reply.header('cache-control', 'no-store').send({ token: made.token, project_id: made.projectId });
+  });
 }
