@@ -4,12 +4,12 @@ import { AgentSigner } from '../../auth/agent-credentials.js';
 import { StackUserKeys } from '../../auth/stack-user-keys.js';
 import { SignalSigner } from '../../auth/signal-tokens.js';
 import {
+  type Authenticator,
   keystoneAuthenticator,
   noauthAuthenticator,
   standaloneAuthenticator,
 } from '../../api/authenticator.js';
-import { keystoneTrustMaker } from '../../api/credentials.js';
-import type { ApiDeps } from '../../api/deps.js';
+import { keystoneTrustMaker, type TrustMaker } from '../../api/credentials.js';
 import { apiLogger } from '../../api/logging.js';
 import { credentialBox, loadDeploymentKey } from '../../auth/deployment-key.js';
 import { KeystoneTrusts } from '../../auth/trusts.js';
@@ -64,7 +64,11 @@ async function authFor(
   config: Config,
   engine: Engine,
   logger: Logger,
-): Promise<Pick<ApiDeps, 'authenticator' | 'trusts' | 'passwordLogin'>> {
+): Promise<{
+  authenticator: Authenticator;
+  trusts?: TrustMaker;
+  passwordLogin?: KeystoneClient['passwordLogin'];
+}> {
   switch (config.auth_mode) {
     case 'standalone':
       return { authenticator: standaloneAuthenticator(engine.deps.store) };
