@@ -5,6 +5,7 @@ import type { Config } from '../config/options.js';
 import type { CredentialSource } from '../engine/core/deps.js';
 import type { Engine } from '../engine/engine.js';
 import type { Identity } from '../auth/identity.js';
+import type { PasswordLogin } from '../auth/keystone.js';
 import type { Authenticator } from './authenticator.js';
 
 /** Makes the Keystone trust of a new stack of `identity`, with the request's `token` (credentials.ts). */
@@ -31,6 +32,10 @@ export interface ApiDeps {
   readonly agentSigner?: AgentSigner;
   /** Opens AWS::IAM::AccessKey keypairs (hiak_) on the CFN API; absent, none is accepted. */
   readonly stackUserKeys?: StackUserKeys;
+  /** Keystone mode: a user's password login for the web console; absent, the console takes tokens only. */
+  readonly passwordLogin?: (
+    login: PasswordLogin,
+  ) => Promise<{ token: string; projectId: string } | undefined>;
   /** Keystone mode: makes each new stack's trust (credentials.ts); absent, none is made. */
   readonly trusts?: TrustMaker;
 }

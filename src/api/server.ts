@@ -30,6 +30,8 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import { registerServiceRoutes } from './routes/services.js';
 import { registerVersionRoutes } from './routes/versions.js';
+import { consoleDir, registerConsoleLogin, registerConsoleRoutes } from './routes/console.js';
+import { registerWatchRoutes } from './routes/watch.js';
 import { registerValidateRoutes } from './routes/validate.js';
 
 export interface ServerOptions {
@@ -149,6 +151,9 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
   registerHealthRoutes(app, deps);
   registerMetrics(app, deps);
   registerVersionRoutes(app);
+  // The web console's static files (the page only calls the API below).
+  registerConsoleRoutes(app, consoleDir());
+  registerConsoleLogin(app, deps);
 
   await app.register(
     async (scoped) => {
@@ -187,6 +192,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       registerCatalogRoutes(scoped as unknown as Api, deps);
       registerServiceRoutes(scoped as unknown as Api, deps);
       registerSoftwareRoutes(scoped as unknown as Api, deps);
+      registerWatchRoutes(scoped as unknown as Api, deps);
     },
     { prefix: '/v1/:project_id' },
   );

@@ -32,6 +32,14 @@ export interface KeystoneClientOptions {
   rejectedCacheMs?: number;
 }
 
+/** A user's password login (the web console's form); the domain is the user's and the project's. */
+export interface PasswordLogin {
+  readonly user: string;
+  readonly password: string;
+  readonly project: string;
+  readonly domain: string;
+}
+
 /** A token's identity, or why it was refused (the API answers 401 with that message). */
 export type TokenCheck = { identity: Identity; expiresAt: number } | { rejected: string };
 
@@ -160,6 +168,39 @@ export class KeystoneClient {
     const { userId } = await this.serviceToken();
     if (userId === '') throw this.unavailable('Keystone named no user in the service login');
     return userId;
+  }
+
+  /**
+   * A user's own login, for the web console: Keystone's password method scoped to a project by
+   * name. The token and its project, or undefined when Keystone refuses the credentials.
+   */
+  async passwordLogin(login: PasswordLogin): Promise<{ token: string; projectId: string } | undefined> {
+    const res = await this.call(
+      'POST',
+      '/auth/tokens?nocatalog',
+      { 'content-type': 'application/json' },
+      JSON.stringify({
+        auth: {
+          identity: {
+            methods: ['password'],
+            password: {
+              user: { name: login.user, domain: { name: login.domain }, password: login.password },
+            },
+          },
+          scope: { project: { name: login.project, domain: { name: login.domain } } },
+        },
+      }),
+    );
+    if (res.status === 401 || res.status === 404 || res.status === 400) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    const token = res.headers.get('x-subject-token');
+    const body = (await this.json(res)) as { token?: KeystoneToken } | null;
+    const projectId = body?.token?.project?.id;
+    if ((res.status !== 201 && res.status !== 200) || !token || typeof projectId !== 'string')
+      throw this.unavailable(`Keystone answered a user's password login with HTTP ${res.status}`);
+    return { token, projectId };
   }
 
   /** The service token, logging in when there is none or it is about to expire (one login at a time). */

@@ -7,7 +7,7 @@ import {
   noauthAuthenticator,
   standaloneAuthenticator,
 } from '../../src/api/authenticator.js';
-import type { ApiLimits } from '../../src/api/deps.js';
+import type { ApiDeps, ApiLimits } from '../../src/api/deps.js';
 import type { Api } from '../../src/api/context.js';
 import { buildServer } from '../../src/api/server.js';
 import { AgentSigner } from '../../src/auth/agent-credentials.js';
@@ -45,6 +45,8 @@ export interface TestApiOptions {
   logger?: FastifyBaseLogger;
   /** The server's monotonic clock in ms (the write rate limit's); real time by default. */
   now?: () => number;
+  /** The console's password login (keystone mode's). */
+  passwordLogin?: ApiDeps['passwordLogin'];
 }
 
 export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -64,7 +66,15 @@ export async function startApi(options: TestApiOptions = {}): Promise<TestApi> {
   const agentSigner = await AgentSigner.load(engine.deps.store, '');
   const stackUserKeys = await StackUserKeys.load(engine.deps.store, '');
   const app = await buildServer(
-    { engine, authenticator, limits, signer, agentSigner, stackUserKeys },
+    {
+      engine,
+      authenticator,
+      limits,
+      signer,
+      agentSigner,
+      stackUserKeys,
+      ...(options.passwordLogin ? { passwordLogin: options.passwordLogin } : {}),
+    },
     { ...(options.logger ? { logger: options.logger } : {}), ...(options.now ? { now: options.now } : {}) },
   );
   return {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keystoneAuthenticator } from '../../src/api/authenticator.js';
 import { KeystoneClient } from '../../src/auth/keystone.js';
-import { type FakeKeystone, SERVICE, startFakeKeystone } from '../auth/fake-keystone.js';
+import { type FakeKeystone, SERVICE, SERVICE_PROJECT_ID, startFakeKeystone } from '../auth/fake-keystone.js';
 import { type HeatError, SAMPLE_TEMPLATE, startApi, type TestApi } from './harness.js';
 
 // The API with --auth keystone: tokens validated by a (fake) Keystone, the project from the token.
@@ -17,7 +17,10 @@ describe('API: Keystone authentication', () => {
       { url: keystone.url, ...SERVICE, cacheMs: 30_000, timeoutMs: 2000 },
       { warn: (m) => warnings.push(m) },
     );
-    api = await startApi({ auth: keystoneAuthenticator(client) });
+    api = await startApi({
+      auth: keystoneAuthenticator(client),
+      passwordLogin: (l) => client.passwordLogin(l),
+    });
   });
   after(async () => {
     await api.close();
@@ -50,6 +53,28 @@ describe('API: Keystone authentication', () => {
       (list.json() as { stacks: { id: string }[] }).stacks.map((s) => s.id),
       [stack.id],
     );
+  });
+
+  it('logs the web console in with a user’s password through Keystone (POST /console/login)', async () => {
+    const made = await api.call('POST', '/console/login', {
+      body: { user: SERVICE.user, password: SERVICE.password, project: SERVICE.project },
+    });
+    assert.equal(made.statusCode, 200, made.body);
+    const { token, project_id: project } = made.json() as { token: string; project_id: string };
+    assert.equal(project, SERVICE_PROJECT_ID);
+    assert.match(token, /^svc-/);
+    assert.equal(made.headers['cache-control'], 'no-store');
+    const body = JSON.parse(keystone.requests.at(-1)!.body) as {
+      auth: { identity: { password: { user: { domain: { name: string } } } } };
+    };
+    assert.equal(body.auth.identity.password.user.domain.name, 'Default');
+    const refused = await api.call('POST', '/console/login', {
+      body: { user: SERVICE.user, password: 'wrong', project: SERVICE.project },
+    });
+    assert.equal(refused.statusCode, 401);
+    assert.ok(!refused.body.includes('wrong'));
+    const incomplete = await api.call('POST', '/console/login', { body: { user: SERVICE.user } });
+    assert.equal(incomplete.statusCode, 400);
   });
 
   it('refuses a token for another project’s URL (403), and global_tenant without the admin role', async () => {

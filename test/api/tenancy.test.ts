@@ -90,6 +90,12 @@ const ROUTES: RouteRow[] = [
   { route: 'POST /stacks/{stack_name}/{stack_id}/actions', own: 409, body: { cancel_update: null } },
   { route: 'POST /stacks/{stack_name}/{stack_id}/drift', own: 200 },
   { route: 'GET /stacks/{stack_name}/{stack_id}/drift', own: 200 },
+  // The console's live stream; max_seconds=0 answers what there is and ends.
+  {
+    route: 'GET /stacks/{stack_name}/{stack_id}/watch',
+    path: '/stacks/{stack_name}/{stack_id}/watch?max_seconds=0',
+    own: 200,
+  },
   { route: 'POST /stacks/{stack_name}/{stack_id}/snapshots', own: 200, body: { name: 'by-row' } },
   { route: 'GET /stacks/{stack_name}/{stack_id}/snapshots', own: 200 },
   // No such snapshot in A's stack either: the control is the snapshot's 404, B's stack the stack's.

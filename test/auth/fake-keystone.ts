@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
  * subject token). Time is the test's clock, so that expiry is deterministic.
  */
 
+/** The id of the service user's project in the fake's login answers. */
+export const SERVICE_PROJECT_ID = 'p-service';
+
 export const SERVICE = {
   user: 'hearth-svc',
   password: 'Sw0rdfish-not-for-logs',
@@ -119,7 +122,17 @@ export async function startFakeKeystone(now: () => number = Date.now): Promise<F
       return send(
         res,
         201,
-        { token: { expires_at: keystoneTime(expiresAt), roles: [{ id: 'r1', name: 'service' }] } },
+        {
+          token: {
+            expires_at: keystoneTime(expiresAt),
+            project: {
+              id: SERVICE_PROJECT_ID,
+              name: project.name,
+              domain: { id: 'default', name: 'Default' },
+            },
+            roles: [{ id: 'r1', name: 'service' }],
+          },
+        },
         { 'x-subject-token': token },
       );
     }

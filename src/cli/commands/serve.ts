@@ -64,7 +64,11 @@ async function authFor(
   config: Config,
   engine: Engine,
   logger: Logger,
-): Promise<{ authenticator: Authenticator; trusts?: TrustMaker }> {
+): Promise<{
+  authenticator: Authenticator;
+  trusts?: TrustMaker;
+  passwordLogin?: KeystoneClient['passwordLogin'];
+}> {
   switch (config.auth_mode) {
     case 'standalone':
       return { authenticator: standaloneAuthenticator(engine.deps.store) };
@@ -83,6 +87,7 @@ async function authFor(
       return {
         authenticator: keystoneAuthenticator(keystone),
         trusts: keystoneTrustMaker(trusts, credentialBox(key)),
+        passwordLogin: (login) => keystone.passwordLogin(login),
       };
     }
   }

@@ -1,0 +1,220 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Resource } from './api.js';
+import { tone, type Tone } from './status.js';
+
+/** Above this many resources the graph is drawn by type and status, not node by node. */
+export const GRAPH_LIMIT = 300;
+/** Resources listed in a drilled-down type: the DOM stays small at any stack size. */
+const LIST_LIMIT = 200;
+const W = 170;
+const H = 44;
+
+interface Layout {
+  key: string;
+  nodes: Map<string, { x: number; y: number }>;
+  edges: { from: string; to: string; points: { x: number; y: number }[] }[];
+  width: number;
+  height: number;
+}
+
+// elkjs is most of the console's weight: loaded with the first graph, not with the page.
+let elk: Promise<{ layout: (g: ElkGraph) => Promise<ElkGraph> }> | undefined;
+type ElkGraph = import('elkjs/lib/elk-api.js').ElkNode;
+const layoutEngine = () => (elk ??= import('elkjs/lib/elk.bundled.js').then(({ default: ELK }) => new ELK()));
+
+/** The graph's shape only (names and dependencies): a status change keeps the layout. */
+function shapeKey(resources: Resource[]): string {
+  return resources.map((r) => `${r.resource_name}>${r.required_by.join(',')}`).join('|');
+}
+
+async function layout(resources: Resource[], key: string): Promise<Layout> {
+  const names = new Set(resources.map((r) => r.resource_name));
+  const edges = resources.flatMap((r) =>
+    r.required_by
+      .filter((d) => names.has(d))
+      .map((d) => ({ id: `${r.resource_name}>${d}`, sources: [r.resource_name], targets: [d] })),
+  );
+  const graph = await (
+    await layoutEngine()
+  ).layout({
+    id: 'root',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.spacing.nodeNode': '16',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '40',
+    },
+    children: resources.map((r) => ({ id: r.resource_name, width: W, height: H })),
+    edges,
+  });
+  return {
+    key,
+    nodes: new Map((graph.children ?? []).map((n) => [n.id, { x: n.x ?? 0, y: n.y ?? 0 }])),
+    edges: (graph.edges ?? []).map((e) => {
+      const s = e.sections?.[0];
+      return {
+        from: e.sources[0]!,
+        to: e.targets[0]!,
+        points: s ? [s.startPoint, ...(s.bendPoints ?? []), s.endPoint] : [],
+      };
+    }),
+    width: graph.width ?? 0,
+    height: graph.height ?? 0,
+  };
+}
+
+export function Graph(props: {
+  resources: Resource[];
+  selected?: string | undefined;
+  href: (name: string) => string;
+}) {
+  if (props.resources.length > GRAPH_LIMIT) return <Aggregate {...props} />;
+  return <NodeGraph {...props} />;
+}
+
+/** Each resource a node (a link: Tab reaches it, Enter opens it), coloured by its status. */
+function NodeGraph(props: {
+  resources: Resource[];
+  selected?: string | undefined;
+  href: (name: string) => string;
+}) {
+  const key = useMemo(() => shapeKey(props.resources), [props.resources]);
+  const [shape, setShape] = useState<Layout | undefined>();
+  useEffect(() => {
+    let live = true;
+    void layout(props.resources, key).then((l) => live && setShape(l));
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  if (props.resources.length === 0) return <p class="graph">No resources.</p>;
+  if (!shape) return <p class="graph">Laying out…</p>;
+  return (
+    <div class="graph">
+      <svg width={shape.width} height={shape.height} role="group" aria-label="resources graph">
+        <defs>
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="10"
+            refY="5"
+            markerWidth="6"
+            markerHeight="6"
+            orient="auto"
+          >
+            <path d="M0,0 L10,5 L0,10 z" class="arrowhead" />
+          </marker>
+        </defs>
+        {shape.edges.map((e) => (
+          <polyline
+            key={`${e.from}>${e.to}`}
+            class="edge"
+            marker-end="url(#arrow)"
+            points={e.points.map((p) => `${p.x},${p.y}`).join(' ')}
+          />
+        ))}
+        {props.resources.map((r) => {
+          const at = shape.nodes.get(r.resource_name);
+          if (!at) return null;
+          return (
+            <a
+              key={r.resource_name}
+              href={props.href(r.resource_name)}
+              class={`node ${tone(r.resource_status)}${props.selected === r.resource_name ? ' selected' : ''}`}
+              data-resource={r.resource_name}
+              data-status={r.resource_status}
+              aria-label={`${r.resource_name} ${r.resource_status}`}
+            >
+              <rect x={at.x} y={at.y} width={W} height={H} rx={6} />
+              <text x={at.x + 8} y={at.y + 18}>
+                {r.resource_name.length > 22 ? `${r.resource_name.slice(0, 21)}…` : r.resource_name}
+              </text>
+              <text x={at.x + 8} y={at.y + 35} class="sub">
+                {r.resource_status}
+              </text>
+            </a>
+          );
+        })}
+      </svg>
+    </div>
+  );
+}
+
+const TONES: Tone[] = ['complete', 'progress', 'waiting', 'failed'];
+/** A drilled-down list's order: what needs looking at first. */
+const FIRST: Tone[] = ['failed', 'progress', 'waiting', 'complete'];
+
+/** A big stack by type: counts per status, and a type opened lists its resources (failed first). */
+function Aggregate(props: {
+  resources: Resource[];
+  selected?: string | undefined;
+  href: (name: string) => string;
+}) {
+  const [open, setOpen] = useState<string | undefined>();
+  const byType = useMemo(() => {
+    const out = new Map<string, Record<Tone, number>>();
+    for (const r of props.resources) {
+      let row = out.get(r.resource_type);
+      if (!row) out.set(r.resource_type, (row = { complete: 0, progress: 0, waiting: 0, failed: 0 }));
+      row[tone(r.resource_status)]++;
+    }
+    return [...out].sort((a, b) => a[0].localeCompare(b[0]));
+  }, [props.resources]);
+  const ofType = open ? props.resources.filter((r) => r.resource_type === open) : [];
+  const listed = ofType
+    .sort((a, b) => FIRST.indexOf(tone(a.resource_status)) - FIRST.indexOf(tone(b.resource_status)))
+    .slice(0, LIST_LIMIT);
+  return (
+    <div class="graph aggregate" data-testid="aggregate">
+      <p>{props.resources.length} resources, grouped by type (choose one to list its resources).</p>
+      <table>
+        <thead>
+          <tr>
+            <th>Type</th>
+            {TONES.map((t) => (
+              <th>{t}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {byType.map(([type, counts]) => (
+            <tr>
+              <td>
+                <button
+                  type="button"
+                  aria-expanded={open === type}
+                  onClick={() => setOpen(open === type ? undefined : type)}
+                >
+                  {type}
+                </button>
+              </td>
+              {TONES.map((t) => (
+                <td>{counts[t] > 0 ? <span class={`badge ${t}`}>{counts[t]}</span> : 0}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {open && ofType.length > listed.length && (
+        <p>
+          The first {listed.length} of {ofType.length} {open} resources, failed and running first.
+        </p>
+      )}
+      {open && (
+        <ul class="drill">
+          {listed.map((r) => (
+            <li>
+              <a
+                href={props.href(r.resource_name)}
+                class={`badge ${tone(r.resource_status)}`}
+                data-resource={r.resource_name}
+              >
+                {r.resource_name} {r.resource_status}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { etaMs, duration, RateWindow } from '../../src/cli/progress-view.js';
+import {
+  ApiError,
+  call,
+  type Resource,
+  type Session,
+  type Stack,
+  type StackEvent,
+  stackPath,
+} from './api.js';
+import { Graph, GRAPH_LIMIT } from './graph.js';
+import { ResourceDetail } from './resource.js';
+import { Badge } from './status.js';
+import { type Progress, watchStack } from './watch.js';
+
+/** Events kept on the page: the stream goes on, the DOM does not grow. */
+const EVENTS_SHOWN = 100;
+
+/**
+ * A stack's page: its progress, resources graph and events, kept current by the watch stream
+ * (no reload, no polling); a resource's detail beside them when one is chosen.
+ */
+export function StackPage(props: { session: Session; name: string; id: string; resource?: string }) {
+  const { session } = props;
+  const path = stackPath({ stack_name: props.name, id: props.id });
+  const [stack, setStack] = useState<Stack | undefined>();
+  const [resources, setResources] = useState<Resource[]>([]);
+  const [events, setEvents] = useState<StackEvent[]>([]);
+  const [progress, setProgress] = useState<Progress | undefined>();
+  const [connected, setConnected] = useState(true);
+  const [error, setError] = useState('');
+  const rate = useRef(new RateWindow());
+  const refetch = useRef<number | undefined>(undefined);
+
+  const load = useMemo(
+    () => async () => {
+      try {
+        const [s, r] = await Promise.all([
+          call<{ stack: Stack }>(session, 'GET', path),
+          call<{ resources: Resource[] }>(session, 'GET', `${path}/resources`),
+        ]);
+        setStack(s.stack);
+        setResources(r.resources);
+      } catch (err) {
+        setError(err instanceof ApiError && err.status === 404 ? 'Stack not found' : String(err));
+      }
+    },
+    [session, path],
+  );
+  // Rows the events name but the list lacks (new resources), the stack's own status: read again,
+  // at most once a second however many events come.
+  const later = () => {
+    if (refetch.current !== undefined) return;
+    refetch.current = window.setTimeout(() => {
+      refetch.current = undefined;
+      void load();
+    }, 1000);
+  };
+
+  useEffect(() => {
+    void load();
+    call<{ events: StackEvent[] }>(session, 'GET', `${path}/events?limit=${EVENTS_SHOWN}`)
+      .then((r) => setEvents(r.events))
+      .catch(() => undefined);
+    const stop = watchStack(session, path, {
+      progress(p) {
+        if (p.counts) rate.current.add(Date.now(), p.counts.done);
+        setProgress(p);
+        setStack(
+          (s) => s && { ...s, stack_status: p.stack_status, stack_status_reason: p.stack_status_reason },
+        );
+      },
+      event(e) {
+        setEvents((list) => [e, ...list].slice(0, EVENTS_SHOWN));
+        setResources((list) => {
+          const i = list.findIndex((r) => r.resource_name === e.resource_name);
+          // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
+          // the graph is drawn node by node, a resource done: its dependencies are recorded then.
+          if (i < 0 || (list.length <= GRAPH_LIMIT && /_(COMPLETE|FAILED)$/.test(e.resource_status))) later();
+          if (i < 0) return list;
+          const next = list.slice();
+          next[i] = {
+            ...list[i]!,
+            resource_status: e.resource_status,
+            resource_status_reason: e.resource_status_reason,
+            physical_resource_id: e.physical_resource_id ?? list[i]!.physical_resource_id,
+          };
+          return next;
+        });
+      },
+      connected: setConnected,
+    });
+    return () => {
+      stop();
+      window.clearTimeout(refetch.current);
+    };
+  }, [session, path]);
+
+  if (error)
+    return (
+      <p role="alert" class="error" data-testid="stack-error">
+        {error}
+      </p>
+    );
+  if (!stack) return <p>Loading…</p>;
+  const selected = props.resource ? resources.find((r) => r.resource_name === props.resource) : undefined;
+  return (
+    <section class="stack">
+      <h1>
+        {stack.stack_name} <Badge status={stack.stack_status} />
+      </h1>
+      {stack.stack_status_reason && <p class="reason">{stack.stack_status_reason}</p>}
+      {!connected && <p class="warn">Live updates interrupted; reconnecting…</p>}
+      <ProgressBar progress={progress} resources={resources} rate={rate.current.rate()} />
+      <div class="panes">
+        <Graph
+          resources={resources}
+          selected={props.resource}
+          href={(r) =>
+            `#/stacks/${encodeURIComponent(props.name)}/${encodeURIComponent(props.id)}/resources/${encodeURIComponent(r)}`
+          }
+        />
+        {selected && <ResourceDetail session={session} path={path} resource={selected} />}
+      </div>
+      <h2>Events</h2>
+      <ol class="events" aria-live="polite" data-testid="events">
+        {events.map((e) => (
+          <li key={e.id}>
+            <time>{e.event_time}</time> <strong>{e.resource_name}</strong>{' '}
+            <Badge status={e.resource_status} /> <span class="reason">{e.resource_status_reason}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Done / in progress / waiting / failed as `--wait` counts them, the rate and the time left. */
+function ProgressBar(props: {
+  progress: Progress | undefined;
+  resources: Resource[];
+  rate: number | undefined;
+}) {
+  const counts = props.progress?.counts;
+  const failed = counts?.failed ?? props.resources.filter((r) => r.resource_status.endsWith('FAILED')).length;
+  if (!counts || counts.total === 0) {
+    const done = props.resources.filter((r) => r.resource_status.endsWith('COMPLETE')).length;
+    return (
+      <p class="progress" data-testid="progress">
+        {done} of {props.resources.length} resources complete, {failed} failed
+      </p>
+    );
+  }
+  const pct = (n: number) => `${((n / counts.total) * 100).toFixed(1)}%`;
+  const eta = etaMs(counts, props.rate);
+  return (
+    <div class="progress" data-testid="progress">
+      <div
+        class="bar"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={counts.total}
+        aria-valuenow={counts.done}
+      >
+        <span class="complete" style={{ width: pct(counts.done) }} />
+        <span class="progress" style={{ width: pct(counts.inProgress) }} />
+        <span class="failed" style={{ width: pct(counts.failed) }} />
+      </div>
+      <p>
+        {counts.done} / {counts.total} done, {counts.inProgress} in progress, {counts.waiting} waiting,{' '}
+        {counts.failed} failed
+        {props.rate !== undefined && ` · ${props.rate.toFixed(1)}/s`}
+        {eta !== undefined && ` · about ${duration(eta)} left`}
+      </p>
+    </div>
+  );
+}
