@@ -3,7 +3,6 @@ import type { StackAction, StackRecord, Tx } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import type { EngineDeps } from '../core/deps.js';
 import { decodeDigests, diffDigests, type TemplateDigests } from '../core/digests.js';
-import type { DesiredResource } from '../core/plan.js';
 import type { PlannedDiff } from '../core/traversal.js';
 
 /*
@@ -24,7 +23,6 @@ export async function planFromDiff(
   deps: EngineDeps,
   stack: StackRecord,
   definition: StackDefinition,
-  desired: readonly DesiredResource[],
   next: TemplateDigests,
 ): Promise<PlannedDiff | undefined> {
   if (!stack.convergence || stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
@@ -38,7 +36,7 @@ export async function planFromDiff(
     affected: (unsettled) => {
       const seeds = [...diff.changed, ...always];
       for (const name of unsettled) if (definition.resources.has(name)) seeds.push(name);
-      return withDependents(desired, seeds);
+      return withDependents(definition, seeds);
     },
   };
 }
@@ -61,21 +59,16 @@ function alwaysVisited(deps: EngineDeps, definition: StackDefinition): string[] 
   return names;
 }
 
-/** `seeds` and everything that requires one of them, directly or not (a changed input changes a resolution). */
-function withDependents(desired: readonly DesiredResource[], seeds: readonly string[]): Set<string> {
+/**
+ * `seeds` and everything that requires one of them, directly or not (a changed input changes a
+ * resolution), through the bound graph's reverse edges (a resource's `requires`, stack-definition.ts).
+ */
+function withDependents(definition: StackDefinition, seeds: readonly string[]): Set<string> {
   const out = new Set(seeds);
-  if (out.size === 0) return out;
-  const dependents = new Map<string, string[]>();
-  for (const want of desired) {
-    for (const name of want.requires) {
-      const list = dependents.get(name);
-      if (list) list.push(want.name);
-      else dependents.set(name, [want.name]);
-    }
-  }
   const queue = [...out];
   for (let i = 0; i < queue.length; i++) {
-    for (const next of dependents.get(queue[i]!) ?? []) {
+    if (!definition.graph.has(queue[i]!)) continue;
+    for (const next of definition.graph.neededBy(queue[i]!)) {
       if (out.has(next)) continue;
       out.add(next);
       queue.push(next);

@@ -59,9 +59,7 @@ export async function updateStack(
     // A converge of every resource reads each one's live state: no diff spares any. A stack
     // migrated from legacy mode just now has rows no convergence traversal wrote.
     const diff =
-      converge || !stack.convergence
-        ? undefined
-        : await planFromDiff(tx, deps, current, definition, desired, digests);
+      converge || !stack.convergence ? undefined : await planFromDiff(tx, deps, current, definition, digests);
     await beginTraversal(tx, {
       stack: current,
       action: 'UPDATE',
