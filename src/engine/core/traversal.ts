@@ -61,7 +61,7 @@ export interface BeginOptions {
 export interface PlannedDiff {
   /** Names the previous template had and the new one has not. */
   removed: readonly string[];
-  /** The resources that may need a node, given the names of the stack's unsettled rows. */
+  /** The resources that may need a node, given the names of the stack's unsettled (or drifted) rows. */
   affected(unsettled: ReadonlySet<string>): ReadonlySet<string>;
 }
 
@@ -152,7 +152,8 @@ async function placeFromDiff(
 ): Promise<Placed | undefined> {
   const { stack, desired } = options;
   const unsettled = await tx.resources.listUnsettled(stack.id);
-  const affected = diff.affected(new Set(unsettled.map((r) => r.name)));
+  const drifted = await driftedNames(tx, options.converge, stack.id);
+  const affected = diff.affected(new Set([...unsettled.map((r) => r.name), ...drifted]));
   const only = desired.filter((want) => affected.has(want.name));
   const given = new Set<string>();
   for (const want of only) for (const name of want.requires) if (!affected.has(name)) given.add(name);
@@ -164,7 +165,6 @@ async function placeFromDiff(
   const { chosen, obsolete, missing } = chooseRows(planned, rows, options.templateId);
   if (missing.some((want) => given.has(want.name))) return undefined;
   await settle(chosen, obsolete, missing);
-  const drifted = await driftedNames(tx, options.converge, stack.id);
   const unchanged = unchangedOf(chosen, stack.id, drifted, { only, given: [...given] });
   return { chosen, obsolete, unchanged, planned: only };
 }
