@@ -61,6 +61,8 @@ async function exercise(store: Store): Promise<void> {
     await tx.resources.listActive(s.id);
     await tx.resources.listAll(s.id);
     await tx.resources.findByName(s.id, 'a');
+    await tx.resources.listStatesByName(s.id, ['a', 'b']);
+    await tx.resources.listUnsettled(s.id);
     await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
     await tx.resources.setTemplate([a!.id, b!.id], 'tpl');
     await tx.resources.updateMany([
@@ -114,6 +116,8 @@ async function exercise(store: Store): Promise<void> {
     await tx.sync.deleteTraversal(t.id);
     await tx.traversals.delete(t.id);
     await tx.templates.get('tpl');
+    await tx.templates.digests('tpl');
+    await tx.templates.existing(['tpl', 'other']);
     await tx.templates.delete('tpl');
   });
 }
@@ -179,6 +183,26 @@ export function queryPlanTests(): void {
         // ended nested stack (counted from its index alone).
         for (const step of steps.filter((x) => /\br\b/.test(x) && /resources|SEARCH r /.test(x)))
           assert.match(step, /USING (COVERING )?INDEX resources_(running|failed|by_stack\w*) /);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("an update's unsettled rows and a finish's purge are found through the partial index, not the stack's rows", async () => {
+      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
+      const store = new SqlStore(driver);
+      try {
+        await store.migrate();
+        driver.statements.clear();
+        await store.tx(async (tx) => {
+          await tx.resources.listUnsettled('s');
+          await tx.resources.purge('s');
+        });
+        assert.equal(driver.statements.size, 2);
+        for (const sql of driver.statements) {
+          const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, ['s']);
+          assert.match(String(plan[0]?.detail), /USING INDEX resources_unsettled/, sql);
+        }
       } finally {
         await store.close();
       }

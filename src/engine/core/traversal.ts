@@ -16,7 +16,7 @@ import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { supersedeSnapshot } from './snapshot-state.js';
 import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
-import { byDepthSteps, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
+import { byDepthSteps, chooseRows, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
 import { ConflictError } from './errors.js';
 
 export interface BeginOptions {
@@ -39,7 +39,13 @@ export interface BeginOptions {
     chosen: ReadonlyMap<string, ResourceState>,
     stackId: string,
     drifted: ReadonlySet<string>,
+    scope?: DiffScope,
   ) => ReadonlyMap<string, NodeOutput>;
+  /**
+   * An update planned from a diff (operations/update-diff.ts): only the rows of the resources it
+   * visits, of those they require and of removed names are read; absent, every row is.
+   */
+  diff?: PlannedDiff;
   /** An update that decides from the live state (converge.ts); absent: from the stored state. */
   converge?: ConvergeScope | null;
   /**
@@ -51,20 +57,34 @@ export interface BeginOptions {
   traversalId?: string;
 }
 
+/** What an update planned from a diff visits (operations/update-diff.ts). */
+export interface PlannedDiff {
+  /** Names the previous template had and the new one has not. */
+  removed: readonly string[];
+  /** The resources that may need a node, given the names of the stack's unsettled (or drifted) rows. */
+  affected(unsettled: ReadonlySet<string>): ReadonlySet<string>;
+}
+
+/** Which resources an update planned from a diff compares (`only`), and which are unchanged already (`given`). */
+export interface DiffScope {
+  only: readonly DesiredResource[];
+  given: readonly string[];
+}
+
+interface Placed {
+  chosen: Map<string, ResourceHead>;
+  obsolete: ResourceHead[];
+  unchanged: ReadonlyMap<string, NodeOutput>;
+  /** The desired resources the graph is planned for (all of them, but from a diff). */
+  planned: readonly DesiredResource[];
+}
+
 /**
  * Picks the row that carries each desired resource (inserting rows for new ones) and the obsolete
  * rows, and finds the unchanged resources. Whole rows are read only when there is a comparison to
  * make; otherwise (create, delete, check) only their heads.
  */
-async function placeResources(
-  tx: Tx,
-  options: BeginOptions,
-  checking: boolean,
-): Promise<{
-  chosen: Map<string, ResourceHead>;
-  obsolete: ResourceHead[];
-  unchanged: ReadonlyMap<string, NodeOutput>;
-}> {
+async function placeResources(tx: Tx, options: BeginOptions, checking: boolean): Promise<Placed> {
   const { stack, desired, now } = options;
   const target = options.templateId;
   // A CHECK takes the rows as they are: it inserts none and restores no link.
@@ -95,16 +115,101 @@ async function placeResources(
   };
   // A converge of every resource reads each one's live state: none is left alone.
   if (options.unchanged && !checking && options.converge?.mode !== 'all') {
+    if (options.diff) {
+      const placed = await placeFromDiff(tx, options, options.diff, options.unchanged, settle);
+      if (placed) return placed;
+    }
     const rows = await tx.resources.listStates(stack.id);
+    await restampReleased(tx, stack, rows);
     const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, rows, target));
     await settle(chosen, obsolete, missing);
     const drifted = await driftedNames(tx, options.converge, stack.id);
-    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id, drifted) };
+    return { chosen, obsolete, unchanged: options.unchanged(chosen, stack.id, drifted), planned: desired };
   }
   const heads = await tx.resources.listHeads(stack.id);
+  if (!checking) await restampReleased(tx, stack, heads);
   const { chosen, obsolete, missing } = await runSliced(chooseRowsSteps(desired, heads, target));
   await settle(chosen, obsolete, missing);
-  return { chosen, obsolete, unchanged: new Map() };
+  return { chosen, obsolete, unchanged: new Map(), planned: desired };
+}
+
+/**
+ * Places an update planned from a diff: reads the stack's unsettled rows (an index of them),
+ * then by name the rows of the resources that may need a node, of those they require and of
+ * removed names, and compares only the first. Undefined (the caller reads every row instead)
+ * when a required resource has no row.
+ */
+async function placeFromDiff(
+  tx: Tx,
+  options: BeginOptions,
+  diff: PlannedDiff,
+  unchangedOf: NonNullable<BeginOptions['unchanged']>,
+  settle: (
+    chosen: Map<string, ResourceHead>,
+    obsolete: ResourceHead[],
+    missing: DesiredResource[],
+  ) => Promise<void>,
+): Promise<Placed | undefined> {
+  const { stack, desired } = options;
+  const unsettled = await tx.resources.listUnsettled(stack.id);
+  const drifted = await driftedNames(tx, options.converge, stack.id);
+  const affected = diff.affected(new Set([...unsettled.map((r) => r.name), ...drifted]));
+  const only = desired.filter((want) => affected.has(want.name));
+  const given = new Set<string>();
+  for (const want of only) for (const name of want.requires) if (!affected.has(name)) given.add(name);
+  const names = new Set([...affected, ...given, ...diff.removed]);
+  for (const row of unsettled) names.add(row.name);
+  const rows = await tx.resources.listStatesByName(stack.id, [...names]);
+  await restampCurrent(tx, stack, rows);
+  const planned = given.size === 0 ? only : desired.filter((w) => affected.has(w.name) || given.has(w.name));
+  const { chosen, obsolete, missing } = chooseRows(planned, rows, options.templateId);
+  if (missing.some((want) => given.has(want.name))) return undefined;
+  await settle(chosen, obsolete, missing);
+  const unchanged = unchangedOf(chosen, stack.id, drifted, { only, given: [...given] });
+  return { chosen, obsolete, unchanged, planned: only };
+}
+
+/*
+ * A row's template id. An update planned from a diff leaves the rows of unchanged resources as
+ * they are, template id included: a row may name a template released since (finish.ts). Its
+ * definition is then the same in the stack's current template (every update that kept the row
+ * found its definition unchanged, and a failed one left its rows' templates stored), so a
+ * traversal that reads rows first points such rows at the stack's template: what a node, a
+ * cleanup (deletion_policy, hooks) or a rollback's choice among a replaced pair reads is a
+ * stored template, as when every row was rewritten.
+ */
+
+/** Points the rows read by an update from a diff at the stack's template (valid: its last traversal completed). */
+async function restampCurrent(tx: Tx, stack: StackRecord, rows: ResourceHead[]): Promise<void> {
+  const current = stack.templateId;
+  if (!current) return;
+  const stale = rows.filter((r) => r.templateId !== null && r.templateId !== current);
+  if (stale.length === 0) return;
+  await tx.resources.setTemplate(
+    stale.map((r) => r.id),
+    current,
+  );
+  for (const row of stale) row.templateId = current;
+}
+
+/** Points the rows that name a released template at the stack's template. */
+async function restampReleased(tx: Tx, stack: StackRecord, rows: readonly ResourceHead[]): Promise<void> {
+  const current = stack.templateId;
+  if (!current) return;
+  const named = new Set<string>();
+  for (const row of rows)
+    if (row.templateId !== null && row.templateId !== current) named.add(row.templateId);
+  if (named.size === 0) return;
+  const stored = await tx.templates.existing([...named]);
+  const stale = rows.filter(
+    (r) => r.templateId !== null && named.has(r.templateId) && !stored.has(r.templateId),
+  );
+  if (stale.length === 0) return;
+  await tx.resources.setTemplate(
+    stale.map((r) => r.id),
+    current,
+  );
+  for (const row of stale) (row as { templateId: string | null }).templateId = current;
 }
 
 /**
@@ -138,7 +243,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
   const traversalId = options.traversalId ?? randomUUID();
   // A CHECK, SUSPEND or RESUME visits the rows the stack has: it creates none and deletes none.
   const checking = VISITS.has(action);
-  const { chosen, obsolete, unchanged } = await placeResources(tx, options, checking);
+  const { chosen, obsolete, unchanged, planned } = await placeResources(tx, options, checking);
   // Planning 200,000 nodes takes about a second: in slices (the transaction stays open).
   const plan = await runSliced(
     checking
@@ -149,7 +254,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
           chosen,
           [],
         )
-      : planGraphSteps(traversalId, stack.id, desired, chosen, obsolete, unchanged),
+      : planGraphSteps(traversalId, stack.id, planned, chosen, obsolete, unchanged),
   );
 
   const changes: Partial<StackRecord> = {

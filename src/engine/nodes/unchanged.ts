@@ -10,7 +10,7 @@ import { rowOutput } from '../context/outputs.js';
 import { REPLACE_PREP_KEY } from './replace-hooks.js';
 import type { DesiredResource } from '../core/plan.js';
 import { resolveProperties } from '../context/resolver.js';
-import { BeginOptions } from '../core/traversal.js';
+import type { BeginOptions, DiffScope } from '../core/traversal.js';
 
 /**
  * The resources an update traversal can leave alone, with what each reports to the others.
@@ -32,9 +32,15 @@ export function unchangedResources(
   stackId: string,
   /** Names a heal must converge (they drifted), and so everything that requires them. */
   drifted: ReadonlySet<string> = new Set(),
+  /** An update planned from a diff (update-diff.ts): which resources to compare, and which are unchanged already. */
+  scope?: DiffScope,
 ): Map<string, NodeOutput> {
   const unchanged = new Map<string, NodeOutput>();
-  for (const want of dependencyOrder(desired)) {
+  for (const name of scope?.given ?? []) {
+    const row = chosen.get(name);
+    if (row) unchanged.set(name, rowOutput(deps, row, stackId));
+  }
+  for (const want of dependencyOrder(scope?.only ?? desired)) {
     if (drifted.has(want.name)) continue;
     const row = chosen.get(want.name);
     if (!row || !settled(row, want.type)) continue;
@@ -131,6 +137,6 @@ export function unchangedFor(
   definition: StackDefinition,
   desired: readonly DesiredResource[],
 ): BeginOptions['unchanged'] {
-  return (chosen, stackId, drifted) =>
-    unchangedResources(deps, definition, desired, chosen, stackId, drifted);
+  return (chosen, stackId, drifted, scope) =>
+    unchangedResources(deps, definition, desired, chosen, stackId, drifted, scope);
 }

@@ -13,6 +13,7 @@ import { beginLegacy, notInLegacyMode } from '../legacy/begin.js';
 import { prepareCreate } from './prepare.js';
 import { getStack } from './queries.js';
 import type { CreateRequest } from '../core/requests.js';
+import { digestsOf, encodeDigests } from '../core/digests.js';
 
 /* `stack create` (and an adopt's create): credentials made, cloud checks, one transaction. */
 
@@ -96,11 +97,13 @@ async function storeCreate(
     credentials,
   };
   if (!convergence && req.observe) throw notInLegacyMode(stack, 'observe and heal it');
+  // Kept with the template: the stack's first update is planned from a diff of them (update-diff.ts).
+  const digests = encodeDigests(await digestsOf(definition, record));
   await deps.store.tx(async (tx) => {
     if (await tx.stacks.findByName(req.projectId, req.name)) {
       throw new OperationError(`a stack named "${req.name}" already exists`, 'conflict');
     }
-    await tx.templates.insert(record, stack.rootId);
+    await tx.templates.insert(record, stack.rootId, digests);
     await tx.stacks.insert(stack);
     if (!convergence) return beginLegacy(tx, stack, { action: 'CREATE', templateId: record.id, now });
     await beginTraversal(tx, {

@@ -13,6 +13,8 @@ import { migrateOnUpdate } from '../legacy/migrate.js';
 import { bind } from './prepare.js';
 import { prepareUpdate } from './prepare.js';
 import { getStack } from './queries.js';
+import { digestsOf, encodeDigests } from '../core/digests.js';
+import { planFromDiff } from './update-diff.js';
 import type { UpdateRequest } from '../core/requests.js';
 
 /*
@@ -34,13 +36,14 @@ export async function updateStack(
   const desired = desiredOf(definition);
   // unchangedFor resolves properties, Fn::GetAZs among them (synchronously, in the transaction).
   await loadZones(deps, stack, definition);
+  const digests = await digestsOf(definition, record);
   const stackChanges = {
     ...(req.disableRollback !== undefined ? { disableRollback: req.disableRollback } : {}),
     ...(req.timeoutMins !== undefined ? { timeoutMins: req.timeoutMins } : {}),
     ...(req.tags !== undefined ? { tags: req.tags } : {}),
   };
   await deps.store.tx(async (tx) => {
-    await tx.templates.insert(record, stack.rootId);
+    await tx.templates.insert(record, stack.rootId, encodeDigests(digests));
     // convergence_migrate_on_update: a legacy stack's tree is migrated in this transaction; a
     // legacy stack that stays one is updated by the legacy engine.
     const current = stack.convergence ? stack : await migrateOnUpdate(tx, deps, cache, stack);
@@ -52,13 +55,19 @@ export async function updateStack(
     // A person's update: the observer's heal bounds start again (heal-policy.ts).
     await tx.heals.clearTree(stack.rootId);
     if (req.observe !== undefined) await setObservation(tx, current, req.observe, now);
+    const converge = (req.converge ?? deps.settings.observeOnUpdate) ? { mode: 'all' as const } : null;
+    // A converge of every resource reads each one's live state: no diff spares any. A stack
+    // migrated from legacy mode just now has rows no convergence traversal wrote.
+    const diff =
+      converge || !stack.convergence ? undefined : await planFromDiff(tx, deps, current, definition, digests);
     await beginTraversal(tx, {
       stack: current,
       action: 'UPDATE',
       templateId: record.id,
       desired,
       unchanged: unchangedFor(deps, definition, desired),
-      converge: (req.converge ?? deps.settings.observeOnUpdate) ? { mode: 'all' } : null,
+      ...(diff ? { diff } : {}),
+      converge,
       now,
       stackChanges,
     });

@@ -109,6 +109,17 @@ export interface ResourceRepository {
    * (no reason, progress, timestamps or ids of other tables: a third of the row, half the time).
    */
   listStates(stackId: string): Promise<ResourceState[]>;
+  /**
+   * listStates() of the rows that carry one of `names` (through the (stack_id, name) index): an
+   * update planned from a diff reads only the rows it visits and their requirements.
+   */
+  listStatesByName(stackId: string, names: readonly string[]): Promise<ResourceState[]>;
+  /**
+   * listStates() of the rows no update may leave alone whatever their definition (not COMPLETE,
+   * INIT, being deleted, unhealthy, locked, replaced, without a physical resource), through a
+   * partial index of those: a settled stack has none, and finding that reads nothing else.
+   */
+  listUnsettled(stackId: string): Promise<ResourceState[]>;
   /** Every row of a stack, deleted ones included. */
   listAll(stackId: string): Promise<ResourceRecord[]>;
   /**

@@ -120,8 +120,12 @@ export interface StackRepository {
 /** The templates table: stored once, never modified. */
 export interface TemplateRepository {
   /** Stores a template of a stack of `rootStackId`'s tree (rows are placed by their root stack). */
-  insert(template: TemplateRecord, rootStackId: string): Promise<void>;
+  insert(template: TemplateRecord, rootStackId: string, digests?: string): Promise<void>;
   get(id: string): Promise<TemplateRecord | undefined>;
+  /** The per-resource digests stored with the template (engine/core/digests.ts), if any. */
+  digests(id: string): Promise<string | undefined>;
+  /** Which of `ids` are stored (by key: no template text read). */
+  existing(ids: readonly string[]): Promise<Set<string>>;
   delete(id: string): Promise<void>;
 }
 

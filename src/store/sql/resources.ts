@@ -8,7 +8,7 @@ import {
   normalizeTime,
   rowsPerStatement,
 } from './columns.js';
-import { RESOURCES } from './tables.js';
+import { RESOURCES, UNSETTLED } from './tables.js';
 import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
@@ -115,6 +115,25 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return rows.map((r) => STATE.decode(r));
     },
 
+    async listStatesByName(stackId, names) {
+      if (names.length === 0) return [];
+      const rows = await db.all(
+        `SELECT ${STATE_COLUMNS} FROM resources
+         WHERE stack_id = $1 AND ${dialect.inStrings('name', '$2')} AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId, JSON.stringify([...new Set(names)])],
+      );
+      return rows.map((r) => STATE.decode(r));
+    },
+
+    async listUnsettled(stackId) {
+      const rows = await db.all(
+        `SELECT ${STATE_COLUMNS} FROM resources
+         WHERE stack_id = $1 AND ${UNSETTLED} AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId],
+      );
+      return rows.map((r) => STATE.decode(r));
+    },
+
     async findByName(stackId, name) {
       const rows = await db.all(
         `SELECT * FROM resources WHERE stack_id = $1 AND name = $2 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
@@ -205,9 +224,11 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
     },
 
     async purge(stackId, all = false) {
-      return db.run(`DELETE FROM resources WHERE stack_id = $1${all ? '' : ` AND ${DELETE_COMPLETE}`}`, [
-        stackId,
-      ]);
+      // Deleted rows are unsettled ones: the partial index finds them without a scan of the stack.
+      return db.run(
+        `DELETE FROM resources WHERE stack_id = $1${all ? '' : ` AND ${UNSETTLED} AND ${DELETE_COMPLETE}`}`,
+        [stackId],
+      );
     },
 
     async delete(ids) {

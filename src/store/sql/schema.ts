@@ -413,4 +413,14 @@ export const MIGRATIONS: readonly Migration[] = [
       'UPDATE traversals SET nodes = (SELECT COUNT(*) FROM sync_points p WHERE p.traversal_id = traversals.id)',
     ],
   },
+  {
+    version: 24,
+    description:
+      "updates planned from a diff: templates' per-resource digests; a stack's unsettled rows (partial index: a settled row is not in it, so an update finds the few that need a node, and a purge its deleted rows, without a scan)",
+    statements: () => [
+      'ALTER TABLE templates ADD COLUMN digests TEXT',
+      // The predicate is tables.ts's UNSETTLED, word for word (queries repeat it to use the index).
+      `CREATE INDEX resources_unsettled ON resources (stack_id) WHERE (status <> 'COMPLETE' OR action IN ('INIT', 'DELETE') OR unhealthy <> 0 OR engine_id IS NOT NULL OR replaced_by IS NOT NULL OR physical_id IS NULL)`,
+    ],
+  },
 ];

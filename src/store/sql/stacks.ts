@@ -1,12 +1,13 @@
 import type { StackAction, StackFilter, StackRecord, Status, TemplateRecord, Tx } from '../contract.js';
-import type { SqlExecutor, SqlValue } from './driver.js';
+import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
 import { insertSql } from './columns.js';
 import { stackActivity, stackProgress } from './stack-progress.js';
 import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
-const INSERT_TEMPLATE = insertSql('templates', [...TEMPLATES.columnNames, 'root_stack_id'], 1);
+const INSERT_TEMPLATE = insertSql('templates', [...TEMPLATES.columnNames, 'root_stack_id', 'digests'], 1);
+const TEMPLATE_COLUMNS = TEMPLATES.columnNames.join(', ');
 const SKIP_ID: ReadonlySet<string> = new Set(['id']);
 
 export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
@@ -99,18 +100,32 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
   };
 }
 
-export function templatesRepository(db: SqlExecutor): Tx['templates'] {
+export function templatesRepository(db: SqlExecutor, dialect: Dialect): Tx['templates'] {
   return {
-    async insert(template: TemplateRecord, rootStackId) {
-      await db.run(INSERT_TEMPLATE, [...TEMPLATES.encode(template), rootStackId]);
+    async insert(template: TemplateRecord, rootStackId, digests) {
+      await db.run(INSERT_TEMPLATE, [...TEMPLATES.encode(template), rootStackId, digests ?? null]);
     },
 
     async get(id) {
-      const [row] = await db.all('SELECT * FROM templates WHERE id = $1', [id]);
+      // Not the digests: what binds the template never reads them.
+      const [row] = await db.all(`SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE id = $1`, [id]);
       if (!row) return undefined;
       // A top-level stack's template has no facade: it reads back as it was written, without one.
       const { facade, ...record } = TEMPLATES.decode(row);
       return facade ? { ...record, facade } : record;
+    },
+
+    async digests(id) {
+      const [row] = await db.all('SELECT digests FROM templates WHERE id = $1', [id]);
+      return typeof row?.digests === 'string' ? row.digests : undefined;
+    },
+
+    async existing(ids) {
+      if (ids.length === 0) return new Set();
+      const rows = await db.all(`SELECT id FROM templates WHERE ${dialect.inStrings('id', '$1')}`, [
+        JSON.stringify(ids),
+      ]);
+      return new Set(rows.map((r) => r.id as string));
     },
 
     async delete(id) {

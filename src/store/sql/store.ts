@@ -89,7 +89,7 @@ export class SqlStore implements Store {
 function repositories(db: SqlExecutor, dialect: Dialect, workTouched: () => void): Tx {
   return {
     stacks: stacksRepository(db),
-    templates: templatesRepository(db),
+    templates: templatesRepository(db, dialect),
     resources: resourcesRepository(db, dialect),
     traversals: traversalsRepository(db),
     sync: syncRepository(db, dialect),

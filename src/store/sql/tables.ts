@@ -215,3 +215,11 @@ export const SOFTWARE_DEPLOYMENTS = spec<SoftwareDeploymentRecord>('software_dep
   ['createdAt', 'created_at', 'time'],
   ['updatedAt', 'updated_at', 'time'],
 ]);
+
+/**
+ * A resource row an update cannot leave alone whatever its definition (unchanged.ts's `settled`,
+ * but for the row's type and data): the predicate of the partial index `resources_unsettled` (schema.ts, migration 24: keep them equal).
+ * Queries repeat it word for word, so that both databases use the index. A DELETE_COMPLETE row
+ * is in it too: the purge finds those through it.
+ */
+export const UNSETTLED = `(status <> 'COMPLETE' OR action IN ('INIT', 'DELETE') OR unhealthy <> 0 OR engine_id IS NOT NULL OR replaced_by IS NOT NULL OR physical_id IS NULL)`;
