@@ -36,6 +36,8 @@ export class SourceDocument {
     readonly text: string,
     readonly format: 'yaml' | 'json',
     readonly data: Json,
+    /** Its node count and deepest container, as `checkShape` measured them (when it did). */
+    readonly shape?: DocumentShape,
   ) {}
 
   /** The position of the node at `path`, or of its nearest existing ancestor. */
@@ -98,6 +100,13 @@ export function sourceFormat(text: string): 'json' | 'yaml' {
   return text.charCodeAt(text.charCodeAt(0) === 0xfeff ? 1 : 0) === 0x7b ? 'json' : 'yaml';
 }
 
+/** How big a parsed document is: every limit on its shape can be checked again from these alone. */
+export interface DocumentShape {
+  nodes: number;
+  /** The depth of its deepest map or list (the root is 1; 0 for a scalar document). */
+  depth: number;
+}
+
 /** JSON texts from this size on are parsed in slices (a native JSON.parse of 7 MB takes ~0.2 s). */
 export const SLICED_JSON_BYTES = 256 * 1024;
 
@@ -111,6 +120,11 @@ export function* parseSourceSteps(
   limits: SourceLimits = DEFAULT_LIMITS,
   /** The document as JSON text, when a worker has parsed the YAML already (yaml-off-loop.ts). */
   parsedYaml?: string,
+  /**
+   * The same text parsed already (the CLI's loader parsed it to find its files): its data serves
+   * when it is this file's and this text's, and its shape within these limits.
+   */
+  parsed?: SourceDocument,
 ): Sliceable<SourceDocument> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
@@ -124,6 +138,12 @@ export function* parseSourceSteps(
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = sourceFormat(text);
+  if (parsed?.shape && parsed.file === file && parsed.text === text && parsed.format === format) {
+    const { nodes, depth } = parsed.shape;
+    if (nodes <= limits.maxDocumentNodes && depth <= limits.maxDocumentDepth) {
+      return new SourceDocument(file, text, format, parsed.data, parsed.shape);
+    }
+  }
   let data: Json;
   try {
     if (format === 'yaml' && parsedYaml !== undefined) {
@@ -142,8 +162,8 @@ export function* parseSourceSteps(
     }
     throw err;
   }
-  yield* checkShape(file, data, limits);
-  return new SourceDocument(file, text, format, data);
+  const shape = yield* checkShape(file, data, limits);
+  return new SourceDocument(file, text, format, data, shape);
 }
 
 function parseJson(file: string, text: string): Json {
@@ -278,12 +298,13 @@ function* checkShape(
   file: string,
   data: Json,
   limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
-): Sliceable<void> {
+): Sliceable<DocumentShape> {
   // Two parallel stacks of plain values: this walk touches every node of every document, so it
   // allocates nothing per node.
   const values: Json[] = [data];
   const depths: number[] = [1];
   let nodes = 0;
+  let deepest = 0;
   while (values.length > 0) {
     const value = values.pop()!;
     const depth = depths.pop()!;
@@ -304,6 +325,7 @@ function* checkShape(
         },
       );
     }
+    if (depth > deepest) deepest = depth;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         values.push(value[i] as Json);
@@ -316,6 +338,7 @@ function* checkShape(
       }
     }
   }
+  return { nodes, depth: deepest };
 }
 
 export type { YamlNode };
