@@ -121,8 +121,9 @@ export function* parseSourceSteps(
   /** The document as JSON text, when a worker has parsed the YAML already (yaml-off-loop.ts). */
   parsedYaml?: string,
   /**
-   * The same text parsed already (the CLI's loader parsed it to find its files): its data serves
-   * when it is this file's and this text's, and its shape within these limits.
+   * The same text parsed already (the CLI's loader parsed it to find its files; the API's body
+   * parser): its data serves when it is this file's and this text's, and its shape within these
+   * limits.
    */
   parsed?: SourceDocument,
 ): Sliceable<SourceDocument> {
@@ -138,10 +139,15 @@ export function* parseSourceSteps(
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = sourceFormat(text);
-  if (parsed?.shape && parsed.file === file && parsed.text === text && parsed.format === format) {
-    const { nodes, depth } = parsed.shape;
-    if (nodes <= limits.maxDocumentNodes && depth <= limits.maxDocumentDepth) {
-      return new SourceDocument(file, text, format, parsed.data, parsed.shape);
+  if (parsed && parsed.file === file && parsed.text === text && parsed.format === format) {
+    const known = parsed.shape;
+    if (known && known.nodes <= limits.maxDocumentNodes && known.depth <= limits.maxDocumentDepth) {
+      return new SourceDocument(file, text, format, parsed.data, known);
+    }
+    // Not measured (the API's request body) or over these limits: checked here, in the same words.
+    if (!known) {
+      const shape = yield* checkShape(file, parsed.data, limits);
+      return new SourceDocument(file, text, format, parsed.data, shape);
     }
   }
   let data: Json;
