@@ -31,14 +31,44 @@ export class SourceDocument {
    */
   documentPath: ((path: DocPath) => DocPath) | undefined;
 
+  /** The parsed data; undefined once released (see `release`). */
+  private held: Json | undefined;
+  private released = false;
+
   constructor(
     readonly file: string,
     readonly text: string,
     readonly format: 'yaml' | 'json',
-    readonly data: Json,
+    data: Json,
     /** Its node count and deepest container, as `checkShape` measured them (when it did). */
     readonly shape?: DocumentShape,
-  ) {}
+  ) {
+    this.held = data;
+  }
+
+  /** The document's data: parsed again from the text (a new copy each time) once released. */
+  get data(): Json {
+    if (!this.released) return this.held as Json;
+    // The text parsed before: no limit refuses it now (every size limit is at least its own).
+    const size = this.shape ?? { nodes: Infinity, depth: Infinity };
+    return parseSource(this.file, this.text, {
+      maxDocumentBytes: Infinity,
+      maxDocumentDepth: Math.max(size.depth, 1),
+      maxDocumentNodes: size.nodes,
+      maxAliasCount: Infinity,
+    }).data;
+  }
+
+  /**
+   * Lets the data go once a template is bound: what is kept of it is what the bound definition
+   * shares, so a cached definition does not hold a second form of the whole document (a
+   * 1,000,000-resource one: hundreds of MiB). Rare readers after that (showing the template)
+   * parse the text again.
+   */
+  release(): void {
+    this.released = true;
+    this.held = undefined;
+  }
 
   /** The position of the node at `path`, or of its nearest existing ancestor. */
   positionOf(path: DocPath): SourcePosition | undefined {

@@ -653,3 +653,23 @@ describe('parseSourceSteps: a document parsed already (the CLI loader hands its 
     assert.match(bytes.message, /exceeds maximum allowed size/);
   });
 });
+
+describe('SourceDocument.release: a bound template lets its data go', () => {
+  it('reads the same data back from the text afterwards, a new copy each time', () => {
+    for (const [file, text] of [
+      [
+        'a.yaml',
+        'heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Heat::None, properties: {n: 0777, b: yes}}\n',
+      ],
+      ['a.json', '{"heat_template_version": "2018-08-31", "resources": {"a": {"type": "OS::Heat::None"}}}'],
+      ['s.yaml', 'plain'],
+      ['x.yaml', 'base: &b {type: OS::Heat::None}\nother: *b\n'],
+    ] as const) {
+      const doc = parseSource(file, text, withLimits({ maxDocumentDepth: 4 }));
+      const before = doc.data;
+      doc.release();
+      assert.deepEqual(doc.data, before);
+      if (before !== null && typeof before === 'object') assert.notEqual(doc.data, before);
+    }
+  });
+});

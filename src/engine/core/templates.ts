@@ -167,7 +167,7 @@ function* bindSteps(
   // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
   const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml, parsed);
   const template = yield* parseTemplateSteps(source);
-  return yield* defineStackSteps(template, {
+  const definition = yield* defineStackSteps(template, {
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
@@ -180,6 +180,9 @@ function* bindSteps(
     stackName: stack.stackName,
     projectId: stack.projectId,
   });
+  // Cached for the operation's length: it keeps what it shares of the document, not the rest.
+  source.release();
+  return definition;
 }
 
 /** The stored (Heat-shaped) environment back into the engine's form; URLs in it are already absolute. */
