@@ -176,7 +176,7 @@ export function* parseSourceSteps(
     }
     // Not measured (the API's request body) or over these limits: checked here, in the same words.
     if (!known) {
-      const shape = yield* checkShape(file, parsed.data, limits);
+      const shape = yield* checkShape(file, parsed.data, limits, true);
       return new SourceDocument(file, text, format, parsed.data, shape);
     }
   }
@@ -198,7 +198,8 @@ export function* parseSourceSteps(
     }
     throw err;
   }
-  const shape = yield* checkShape(file, data, limits);
+  // JSON.parse makes strings of their own; a JSON text parsed in slices is the one kept.
+  const shape = yield* checkShape(file, data, limits, format === 'yaml');
   return new SourceDocument(file, text, format, data, shape);
 }
 
@@ -334,9 +335,12 @@ function* checkShape(
   file: string,
   data: Json,
   limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
+  /** The data's strings may be cut from a text that is not kept otherwise: give them their own. */
+  cutStrings: boolean,
 ): Sliceable<DocumentShape> {
   // Two parallel stacks of plain values: this walk touches every node of every document, so it
   // allocates nothing per node.
+  const own = cutStrings ? ownStrings() : undefined;
   const values: Json[] = [data];
   const depths: number[] = [1];
   let nodes = 0;
@@ -364,17 +368,43 @@ function* checkShape(
     if (depth > deepest) deepest = depth;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
-        values.push(value[i] as Json);
+        let item = value[i] as Json;
+        if (own && typeof item === 'string' && item.length >= SLICE_LENGTH) value[i] = item = own(item);
+        values.push(item);
         depths.push(depth + 1);
       }
     } else {
       for (const key in value) {
-        values.push(value[key] as Json);
+        let item = value[key] as Json;
+        if (own && typeof item === 'string' && item.length >= SLICE_LENGTH && key !== '__proto__')
+          value[key] = item = own(item);
+        values.push(item);
         depths.push(depth + 1);
       }
     }
   }
   return { nodes, depth: deepest };
+}
+
+/** V8 makes a string this long cut from another a slice of it, which keeps all of the other alive. */
+const SLICE_LENGTH = 13;
+
+/**
+ * Long strings of a parser's result as strings of their own, one per distinct value: js-yaml cuts
+ * every scalar from its own copy of the text, so one resource type kept by a bound template would
+ * keep that whole copy (a 1,000,000-resource template: ~100 MiB), and a million equal types cost
+ * one string.
+ */
+function ownStrings(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let copy = seen.get(text);
+    if (copy === undefined) {
+      copy = JSON.parse(JSON.stringify(text)) as string; // a new flat string, lone surrogates kept
+      seen.set(copy, copy);
+    }
+    return copy;
+  };
 }
 
 export type { YamlNode };
