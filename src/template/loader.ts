@@ -9,7 +9,7 @@ import {
 } from './environment/index.js';
 import { TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
-import { parseSource } from './source.js';
+import { parseSource, type SourceDocument } from './source.js';
 
 /** Reads a file by its `file://` URL (or another scheme the caller supports). */
 export type FileReader = (url: string) => string;
@@ -20,6 +20,8 @@ export interface StackInput {
   text: string;
   environment: Environment;
   files: Record<string, string>;
+  /** `text` as the loader parsed it: the engine binds this rather than parsing the text again. */
+  parsed?: SourceDocument;
 }
 
 /** `file:///abs/path` for a local path (relative paths are taken from `cwd`). */
@@ -42,8 +44,8 @@ export function loadStackInput(
   const url = toFileUrl(templatePath);
   const text = readOrFail(read, url, templatePath);
   const { environment, files } = loadEnvironments(environmentPaths, read, limits);
-  collectReferencedFiles(url, text, files, read, limits);
-  return { url, text, environment, files };
+  const parsed = collectReferencedFiles(url, text, files, read, limits);
+  return { url, text, environment, files, parsed };
 }
 
 /**
@@ -86,14 +88,14 @@ function collectTemplate(
   collectReferencedFiles(url, text, files, read, limits);
 }
 
-/** Walks a template's raw data for template-resource types and get_file paths. */
+/** Walks a template's raw data for template-resource types and get_file paths; returns it parsed. */
 function collectReferencedFiles(
   url: string,
   text: string,
   files: Record<string, string>,
   read: FileReader,
   limits: TemplateLimits,
-): void {
+): SourceDocument {
   const doc = parseSource(url, text, limits);
   // A CloudFormation-format template names its resources' types under `Resources`/`Type`.
   const cfn = isPlainObject(doc.data) && !Object.hasOwn(doc.data, 'heat_template_version');
@@ -106,17 +108,24 @@ function collectReferencedFiles(
       }
     }
   }
-  const stack: Json[] = [doc.data];
+  // A `get_file` key is written out in the text, unless spelled with escapes (JSON's \u, YAML's
+  // double quotes): without either, the walk of a big document is saved.
+  if (text.includes('get_file') || text.includes('\\')) collectFiles(url, doc.data, files, read);
+  return doc;
+}
+
+function collectFiles(url: string, data: Json, files: Record<string, string>, read: FileReader): void {
+  const stack: Json[] = [data];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (Array.isArray(node)) for (const item of node) stack.push(item);
     else if (isPlainObject(node)) {
-      const keys = Object.keys(node);
-      if (keys.length === 1 && keys[0] === 'get_file' && typeof node.get_file === 'string') {
-        const fileUrl = resolveTemplateUrl(url, node.get_file);
-        if (!Object.hasOwn(files, fileUrl)) files[fileUrl] = readOrFail(read, fileUrl, node.get_file);
+      const path = node.get_file;
+      if (typeof path === 'string' && Object.hasOwn(node, 'get_file') && Object.keys(node).length === 1) {
+        const fileUrl = resolveTemplateUrl(url, path);
+        if (!Object.hasOwn(files, fileUrl)) files[fileUrl] = readOrFail(read, fileUrl, path);
       } else {
-        for (const value of Object.values(node)) stack.push(value as Json);
+        for (const key in node) stack.push(node[key] as Json);
       }
     }
   }

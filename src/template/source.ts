@@ -31,12 +31,44 @@ export class SourceDocument {
    */
   documentPath: ((path: DocPath) => DocPath) | undefined;
 
+  /** The parsed data; undefined once released (see `release`). */
+  private held: Json | undefined;
+  private released = false;
+
   constructor(
     readonly file: string,
     readonly text: string,
     readonly format: 'yaml' | 'json',
-    readonly data: Json,
-  ) {}
+    data: Json,
+    /** Its node count and deepest container, as `checkShape` measured them (when it did). */
+    readonly shape?: DocumentShape,
+  ) {
+    this.held = data;
+  }
+
+  /** The document's data: parsed again from the text (a new copy each time) once released. */
+  get data(): Json {
+    if (!this.released) return this.held as Json;
+    // The text parsed before: no limit refuses it now (every size limit is at least its own).
+    const size = this.shape ?? { nodes: Infinity, depth: Infinity };
+    return parseSource(this.file, this.text, {
+      maxDocumentBytes: Infinity,
+      maxDocumentDepth: Math.max(size.depth, 1),
+      maxDocumentNodes: size.nodes,
+      maxAliasCount: Infinity,
+    }).data;
+  }
+
+  /**
+   * Lets the data go once a template is bound: what is kept of it is what the bound definition
+   * shares, so a cached definition does not hold a second form of the whole document (a
+   * 1,000,000-resource one: hundreds of MiB). Rare readers after that (showing the template)
+   * parse the text again.
+   */
+  release(): void {
+    this.released = true;
+    this.held = undefined;
+  }
 
   /** The position of the node at `path`, or of its nearest existing ancestor. */
   positionOf(path: DocPath): SourcePosition | undefined {
@@ -98,6 +130,13 @@ export function sourceFormat(text: string): 'json' | 'yaml' {
   return text.charCodeAt(text.charCodeAt(0) === 0xfeff ? 1 : 0) === 0x7b ? 'json' : 'yaml';
 }
 
+/** How big a parsed document is: every limit on its shape can be checked again from these alone. */
+export interface DocumentShape {
+  nodes: number;
+  /** The depth of its deepest map or list (the root is 1; 0 for a scalar document). */
+  depth: number;
+}
+
 /** JSON texts from this size on are parsed in slices (a native JSON.parse of 7 MB takes ~0.2 s). */
 export const SLICED_JSON_BYTES = 256 * 1024;
 
@@ -111,6 +150,12 @@ export function* parseSourceSteps(
   limits: SourceLimits = DEFAULT_LIMITS,
   /** The document as JSON text, when a worker has parsed the YAML already (yaml-off-loop.ts). */
   parsedYaml?: string,
+  /**
+   * The same text parsed already (the CLI's loader parsed it to find its files; the API's body
+   * parser): its data serves when it is this file's and this text's, and its shape within these
+   * limits.
+   */
+  parsed?: SourceDocument,
 ): Sliceable<SourceDocument> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
@@ -124,6 +169,17 @@ export function* parseSourceSteps(
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = sourceFormat(text);
+  if (parsed && parsed.file === file && parsed.text === text && parsed.format === format) {
+    const known = parsed.shape;
+    if (known && known.nodes <= limits.maxDocumentNodes && known.depth <= limits.maxDocumentDepth) {
+      return new SourceDocument(file, text, format, parsed.data, known);
+    }
+    // Not measured (the API's request body) or over these limits: checked here, in the same words.
+    if (!known) {
+      const shape = yield* checkShape(file, parsed.data, limits, true);
+      return new SourceDocument(file, text, format, parsed.data, shape);
+    }
+  }
   let data: Json;
   try {
     if (format === 'yaml' && parsedYaml !== undefined) {
@@ -142,8 +198,9 @@ export function* parseSourceSteps(
     }
     throw err;
   }
-  yield* checkShape(file, data, limits);
-  return new SourceDocument(file, text, format, data);
+  // JSON.parse makes strings of their own; a JSON text parsed in slices is the one kept.
+  const shape = yield* checkShape(file, data, limits, format === 'yaml');
+  return new SourceDocument(file, text, format, data, shape);
 }
 
 function parseJson(file: string, text: string): Json {
@@ -278,12 +335,16 @@ function* checkShape(
   file: string,
   data: Json,
   limits: Pick<TemplateLimits, 'maxDocumentDepth' | 'maxDocumentNodes'>,
-): Sliceable<void> {
+  /** The data's strings may be cut from a text that is not kept otherwise: give them their own. */
+  cutStrings: boolean,
+): Sliceable<DocumentShape> {
   // Two parallel stacks of plain values: this walk touches every node of every document, so it
   // allocates nothing per node.
+  const own = cutStrings ? ownStrings() : undefined;
   const values: Json[] = [data];
   const depths: number[] = [1];
   let nodes = 0;
+  let deepest = 0;
   while (values.length > 0) {
     const value = values.pop()!;
     const depth = depths.pop()!;
@@ -304,18 +365,46 @@ function* checkShape(
         },
       );
     }
+    if (depth > deepest) deepest = depth;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
-        values.push(value[i] as Json);
+        let item = value[i] as Json;
+        if (own && typeof item === 'string' && item.length >= SLICE_LENGTH) value[i] = item = own(item);
+        values.push(item);
         depths.push(depth + 1);
       }
     } else {
       for (const key in value) {
-        values.push(value[key] as Json);
+        let item = value[key] as Json;
+        if (own && typeof item === 'string' && item.length >= SLICE_LENGTH && key !== '__proto__')
+          value[key] = item = own(item);
+        values.push(item);
         depths.push(depth + 1);
       }
     }
   }
+  return { nodes, depth: deepest };
+}
+
+/** V8 makes a string this long cut from another a slice of it, which keeps all of the other alive. */
+const SLICE_LENGTH = 13;
+
+/**
+ * Long strings of a parser's result as strings of their own, one per distinct value: js-yaml cuts
+ * every scalar from its own copy of the text, so one resource type kept by a bound template would
+ * keep that whole copy (a 1,000,000-resource template: ~100 MiB), and a million equal types cost
+ * one string.
+ */
+function ownStrings(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let copy = seen.get(text);
+    if (copy === undefined) {
+      copy = JSON.parse(JSON.stringify(text)) as string; // a new flat string, lone surrogates kept
+      seen.set(copy, copy);
+    }
+    return copy;
+  };
 }
 
 export type { YamlNode };

@@ -29,6 +29,13 @@ const bool11 = new yaml.Type('tag:yaml.org,2002:bool', {
   represent: (obj: object) => String(obj),
 });
 
+/** Whether `data` may be a number: every integer and float form starts with a sign, a digit or a dot. */
+function numberLike(data: string | null): data is string {
+  if (data === null || data.length === 0) return false;
+  const c = data.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e; // 0-9 + - .
+}
+
 const OCTAL_11 = /^[-+]?0[0-7_]+$/;
 const DECIMAL_11 = /^[-+]?[1-9][0-9_]*$/;
 const SEXAGESIMAL = /^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$/;
@@ -37,8 +44,9 @@ const SEXAGESIMAL = /^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$/;
 // base 60, as in PyYAML.
 const int11 = new yaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
+  // Every plain scalar is offered to each type in turn: most (names, words) fail the first test.
   resolve: (data: string | null) =>
-    data !== null &&
+    numberLike(data) &&
     (OCTAL_11.test(data) || DECIMAL_11.test(data) || SEXAGESIMAL.test(data) || types.int.resolve(data)),
   construct: (data: string) => {
     const sign = data.startsWith('-') ? -1 : 1;
@@ -57,8 +65,14 @@ const int11 = new yaml.Type('tag:yaml.org,2002:int', {
  * Heat's YAML: no timestamp type (`2018-08-31` stays a string), YAML 1.1 booleans and integers,
  * merge keys; no binary/set/omap types, whose values have no JSON form.
  */
+const float = new yaml.Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: string | null) => numberLike(data) && types.float.resolve(data),
+  construct: (data: string) => types.float.construct(data),
+});
+
 const HEAT_SCHEMA = yaml.FAILSAFE_SCHEMA.extend({
-  implicit: [types.null, bool11, int11, types.float, types.merge],
+  implicit: [types.null, bool11, int11, float, types.merge],
 });
 
 function loadWithJsYaml(text: string, maxDepth: number): Json {

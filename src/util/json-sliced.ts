@@ -223,9 +223,10 @@ type WriteFrame =
 
 /**
  * `JSON.stringify(value)` as sliceable work, for the values JSON.parse makes (no `toJSON`, no
- * `undefined`): the same text, written without recursion.
+ * `undefined`): the same text, written without recursion. `written.lossy` is set when the text does
+ * not parse back to an equal value (a number that is -0 or not finite).
  */
-export function* stringifyJsonSteps(value: unknown): Sliceable<string> {
+export function* stringifyJsonSteps(value: unknown, written?: { lossy: boolean }): Sliceable<string> {
   const chunks: string[] = [];
   let out: string[] = [];
   const stack: WriteFrame[] = [];
@@ -258,7 +259,11 @@ export function* stringifyJsonSteps(value: unknown): Sliceable<string> {
           opened = true;
         }
       }
-    } else out.push(JSON.stringify(current) ?? 'null');
+    } else {
+      if (written && typeof current === 'number' && (!Number.isFinite(current) || Object.is(current, -0)))
+        written.lossy = true;
+      out.push(JSON.stringify(current) ?? 'null');
+    }
     if (opened) continue;
     // The value is written: move to the next one, closing every container that ends here.
     for (;;) {

@@ -28,6 +28,19 @@ describe('templateFields: local files as a request body', () => {
     assert.deepEqual(fields.files, { 'sub/member.yaml': member, '../lib/data.txt': 'x' });
   });
 
+  it('finds a get_file spelled with escapes, and hands its parse of the template on', () => {
+    const json =
+      '{"heat_template_version": "2018-08-31", "resources": {"v": {"type": "OS::Heat::Value", "properties": {"value": {"get\\u005ffile": "a.txt"}}}}}';
+    const yaml =
+      'heat_template_version: 2018-08-31\nresources:\n  v: {type: OS::Heat::Value, properties: {value: {"get\\x5ffile": b.txt}}}\n';
+    const dir = tree({ 't.json': json, 't.yaml': yaml, 'a.txt': 'a', 'b.txt': 'b' });
+    const fromJson = loadStackInput(join(dir, 't.json'), [], readLocalFile);
+    assert.deepEqual(Object.values(fromJson.files), ['a']);
+    assert.equal(fromJson.parsed?.text, json);
+    assert.equal(fromJson.parsed?.file, fromJson.url);
+    assert.deepEqual(Object.values(loadStackInput(join(dir, 't.yaml'), [], readLocalFile).files), ['b']);
+  });
+
   it('writes the environment’s registry targets relative to the template too', () => {
     const top = 'heat_template_version: 2018-08-31\nresources:\n  m: {type: My::Member}\n';
     const member = 'heat_template_version: 2018-08-31\n';

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { stringify as yamlStringify } from 'yaml';
 import { TemplateError, type TemplateErrorKind } from '../../src/template/errors.js';
 import { withLimits } from '../../src/template/limits.js';
-import { parseSource } from '../../src/template/source.js';
+import { parseSource, parseSourceSteps, type SourceDocument } from '../../src/template/source.js';
+import { runToEnd } from '../../src/util/loop-slice.js';
 import { isPlainObject, jsonEqual } from '../../src/util/json.js';
 
 /** Asserts that `run` throws a TemplateError of `kind`, and returns it for further checks. */
@@ -617,5 +618,58 @@ describe('parseSource properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('parseSourceSteps: a document parsed already (the CLI loader hands its parse to the engine)', () => {
+  const text = 'heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Heat::None}\n';
+  const parseWith = (parsed: SourceDocument, limits = withLimits(), file = 'a.yaml', source = text) =>
+    runToEnd(parseSourceSteps(file, source, limits, undefined, parsed));
+
+  it('measures the shape it checked: nodes, and the depth of the deepest container', () => {
+    assert.deepEqual(parseSource('a.yaml', text).shape, { nodes: 5, depth: 3 });
+    assert.deepEqual(parseSource('s.yaml', 'x').shape, { nodes: 1, depth: 0 });
+  });
+
+  it('takes the parsed data of the same file and text instead of parsing again', () => {
+    const first = parseSource('a.yaml', text);
+    assert.equal(parseWith(first).data, first.data);
+  });
+
+  it('parses again for another text or file', () => {
+    const first = parseSource('a.yaml', text);
+    assert.notEqual(parseWith(first, withLimits(), 'b.yaml').data, first.data);
+    const other = `${text}# changed\n`;
+    assert.notEqual(parseWith(first, withLimits(), 'a.yaml', other).data, first.data);
+  });
+
+  it('still refuses, with the same words, a document over tighter limits than the parse had', () => {
+    const first = parseSource('a.yaml', text);
+    const nodes = templateError(() => parseWith(first, withLimits({ maxDocumentNodes: 4 })), 'limit');
+    assert.match(nodes.message, /more than 4 nodes/);
+    const depth = templateError(() => parseWith(first, withLimits({ maxDocumentDepth: 2 })), 'limit');
+    assert.match(depth.message, /nested deeper than 2 levels/);
+    const bytes = templateError(() => parseWith(first, withLimits({ maxDocumentBytes: 10 })), 'limit');
+    assert.match(bytes.message, /exceeds maximum allowed size/);
+  });
+});
+
+describe('SourceDocument.release: a bound template lets its data go', () => {
+  it('reads the same data back from the text afterwards, a new copy each time', () => {
+    for (const [file, text] of [
+      [
+        'a.yaml',
+        'heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Heat::None, properties: {n: 0777, b: yes}}\n',
+      ],
+      ['a.json', '{"heat_template_version": "2018-08-31", "resources": {"a": {"type": "OS::Heat::None"}}}'],
+      ['s.yaml', 'plain'],
+      ['x.yaml', 'base: &b {type: OS::Heat::None}\nother: *b\n'],
+    ] as const) {
+      const doc = parseSource(file, text, withLimits({ maxDocumentDepth: 4 }));
+      const before = doc.data;
+      doc.release();
+      assert.deepEqual(doc.data, before);
+      if (before !== null && typeof before === 'object') assert.notEqual(doc.data, before);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { JsonDepthError, parseJsonSteps, stringifyJsonSteps } from '../../src/util/json-sliced.js';
@@ -126,5 +127,21 @@ describe('stringifyJsonSteps: JSON.stringify in slices', () => {
     const { pauses, value } = runCounting(stringifyJsonSteps(JSON.parse(text)));
     assert.ok(pauses >= 5, `${pauses} pauses`);
     assert.equal(value, text);
+  });
+
+  it('says the text is lossy exactly when it does not parse back equal (-0, numbers beyond a double)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const written = { lossy: false };
+        const text = runToEnd(stringifyJsonSteps(value, written));
+        assert.equal(written.lossy, !isDeepStrictEqual(JSON.parse(text), value));
+      }),
+      { numRuns: 1000 },
+    );
+    for (const value of [{ a: [-0] }, JSON.parse('{"n": 1e400}'), { n: -Infinity }]) {
+      const written = { lossy: false };
+      runToEnd(stringifyJsonSteps(value, written));
+      assert.ok(written.lossy, JSON.stringify(value));
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   resolveTemplateUrl,
 } from '../../template/environment/index.js';
 import type { TemplateLimits } from '../../template/limits.js';
+import { SourceDocument } from '../../template/source.js';
 import { isPlainObject, type Json, type JsonObject } from '../../util/json.js';
 import { stringifyJsonSteps } from '../../util/json-sliced.js';
 import { runSliced } from '../../util/loop-slice.js';
@@ -50,17 +51,26 @@ function jsonMap(value: unknown, field: string): Record<string, Json> {
   return { ...(value as JsonObject) };
 }
 
-/** The document text of `template`: heatclient sends the parsed template, others may send text. */
-async function templateText(fields: TemplateFields): Promise<string> {
+/**
+ * The document text of `template`: heatclient sends the parsed template, others may send text.
+ * A parsed one is also handed on (`parsed`), so the engine binds it without parsing the text
+ * again, unless the text would not read back equal (a -0 or a number too big for a double).
+ */
+async function templateText(
+  fields: TemplateFields,
+  url: string,
+): Promise<Pick<TemplateInput, 'text' | 'parsed'>> {
   if (fields.template_url !== undefined && fields.template === undefined) {
     throw badRequest('template_url is not supported: send the template itself in "template"');
   }
   const template = fields.template;
   if (template === undefined || template === null) throw badRequest('No template specified');
-  if (typeof template === 'string') return template;
+  if (typeof template === 'string') return { text: template };
   if (!isPlainObject(template as Json)) throw badRequest('"template" must be an object or a string');
   // In slices: a 200,000-resource template is 7 MB of text, a fifth of a second written at once.
-  return runSliced(stringifyJsonSteps(template));
+  const written = { lossy: false };
+  const text = await runSliced(stringifyJsonSteps(template, written));
+  return written.lossy ? { text } : { text, parsed: new SourceDocument(url, text, 'json', template as Json) };
 }
 
 /**
@@ -102,11 +112,12 @@ export function requestEnvironment(
 
 /** A request's template, files and environment, as the engine's operations take them. */
 export async function templateInput(fields: TemplateFields, limits: TemplateLimits): Promise<TemplateInput> {
-  const text = await templateText(fields);
+  const url = `${INLINE_BASE}template`;
+  const template = await templateText(fields, url);
   const files = stringMap(fields.files, 'files');
   return {
-    url: `${INLINE_BASE}template`,
-    text,
+    url,
+    ...template,
     files,
     environment: requestEnvironment(fields, files, limits),
   };

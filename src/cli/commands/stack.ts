@@ -44,7 +44,8 @@ function templateInput(opts: TemplateOptions, hooks?: { paths: string[]; hook: H
     parameters: { ...input.environment.parameters, ...parameterValues(opts) },
   };
   const environment = hooks ? withHooks(given, hooks.paths, hooks.hook) : given;
-  return { url: input.url, text: input.text, files: input.files, environment };
+  const { url, text, files, parsed } = input;
+  return { url, text, files, environment, ...(parsed ? { parsed } : {}) };
 }
 
 /** A document named on the command line (the adopt file), with a clear error when unreadable. */

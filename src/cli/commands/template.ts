@@ -4,8 +4,9 @@ import type { Command } from 'commander';
 import { toJSON as graphToJSON, toDot } from '../../graph/index.js';
 import { environmentToJSON } from '../../template/environment/index.js';
 import { TemplateError } from '../../template/errors.js';
-import { loadStackInput } from '../../template/loader.js';
-import { defineStackFromText, type StackDefinition } from '../../template/stack-definition.js';
+import { loadStackInput, type StackInput } from '../../template/loader.js';
+import { defineStack, defineStackFromText, type StackDefinition } from '../../template/stack-definition.js';
+import { parseTemplate } from '../../template/template.js';
 import { EMPTY_CATALOG, type TypeCatalog } from '../../template/types.js';
 import { validateResult } from '../../template/validate-result.js';
 import { allTemplateVersions, findVersionByName, versionName } from '../../template/formats.js';
@@ -45,19 +46,17 @@ export function defineFromOptions(
   opts: StackOptions,
   types: TypeCatalog = EMPTY_CATALOG,
   extra: { allowUnknownTypes?: boolean } = {},
+  input: StackInput = loadStackInput(opts.template, opts.environment, readLocalFile),
 ): StackDefinition {
-  const input = loadStackInput(opts.template, opts.environment, readLocalFile);
   const environment = {
     ...input.environment,
     parameters: { ...input.environment.parameters, ...parseParameterArgs(opts.parameter) },
   };
-  return defineStackFromText(input.url, input.text, {
-    files: input.files,
-    environment,
-    strict: opts.strict ?? false,
-    types,
-    ...extra,
-  });
+  const options = { files: input.files, environment, strict: opts.strict ?? false, types, ...extra };
+  // The loader's parse, under the same (default) limits: the text is not parsed again.
+  return input.parsed
+    ? defineStack(parseTemplate(input.parsed), options)
+    : defineStackFromText(input.url, input.text, options);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -98,8 +97,8 @@ export function registerTemplateCommands(
     .option('-f, --format <format>', 'table, json or yaml', 'table')
     .option('--show-environment', 'include the merged environment in the output')
     .action((opts: StackOptions & { format: Format; showEnvironment?: boolean }) => {
-      const stack = defineFromOptions(opts, types);
       const input = loadStackInput(opts.template, opts.environment, readLocalFile);
+      const stack = defineFromOptions(opts, types, {}, input);
       const supplied = [
         ...Object.keys(input.environment.parameters),
         ...Object.keys(parseParameterArgs(opts.parameter)),

@@ -1,5 +1,6 @@
 import type { ObservePolicy, StackCredentials } from '../../store/contract.js';
 import type { Environment } from '../../template/environment/index.js';
+import type { SourceDocument } from '../../template/source.js';
 import type { Json } from '../../util/json.js';
 import type { CredentialSource } from './deps.js';
 
@@ -11,6 +12,8 @@ export interface TemplateInput {
   text: string;
   files: Record<string, string>;
   environment: Environment;
+  /** `text` parsed already (by the CLI's loader, or the API's body parser): bound without a second parse. */
+  parsed?: SourceDocument;
 }
 
 export interface CreateRequest {

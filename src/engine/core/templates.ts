@@ -2,7 +2,12 @@ import type { TemplateRecord } from '../../store/contract.js';
 import { type Environment, environmentToJSON, parseEnvironment } from '../../template/environment/index.js';
 import type { ParentFacade } from '../../template/facade.js';
 import type { TemplateLimits } from '../../template/limits.js';
-import { parseSourceSteps, SLICED_JSON_BYTES, sourceFormat } from '../../template/source.js';
+import {
+  parseSourceSteps,
+  SLICED_JSON_BYTES,
+  type SourceDocument,
+  sourceFormat,
+} from '../../template/source.js';
 import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
 import {
   type DeferredConstraints,
@@ -140,12 +145,14 @@ export async function bindTemplateSliced(
   types: TypeCatalog,
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
+  /** The record's text as its sender parsed it (TemplateInput.parsed). */
+  parsed?: SourceDocument,
 ): Promise<StackDefinition> {
   // A big YAML document is parsed by a worker thread; JSON parses in slices here.
   const text = record.template;
-  const bigYaml = text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
+  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
   const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
-  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml));
+  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml, parsed));
 }
 
 function* bindSteps(
@@ -155,11 +162,12 @@ function* bindSteps(
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
   parsedYaml?: string,
+  parsed?: SourceDocument,
 ): Sliceable<StackDefinition> {
   // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
-  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml);
+  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml, parsed);
   const template = yield* parseTemplateSteps(source);
-  return yield* defineStackSteps(template, {
+  const definition = yield* defineStackSteps(template, {
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
@@ -172,6 +180,9 @@ function* bindSteps(
     stackName: stack.stackName,
     projectId: stack.projectId,
   });
+  // Cached for the operation's length: it keeps what it shares of the document, not the rest.
+  source.release();
+  return definition;
 }
 
 /** The stored (Heat-shaped) environment back into the engine's form; URLs in it are already absolute. */

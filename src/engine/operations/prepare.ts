@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { StackRecord, TemplateRecord } from '../../store/contract.js';
 import type { Environment } from '../../template/environment/index.js';
 import type { DeferredConstraints, StackDefinition } from '../../template/stack-definition.js';
+import type { SourceDocument } from '../../template/source.js';
 import {
   checkCloudConstraints,
   type CloudConstraintCollector,
@@ -56,6 +57,7 @@ export async function prepareCreate(
     record,
     { id, name: req.name, projectId: req.projectId, topLevel: true },
     constraints,
+    takeParsed(req.template),
   );
   return { record, definition, constraints };
 }
@@ -104,6 +106,7 @@ export async function prepareUpdate(
     record,
     { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel: stack.parentId === null },
     constraints,
+    takeParsed(input),
   );
   await checkCloudConstraints(constraints);
   await refuseImmutableChanges(deps, cache, stack, definition);
@@ -149,6 +152,17 @@ async function refuseImmutableChanges(
   }
 }
 
+/**
+ * The input's parsed document, taken from it: it serves the one bind, and is not held for the rest
+ * of the operation (the CLI's request lives until its `--wait` ends; a million resources' document
+ * is half a GiB).
+ */
+function takeParsed(input: TemplateInput): SourceDocument | undefined {
+  const parsed = input.parsed;
+  delete input.parsed;
+  return parsed;
+}
+
 function templateRecord(input: TemplateInput, now: number): TemplateRecord {
   return {
     id: randomUUID(),
@@ -172,6 +186,8 @@ export async function bind(
   record: TemplateRecord,
   stack: { id: string; name: string; projectId: string; topLevel?: boolean },
   deferredConstraints?: DeferredConstraints,
+  /** The template's text parsed already (TemplateInput.parsed). */
+  parsed?: SourceDocument,
 ): Promise<StackDefinition> {
   const definition = await bindTemplateSliced(
     record,
@@ -184,6 +200,7 @@ export async function bind(
     deps.plugins.typeCatalog,
     deps.settings.limits,
     deferredConstraints,
+    parsed,
   );
   cache.put(cache.keyOf(record.id, stack.id), definition);
   return definition;

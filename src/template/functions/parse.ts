@@ -52,7 +52,7 @@ function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): No
           })
         : rawArgs === null || typeof rawArgs !== 'object'
           ? rawArgs
-          : parseAt(rawArgs, new PathLink(where, key), table);
+          : exactArgs(rawArgs, parseAt(rawArgs, new PathLink(where, key), table));
       const call = new FnCall(def, args, where);
       def.check?.(call);
       return call;
@@ -73,6 +73,15 @@ function parseAt(raw: Json, where: PathLink | DocPath, table: FunctionTable): No
     if (out) setNode(out, key, parsed);
   }
   return out ?? (raw as { [key: string]: Node });
+}
+
+/**
+ * A call's arguments as kept: a literal list is copied to its exact size, since the parser's lists
+ * grow by push and carry slack (a `get_attr: [r, a]` list weighs 184 bytes, its copy 64), and the
+ * document's own copy is let go once the template is bound.
+ */
+function exactArgs(raw: Json, parsed: Node): Node {
+  return parsed === raw && Array.isArray(raw) ? (raw.slice() as Node[]) : parsed;
 }
 
 function setNode(out: { [key: string]: Node }, key: string, value: Node): void {

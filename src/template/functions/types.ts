@@ -41,19 +41,22 @@ export class PathLink {
   ) {}
 
   toPath(): DocPath {
-    const keys: (string | number)[] = [this.key];
+    let depth = 1;
     let link = this.up;
-    while (link instanceof PathLink) {
-      keys.push(link.key);
-      link = link.up;
-    }
-    return [...link, ...keys.reverse()];
+    for (; link instanceof PathLink; link = link.up) depth++;
+    // Sized exactly: no slack kept by a path that stays in an error or a record.
+    const path = new Array<string | number>(link.length + depth);
+    for (let i = 0; i < link.length; i++) path[i] = link[i]!;
+    path[path.length - 1] = this.key;
+    let at = this.up;
+    for (let i = path.length - 2; at instanceof PathLink; at = at.up, i--) path[i] = at.key;
+    return path;
   }
 }
 
 /** One intrinsic function call, e.g. `{get_attr: [web, first_address]}` at `resources.x.properties.ip`. */
 export class FnCall {
-  private where: PathLink | DocPath;
+  private readonly where: PathLink | DocPath;
 
   constructor(
     readonly def: FunctionDef,
@@ -68,10 +71,12 @@ export class FnCall {
     return this.def.name;
   }
 
-  /** Where the call stands in its document, for error messages. */
+  /**
+   * Where the call stands in its document, for error messages. Made anew at each read, not kept:
+   * a million calls' paths would weigh ~200 MiB, and most are never shown.
+   */
   get path(): DocPath {
-    if (this.where instanceof PathLink) this.where = this.where.toPath();
-    return this.where;
+    return this.where instanceof PathLink ? this.where.toPath() : this.where;
   }
 }
 
