@@ -165,9 +165,11 @@ async function operations(
     takeStatements();
     await profiler?.post('Profiler.start');
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const stack = await start();
     const final = await engine.waitForStack(stack.id);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
       const file = join(profileDir!, `${kind}-${engines}-${shape}-${n}-${op.replace(' ', '-')}.cpuprofile`);
@@ -185,7 +187,8 @@ async function operations(
       ? `, units by engine ${(await units()).map((u, i) => u - unitsBefore[i]!).join(' / ')}`
       : '';
     console.log(
-      `  ${label} ${op}: ${(ms / 1000).toFixed(2)} s (${final?.action}_${final?.status})${shares}, ` +
+      `  ${label} ${op}: ${(ms / 1000).toFixed(2)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s ` +
+        `(${final?.action}_${final?.status})${shares}, ` +
         `rss ${mib(memory.rss)} (heap ${mib(memory.heapUsed)}${retained}), peak rss so far ${mib(peak)}`,
     );
     if (statements && kind === 'postgres')
