@@ -110,7 +110,7 @@ describe('hearth stack --url: heatclient options and -c', () => {
     // The stack itself (not its events) asked for after the delete: the polls.
     const polls = lines
       .slice(deleteAt + 1)
-      .filter((l) => l.req!.method === 'GET' && /\/stacks\/slow\/[^/?]+$/.test(l.req!.url))
+      .filter((l) => l.req!.method === 'GET' && /\/stacks\/slow\/[^/?]+(\?|$)/.test(l.req!.url))
       .map((l) => l.time);
     assert.ok(polls.length >= 2, `several polls (${polls.length}) during a 5 s delete`);
     const gaps = polls.slice(1).map((t, i) => t - polls[i]!);

@@ -201,7 +201,10 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const { stack_name: name, stack_id: id } = request.params;
       // As Heat: `resolve_outputs=false` leaves the outputs out, so a client polling the status
       // (a wait) costs no read of every resource.
-      const { resolve_outputs: resolve } = request.query as { resolve_outputs?: string };
+      // openstackclient repeats it (`?resolve_outputs=False&resolve_outputs=False`): the last one
+      // counts, as webob's params.get gives Heat.
+      const given = (request.query as { resolve_outputs?: string | string[] }).resolve_outputs;
+      const resolve = Array.isArray(given) ? given.at(-1) : given;
       const withOutputs = resolve === undefined || queryBool(resolve, 'resolve_outputs');
       const stack = await stackByIdentity(engine, request, name, id);
       const definition = await stackDefinition(engine, stack);
