@@ -230,17 +230,24 @@ describe('hearth manage db sync, on SQLite', () => {
     assert.equal(w.run(['stack', 'create', 'kept', '-t', 't.yaml', '--wait']).code, 0);
     // The database as an older Hearth left it: the last step not applied yet. The stack created
     // above is a row of tables the older steps made.
+    // The newest step this test can undo is taken back with those after it: a later step that
+    // rebuilds a table (25: sync tables WITHOUT ROWID) is not undone, only marked unapplied, and
+    // runs again on tables already in its shape.
     const driver = new SqliteDriver(w.db);
+    let from = SCHEMA_VERSION;
     try {
-      await driver.query('DELETE FROM schema_version WHERE version = $1', [SCHEMA_VERSION]);
-      const last = MIGRATIONS.find((m) => m.version === SCHEMA_VERSION)!;
+      const last = [...MIGRATIONS]
+        .sort((a, b) => b.version - a.version)
+        .find((m) => m.statements(driver.dialect).every(undoable))!;
+      from = last.version;
+      await driver.query('DELETE FROM schema_version WHERE version >= $1', [from]);
       await undo(driver, last.statements(driver.dialect));
     } finally {
       await driver.close();
     }
     const r = w.run(['manage', 'db', 'sync']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `schema at version ${SCHEMA_VERSION} (was ${SCHEMA_VERSION - 1})\n`);
+    assert.equal(r.stdout, `schema at version ${SCHEMA_VERSION} (was ${from - 1})\n`);
     const list = w.run(['stack', 'list', '-f', 'value']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /kept/);
@@ -293,6 +300,9 @@ function exitedPid(): number {
  * Undoes a schema step made of CREATE TABLE / CREATE INDEX / ALTER TABLE ADD COLUMN statements and
  * UPDATE backfills (nothing to undo: they fill the columns dropped here).
  */
+const UNDOABLE = /^\s*(UPDATE |CREATE TABLE |CREATE (UNIQUE )?INDEX |ALTER TABLE \w+ ADD COLUMN )/i;
+const undoable = (sql: string) => UNDOABLE.test(sql);
+
 async function undo(driver: SqliteDriver, statements: string[]): Promise<void> {
   for (const sql of statements.reverse()) {
     if (/^\s*UPDATE /i.test(sql)) continue;
