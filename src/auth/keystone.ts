@@ -175,21 +175,9 @@ export class KeystoneClient {
    * name. The token and its project, or undefined when Keystone refuses the credentials.
    */
   async passwordLogin(login: PasswordLogin): Promise<{ token: string; projectId: string } | undefined> {
-    const res = await this.call(
-      'POST',
-      '/auth/tokens?nocatalog',
-      { 'content-type': 'application/json' },
-      JSON.stringify({
-        auth: {
-          identity: {
-            methods: ['password'],
-            password: {
-              user: { name: login.user, domain: { name: login.domain }, password: login.password },
-            },
-          },
-          scope: { project: { name: login.project, domain: { name: login.domain } } },
-        },
-      }),
+    const res = await this.passwordToken(
+      { name: login.user, domain: login.domain, password: login.password },
+      { name: login.project, domain: login.domain },
     );
     if (res.status === 401 || res.status === 404 || res.status === 400) {
       await res.body?.cancel();
@@ -201,6 +189,27 @@ export class KeystoneClient {
     if ((res.status !== 201 && res.status !== 200) || !token || typeof projectId !== 'string')
       throw this.unavailable(`Keystone answered a user's password login with HTTP ${res.status}`);
     return { token, projectId };
+  }
+
+  /** Keystone's password method scoped to a project by name (names within their domains). */
+  private passwordToken(
+    user: { name: string; domain: string; password: string },
+    project: { name: string; domain: string },
+  ): Promise<Response> {
+    return this.call(
+      'POST',
+      '/auth/tokens?nocatalog',
+      { 'content-type': 'application/json' },
+      JSON.stringify({
+        auth: {
+          identity: {
+            methods: ['password'],
+            password: { user: { name: user.name, domain: { name: user.domain }, password: user.password } },
+          },
+          scope: { project: { name: project.name, domain: { name: project.domain } } },
+        },
+      }),
+    );
   }
 
   /** The service token, logging in when there is none or it is about to expire (one login at a time). */
@@ -217,19 +226,9 @@ export class KeystoneClient {
 
   private async login(): Promise<ServiceToken> {
     const s = this.settings;
-    const res = await this.call(
-      'POST',
-      '/auth/tokens?nocatalog',
-      { 'content-type': 'application/json' },
-      JSON.stringify({
-        auth: {
-          identity: {
-            methods: ['password'],
-            password: { user: { name: s.user, domain: { name: s.userDomain }, password: s.password } },
-          },
-          scope: { project: { name: s.project, domain: { name: s.projectDomain } } },
-        },
-      }),
+    const res = await this.passwordToken(
+      { name: s.user, domain: s.userDomain, password: s.password },
+      { name: s.project, domain: s.projectDomain },
     );
     if (res.status !== 201 && res.status !== 200) {
       await res.body?.cancel();
