@@ -14,6 +14,10 @@ export async function buildCli(outdir) {
     platform: 'node',
     target: 'node20',
     format: 'esm',
+    // Code split at dynamic imports: a command loads only the chunks it needs (`--version` a
+    // fifth of the whole), so start-up compiles far less. Chunks sit beside the entries: code
+    // moved into one still finds the YAML worker's entry next to itself.
+    splitting: true,
     // The YAML worker's entry too: yaml-off-loop.ts starts it from beside the bundle.
     entryPoints: { index: 'src/cli/index.ts', 'yaml-worker': 'src/template/yaml-worker.ts' },
     absWorkingDir: ROOT,
