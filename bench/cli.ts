@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { envList, markdownTable } from './report.js';
 import { type Shape, template } from './shapes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -257,16 +258,13 @@ function summary(): string {
       r.load,
     ]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(table[0]!), line(widths.map((w) => '-'.repeat(w))), ...table.slice(1).map(line)].join('\n');
+  return markdownTable(table);
 }
 
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',');
-const sizes = list(process.env.BENCH_SIZES, '100000').map(Number);
-const shapes = list(process.env.BENCH_SHAPES, 'chains,fan,group') as Shape[];
-const modes = list(process.env.BENCH_MODES, 'embedded,serve');
-const ops = new Set(list(process.env.BENCH_OPS, 'update-one,update-all,delete'));
+const sizes = envList(process.env.BENCH_SIZES, '100000').map(Number);
+const shapes = envList(process.env.BENCH_SHAPES, 'chains,fan,group') as Shape[];
+const modes = envList(process.env.BENCH_MODES, 'embedded,serve');
+const ops = new Set(envList(process.env.BENCH_OPS, 'update-one,update-all,delete'));
 
 console.log(`hearth: ${HEARTH}${NODE_FLAGS.length ? ` (node ${NODE_FLAGS.join(' ')})` : ''}, load ${load()}`);
 const floorDir = mkdtempSync(join(tmpdir(), 'hearth-bench-floor-'));

@@ -21,6 +21,7 @@ import { openStore, type Store } from '../src/store/index.js';
 import { emptyEnvironment } from '../src/template/environment/index.js';
 import { DEFAULT_LIMITS } from '../src/template/limits.js';
 import { newBenchStore } from './bench-store.js';
+import { envList, markdownTable } from './report.js';
 import { type Shape, template } from './shapes.js';
 import { EngineChildren } from './engine-children.js';
 import { countStatements, takeStatements } from './pg-statements.js';
@@ -212,22 +213,19 @@ function summary(): string {
       mib(peakRss),
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n');
+  return markdownTable(rows);
 }
 
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',');
-const sizes = list(process.env.BENCH_SIZES, '1000,10000').map(Number);
-const shapes = list(process.env.BENCH_SHAPES, 'chains,group,fan') as Shape[];
+const sizes = envList(process.env.BENCH_SIZES, '1000,10000').map(Number);
+const shapes = envList(process.env.BENCH_SHAPES, 'chains,group,fan') as Shape[];
 /** Operations after the create: BENCH_OPS=update-all,update-one,delete (default all). */
-const ops = new Set(list(process.env.BENCH_OPS, 'update-all,update-one,delete'));
+const ops = new Set(envList(process.env.BENCH_OPS, 'update-all,update-one,delete'));
 /** BENCH_STORE=sqlite,postgres://host/database: each run on a new SQLite file or a new schema. */
-const stores = list(process.env.BENCH_STORE, 'sqlite');
+const stores = envList(process.env.BENCH_STORE, 'sqlite');
 /** BENCH_ENGINES=1,2: engine processes per run (this one and N-1 `hearth engine` children). */
-const engineCounts = list(process.env.BENCH_ENGINES, '1').map(Number);
+const engineCounts = envList(process.env.BENCH_ENGINES, '1').map(Number);
 /** BENCH_MODES=convergence,legacy: the engine modes compared (each run on a new store). */
-const modes = list(process.env.BENCH_MODES, 'convergence') as RunSetup['mode'][];
+const modes = envList(process.env.BENCH_MODES, 'convergence') as RunSetup['mode'][];
 /** BENCH_STATEMENTS=1: count this process's PostgreSQL statements per operation. */
 const statements = process.env.BENCH_STATEMENTS === '1';
 if (statements) countStatements();

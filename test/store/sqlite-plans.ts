@@ -35,6 +35,20 @@ class RecordingDriver implements SqlDriver {
   }
 }
 
+/** A migrated in-memory store whose driver records every statement, closed after `fn`. */
+async function withRecordingStore(
+  fn: (driver: RecordingDriver, store: SqlStore) => Promise<void>,
+): Promise<void> {
+  const driver = new RecordingDriver(new SqliteDriver(':memory:'));
+  const store = new SqlStore(driver);
+  try {
+    await store.migrate();
+    await fn(driver, store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** Every access path of the engine's per-node work, exercised once. */
 async function exercise(store: Store): Promise<void> {
   const s = stack({ name: 'web' });
@@ -125,10 +139,7 @@ async function exercise(store: Store): Promise<void> {
 export function queryPlanTests(): void {
   describe('query plans', () => {
     it('every statement finds its rows through an index (no table scans; no sorting before a LIMIT)', async () => {
-      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
-      const store = new SqlStore(driver);
-      try {
-        await store.migrate();
+      await withRecordingStore(async (driver, store) => {
         driver.statements.clear();
         await exercise(store);
         const problems: string[] = [];
@@ -152,16 +163,11 @@ export function queryPlanTests(): void {
         }
         assert.deepEqual(problems, []);
         assert.ok(driver.statements.size > 30);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it("a progress poll reads no sync point: a traversal's counts are in its row", async () => {
-      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
-      const store = new SqlStore(driver);
-      try {
-        await store.migrate();
+      await withRecordingStore(async (driver, store) => {
         const s = stack();
         const t = traversal(s.id, { remaining: 3 });
         await store.tx(async (tx) => {
@@ -183,16 +189,11 @@ export function queryPlanTests(): void {
         // ended nested stack (counted from its index alone).
         for (const step of steps.filter((x) => /\br\b/.test(x) && /resources|SEARCH r /.test(x)))
           assert.match(step, /USING (COVERING )?INDEX resources_(running|failed|by_stack\w*) /);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it("an update's unsettled rows and a finish's purge are found through the partial index, not the stack's rows", async () => {
-      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
-      const store = new SqlStore(driver);
-      try {
-        await store.migrate();
+      await withRecordingStore(async (driver, store) => {
         driver.statements.clear();
         await store.tx(async (tx) => {
           await tx.resources.listUnsettled('s');
@@ -203,16 +204,11 @@ export function queryPlanTests(): void {
           const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, ['s']);
           assert.match(String(plan[0]?.detail), /USING INDEX resources_unsettled/, sql);
         }
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('the monitoring counts read indexes only: no table row is read, whatever the size', async () => {
-      const driver = new RecordingDriver(new SqliteDriver(':memory:'));
-      const store = new SqlStore(driver);
-      try {
-        await store.migrate();
+      await withRecordingStore(async (driver, store) => {
         driver.statements.clear();
         await store.tx(async (tx) => {
           await tx.stacks.countByStatus();
@@ -231,9 +227,7 @@ export function queryPlanTests(): void {
           steps.filter((s) => !/COVERING/.test(s)),
           ['SEARCH work USING INDEX work_claimed_by (claimed_by>?)'],
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
   });
 }
