@@ -56,8 +56,7 @@ try {
       { stackId: 's', stackName: 'big', projectId: 'p' },
       types,
       limits,
-      undefined,
-      parsed,
+      { parsed: parsed! },
     );
     parsed = undefined;
     const t2 = performance.now();

@@ -38,25 +38,15 @@ describe('templateInput: a template sent parsed is bound without a second parse'
     };
     const stack = { stackId: 's', stackName: 'n', projectId: 'p' };
     await assert.rejects(
-      bindTemplateSliced(
-        record,
-        stack,
-        EMPTY_CATALOG,
-        withLimits({ maxDocumentDepth: 5 }),
-        undefined,
-        input.parsed,
-      ),
+      bindTemplateSliced(record, stack, EMPTY_CATALOG, withLimits({ maxDocumentDepth: 5 }), {
+        parsed: input.parsed!,
+      }),
       /nested deeper than 5 levels/,
     );
     await assert.rejects(
-      bindTemplateSliced(
-        record,
-        stack,
-        EMPTY_CATALOG,
-        withLimits({ maxDocumentNodes: 8 }),
-        undefined,
-        input.parsed,
-      ),
+      bindTemplateSliced(record, stack, EMPTY_CATALOG, withLimits({ maxDocumentNodes: 8 }), {
+        parsed: input.parsed!,
+      }),
       /more than 8 nodes/,
     );
   });

@@ -20,6 +20,8 @@ export interface OperationOptions {
   rollback?: boolean;
   /** Nested templates and get_file contents, by path relative to the template. */
   files?: Record<string, string>;
+  /** The template's URL (default file:///work/t.yaml). */
+  url?: string;
 }
 
 /** A clock the test moves by hand. */
@@ -155,11 +157,12 @@ export class Harness {
     text: string,
     parameters: Record<string, Json> = {},
     files: Record<string, string> = {},
+    url = 'file:///work/t.yaml',
   ): TemplateInput {
     const byUrl: Record<string, string> = {};
     for (const [name, content] of Object.entries(files)) byUrl[new URL(name, 'file:///work/').href] = content;
     return {
-      url: 'file:///work/t.yaml',
+      url,
       text,
       files: byUrl,
       environment: { ...emptyEnvironment(), parameters },
@@ -170,7 +173,7 @@ export class Harness {
     return createStack(this.deps, this.engine.cache, {
       name,
       projectId: 'p',
-      template: this.input(text, options.parameters, options.files),
+      template: this.input(text, options.parameters, options.files, options.url),
       disableRollback: !options.rollback,
     });
   }
@@ -178,7 +181,7 @@ export class Harness {
   async update(name: string, text: string, options: OperationOptions = {}) {
     const stack = await findStack(this.deps, 'p', name);
     return updateStack(this.deps, this.engine.cache, stack.id, {
-      template: this.input(text, options.parameters, options.files),
+      template: this.input(text, options.parameters, options.files, options.url),
       ...(options.rollback !== undefined ? { disableRollback: !options.rollback } : {}),
     });
   }

@@ -85,6 +85,25 @@ describe('updates planned from a diff', () => {
     assert.match((await valueOf(h, 'r5009'))!, /^v5009-v5008-v5007-v5006-changed-v5004/);
   });
 
+  it('an update from another file of the same directory is planned from the diff', async () => {
+    const h = await Harness.create();
+    const n = 2_000;
+    await h.create('s', chains(n), { url: 'file:///work/a.yaml' });
+    await h.settle();
+    const elsewhere = chains(n, { 1005: { value: 'changed' } });
+    const counts = countRows(h);
+    await h.update('s', elsewhere, { url: 'file:///work/b.yaml' });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.ok(counts.read < 25, `resource rows read: ${counts.read}`);
+    // Another directory may resolve relative references differently: every row is compared.
+    const all = countRows(h);
+    await h.update('s', chains(n, { 1006: { value: 'changed' } }), { url: 'file:///other/b.yaml' });
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.ok(all.read >= n, `resource rows read: ${all.read}`);
+  });
+
   it('adds and removes resources; a dependent of a changed one gets a node', async () => {
     const h = await Harness.create();
     await h.create('s', chains(30));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TemplateRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
-import { yieldIfSliceSpent } from '../../util/loop-slice.js';
+import { runSliced, type Sliceable } from '../../util/loop-slice.js';
 
 /*
  * What an update compares to plan from a diff (update-diff.ts): a digest of each resource's
@@ -33,11 +33,37 @@ function textOf(value: Json | undefined): string {
   return value === undefined ? 'null' : JSON.stringify(value);
 }
 
-/** The digests of a bound template (sliced: 100,000 resources take a tenth of a second). */
+/**
+ * What of a template's URL its resolution reads: relative references (get_file, nested template
+ * types) resolve against its directory, so an update from another file of the same directory
+ * keeps the diff. A query or fragment may change what a bare `?x` reference means: kept whole.
+ */
+function urlBase(url: string | null | undefined): string | null {
+  if (!url) return null;
+  return /[?#]/.test(url) ? url : url.slice(0, url.lastIndexOf('/') + 1);
+}
+
+/** Digests computed while a bind still held its document (bindTemplateSliced's `digests`). */
+const computed = new WeakMap<StackDefinition, TemplateDigests>();
+
+/**
+ * The digests of a bound template: those its bind computed, or computed now (parsing the text
+ * again if the bind released its document).
+ */
 export async function digestsOf(
   definition: StackDefinition,
   record: TemplateRecord,
 ): Promise<TemplateDigests> {
+  return computed.get(definition) ?? runSliced(digestsSteps(definition, record));
+}
+
+/** Computes and keeps a definition's digests (a bind's last step, before it releases the document). */
+export function* keepDigestsSteps(definition: StackDefinition, record: TemplateRecord): Sliceable<void> {
+  computed.set(definition, yield* digestsSteps(definition, record));
+}
+
+/** The digests of a bound template, in slices (100,000 resources take a few tenths of a second). */
+function* digestsSteps(definition: StackDefinition, record: TemplateRecord): Sliceable<TemplateDigests> {
   const source = definition.template.source;
   const keyOf = (section: string) => (source.documentPath ? source.documentPath([section]) : [section])[0];
   const resourcesKey = keyOf('resources');
@@ -52,7 +78,7 @@ export async function digestsOf(
       rest,
       record.environment,
       record.files as Record<string, Json>,
-      record.url,
+      urlBase(record.url),
       (record.facade ?? null) as Json,
     ]),
   );
@@ -61,7 +87,7 @@ export async function digestsOf(
   const resources = new Map<string, string>();
   let i = 0;
   for (const [name, resource] of definition.resources) {
-    if (++i % 1024 === 0) await yieldIfSliceSpent();
+    if (++i % 256 === 0) yield;
     const names = resource.requires;
     const requires = names.length < 2 ? (names[0] ?? '') : [...names].sort().join('\n');
     const text = `${textOf(getOwn(snippets, name))}\n${resource.implementation.type}\n${requires}`;

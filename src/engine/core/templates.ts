@@ -18,6 +18,7 @@ import { parseTemplateSteps } from '../../template/template.js';
 import type { TypeCatalog } from '../../template/types.js';
 import type { JsonObject } from '../../util/json.js';
 import { runSliced, runToEnd, type Sliceable } from '../../util/loop-slice.js';
+import { keepDigestsSteps } from './digests.js';
 
 /** Identity of the stack a template is bound to (the pseudo parameters). */
 export interface StackIdentity {
@@ -144,15 +145,32 @@ export async function bindTemplateSliced(
   stack: StackIdentity,
   types: TypeCatalog,
   limits: TemplateLimits,
-  deferredConstraints?: DeferredConstraints,
-  /** The record's text as its sender parsed it (TemplateInput.parsed). */
-  parsed?: SourceDocument,
+  options: BindOptions = {},
 ): Promise<StackDefinition> {
+  const { deferredConstraints, parsed } = options;
   // A big YAML document is parsed by a worker thread; JSON parses in slices here.
   const text = record.template;
   const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
   const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
-  return runSliced(bindSteps(record, stack, types, limits, deferredConstraints, parsedYaml, parsed));
+  const steps = bindSteps(
+    record,
+    stack,
+    types,
+    limits,
+    deferredConstraints,
+    parsedYaml,
+    parsed,
+    options.digests,
+  );
+  return runSliced(steps);
+}
+
+export interface BindOptions {
+  deferredConstraints?: DeferredConstraints;
+  /** The record's text as its sender parsed it (TemplateInput.parsed). */
+  parsed?: SourceDocument;
+  /** Compute the template's digests (core/digests.ts) before the document is released. */
+  digests?: boolean;
 }
 
 function* bindSteps(
@@ -163,6 +181,7 @@ function* bindSteps(
   deferredConstraints?: DeferredConstraints,
   parsedYaml?: string,
   parsed?: SourceDocument,
+  digests?: boolean,
 ): Sliceable<StackDefinition> {
   // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
   const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml, parsed);
@@ -180,6 +199,8 @@ function* bindSteps(
     stackName: stack.stackName,
     projectId: stack.projectId,
   });
+  // Read from the document, which is released next.
+  if (digests) yield* keepDigestsSteps(definition, record);
   // Cached for the operation's length: it keeps what it shares of the document, not the rest.
   source.release();
   return definition;

@@ -58,6 +58,7 @@ export async function prepareCreate(
     { id, name: req.name, projectId: req.projectId, topLevel: true },
     constraints,
     takeParsed(req.template),
+    true,
   );
   return { record, definition, constraints };
 }
@@ -107,6 +108,7 @@ export async function prepareUpdate(
     { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel: stack.parentId === null },
     constraints,
     takeParsed(input),
+    true,
   );
   await checkCloudConstraints(constraints);
   await refuseImmutableChanges(deps, cache, stack, definition);
@@ -188,6 +190,8 @@ export async function bind(
   deferredConstraints?: DeferredConstraints,
   /** The template's text parsed already (TemplateInput.parsed). */
   parsed?: SourceDocument,
+  /** A create's or an update's: its digests are computed before the document is released. */
+  digests = false,
 ): Promise<StackDefinition> {
   const definition = await bindTemplateSliced(
     record,
@@ -199,8 +203,11 @@ export async function bind(
     },
     deps.plugins.typeCatalog,
     deps.settings.limits,
-    deferredConstraints,
-    parsed,
+    {
+      ...(deferredConstraints ? { deferredConstraints } : {}),
+      ...(parsed ? { parsed } : {}),
+      digests,
+    },
   );
   cache.put(cache.keyOf(record.id, stack.id), definition);
   return definition;
