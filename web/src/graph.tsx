@@ -66,6 +66,8 @@ async function layout(resources: Resource[], key: string): Promise<Layout> {
 export function Graph(props: {
   resources: Resource[];
   selected?: string | undefined;
+  /** Resources the observer last found drifted: marked on their nodes. */
+  drifted?: ReadonlySet<string>;
   href: (name: string) => string;
 }) {
   if (props.resources.length > GRAPH_LIMIT) return <Aggregate {...props} />;
@@ -76,6 +78,7 @@ export function Graph(props: {
 function NodeGraph(props: {
   resources: Resource[];
   selected?: string | undefined;
+  drifted?: ReadonlySet<string>;
   href: (name: string) => string;
 }) {
   const key = useMemo(() => shapeKey(props.resources), [props.resources]);
@@ -116,16 +119,23 @@ function NodeGraph(props: {
         {props.resources.map((r) => {
           const at = shape.nodes.get(r.resource_name);
           if (!at) return null;
+          const drifted = props.drifted?.has(r.resource_name) ?? false;
           return (
             <a
               key={r.resource_name}
               href={props.href(r.resource_name)}
-              class={`node ${tone(r.resource_status)}${props.selected === r.resource_name ? ' selected' : ''}`}
+              class={`node ${tone(r.resource_status)}${props.selected === r.resource_name ? ' selected' : ''}${drifted ? ' drifted' : ''}`}
               data-resource={r.resource_name}
               data-status={r.resource_status}
-              aria-label={`${r.resource_name} ${r.resource_status}`}
+              data-drifted={drifted ? 'true' : undefined}
+              aria-label={`${r.resource_name} ${r.resource_status}${drifted ? ' drifted' : ''}`}
             >
               <rect x={at.x} y={at.y} width={W} height={H} rx={6} />
+              {drifted && (
+                <text x={at.x + W - 8} y={at.y + 35} class="sub drift-mark" text-anchor="end">
+                  drifted
+                </text>
+              )}
               <text x={at.x + 8} y={at.y + 18}>
                 {r.resource_name.length > 22 ? `${r.resource_name.slice(0, 21)}…` : r.resource_name}
               </text>

@@ -12,6 +12,7 @@ import {
 import { Graph, GRAPH_LIMIT } from './graph.js';
 import { ResourceDetail } from './resource.js';
 import { Badge } from './status.js';
+import { driftedOf, onTimeline, Timeline, timelineOf, useTimelineEvents } from './timeline.js';
 import { type Progress, watchStack } from './watch.js';
 
 /** Events kept on the page: the stream goes on, the DOM does not grow. */
@@ -27,6 +28,9 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   const [stack, setStack] = useState<Stack | undefined>();
   const [resources, setResources] = useState<Resource[]>([]);
   const [events, setEvents] = useState<StackEvent[]>([]);
+  // The observer's events that came live (oldest first), after those read when the page opened.
+  const [observed, setObserved] = useState<StackEvent[]>([]);
+  const readObserved = useTimelineEvents(session, path, props.name);
   const [progress, setProgress] = useState<Progress | undefined>();
   const [connected, setConnected] = useState(true);
   const [error, setError] = useState('');
@@ -73,6 +77,7 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       },
       event(e) {
         setEvents((list) => [e, ...list].slice(0, EVENTS_SHOWN));
+        if (onTimeline(e, props.name)) setObserved((list) => [...list, e]);
         setResources((list) => {
           const i = list.findIndex((r) => r.resource_name === e.resource_name);
           // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
@@ -97,6 +102,12 @@ export function StackPage(props: { session: Session; name: string; id: string; r
     };
   }, [session, path]);
 
+  const timeline = useMemo(() => {
+    const read = new Set(readObserved.map((e) => e.id));
+    return timelineOf([...readObserved, ...observed.filter((e) => !read.has(e.id))], props.name);
+  }, [readObserved, observed, props.name]);
+  const drifted = useMemo(() => driftedOf(timeline), [timeline]);
+
   if (error)
     return (
       <p role="alert" class="error" data-testid="stack-error">
@@ -117,12 +128,21 @@ export function StackPage(props: { session: Session; name: string; id: string; r
         <Graph
           resources={resources}
           selected={props.resource}
+          drifted={drifted}
           href={(r) =>
             `#/stacks/${encodeURIComponent(props.name)}/${encodeURIComponent(props.id)}/resources/${encodeURIComponent(r)}`
           }
         />
-        {selected && <ResourceDetail session={session} path={path} resource={selected} />}
+        {selected && (
+          <ResourceDetail
+            session={session}
+            path={path}
+            resource={selected}
+            observed={timeline.find((t) => t.subject === selected.resource_name)?.id}
+          />
+        )}
       </div>
+      <Timeline entries={timeline} observed={observedText(stack)} />
       <h2>Events</h2>
       <ol class="events" aria-live="polite" data-testid="events">
         {events.map((e) => (
@@ -134,6 +154,12 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       </ol>
     </section>
   );
+}
+
+function observedText(stack: Stack): string | undefined {
+  if (stack.observe_interval === undefined) return undefined;
+  const heals = stack.heal ? ', healed when it drifts' : ', drift reported, not healed';
+  return `Observed every ${stack.observe_interval} s${heals}.`;
 }
 
 /** Done / in progress / waiting / failed as `--wait` counts them, the rate and the time left. */
