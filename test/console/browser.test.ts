@@ -54,6 +54,24 @@ const MANY = `heat_template_version: 2018-08-31
 resources:
 ${Array.from({ length: 320 }, (_, i) => `  n${i}:\n    type: ${i % 4 === 0 ? 'OS::Heat::RandomString' : 'OS::Heat::None'}\n`).join('')}`;
 
+// An update of CHAIN to preview: network (and so subnet) updated, server replaced, volume
+// deleted, extra added.
+const CHAIN_NEXT = `heat_template_version: 2018-08-31
+resources:
+  network:
+    type: OS::Heat::TestResource
+    properties: {value: net2, action_wait_secs: {create: 2}}
+  subnet:
+    type: OS::Heat::TestResource
+    properties: {value: {get_resource: network}, action_wait_secs: {create: 2}}
+  server:
+    type: OS::Heat::TestResource
+    properties: {value: {get_resource: subnet}, action_wait_secs: {create: 2}, update_replace: true}
+  extra:
+    type: OS::Heat::None
+    depends_on: server
+`;
+
 // A network of the sandbox cloud, observed and healed: changed by hand, named back by a heal.
 const OBSERVED_NET = `heat_template_version: 2018-08-31
 resources:
@@ -186,7 +204,50 @@ describe('web console in a browser', { skip }, () => {
     assert.equal(await page.locator('svg [data-resource]').count(), 0, 'no node per resource');
     assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a list of at most 200');
     assert.match((await aggregate.textContent()) ?? '', /320 resources/);
+    // Grouped by status instead, from the keyboard: one group of all 320, listed up to 200.
+    await aggregate.getByLabel('status', { exact: true }).check();
+    await aggregate.getByRole('button', { name: 'CREATE_COMPLETE' }).focus();
+    await page.keyboard.press('Enter');
+    await aggregate.getByText('The first 200 of 320 resources of CREATE_COMPLETE').waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 200);
     await shot(page, 'stack-aggregate.png');
+  });
+
+  it('previews an update as a diff of the graph, changing nothing', async () => {
+    await page.goto(`${server.url}/console/`);
+    await page.getByRole('link', { name: 'web', exact: true }).click();
+    await page.locator('svg [data-resource="server"]').waitFor();
+    await page.getByText('Preview an update').click();
+    await page.getByLabel(/New template/).fill(CHAIN_NEXT);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const graph = page.getByRole('group', { name: 'update preview graph' });
+    const expected = {
+      network: 'UPDATED',
+      // Its value is network's id, which the update may change: Hearth's preview says updated.
+      subnet: 'UPDATED',
+      server: 'REPLACED',
+      volume: 'DELETED',
+      extra: 'ADDED',
+    };
+    for (const [name, change] of Object.entries(expected)) {
+      await graph.locator(`[data-resource="${name}"][data-status="${change}"]`).waitFor();
+    }
+    assert.equal(await graph.locator('[data-resource]').count(), 5);
+    assert.match(
+      (await page.getByTestId('preview').textContent()) ?? '',
+      /1 added.*1 replaced.*2 updated.*1 deleted.*0 unchanged/,
+    );
+    await shot(page, 'stack-preview.png');
+    // A refused template: the API's reason, in words.
+    await page
+      .getByLabel(/New template/)
+      .fill('heat_template_version: 2018-08-31\nresources: {x: {type: No::Such}}\n');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('preview-error').filter({ hasText: 'No::Such' }).waitFor();
+    const shown = JSON.parse(cli('alice', ['stack', 'show', 'web', '-f', 'json'])) as {
+      stack_status: string;
+    };
+    assert.equal(shown.stack_status, 'CREATE_COMPLETE', 'a preview changes nothing');
   });
 
   it('shows drift on the sandbox as a diff, then the observer’s heal, without a reload', async () => {

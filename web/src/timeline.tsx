@@ -82,9 +82,15 @@ export function driftedOf(entries: TimelineEntry[]): Set<string> {
  * The events the timeline is made of, read once: the OBSERVE events and the stack's own events
  * (the API's filters), oldest first; the live stream adds the rest.
  */
-export function useTimelineEvents(session: Session, path: string, stackName: string): StackEvent[] {
+export function useTimelineEvents(
+  session: Session,
+  path: string,
+  stackName: string,
+  observed: boolean,
+): StackEvent[] {
   const [events, setEvents] = useState<StackEvent[]>([]);
   useEffect(() => {
+    if (!observed) return;
     let live = true;
     const q = (filter: string) =>
       call<{ events: StackEvent[] }>(session, 'GET', `${path}/events?${filter}&limit=${SHOWN * 2}`)
@@ -97,7 +103,7 @@ export function useTimelineEvents(session: Session, path: string, stackName: str
     return () => {
       live = false;
     };
-  }, [session, path, stackName]);
+  }, [session, path, stackName, observed]);
   return events;
 }
 
