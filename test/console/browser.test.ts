@@ -13,12 +13,12 @@ import { ensureConsoleBuilt } from './build.js';
  * `hearth serve`: log in with a token, create stacks with the CLI, watch the resources turn
  * COMPLETE on the page without a reload, see a failure's reason, make drift on the sandbox cloud
  * and see its diff and the observer's heal; another project sees nothing. The screenshots of
- * docs/console/ are written here when asked (HEARTH_SCREENSHOTS=1, `npm run screenshots`).
+ * docs/console/ are written here when asked (HEARTH_TEST_SCREENSHOTS=1, `npm run screenshots`).
  */
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../docs/console');
-const SCREENSHOTS = process.env.HEARTH_SCREENSHOTS === '1';
+const SCREENSHOTS = process.env.HEARTH_TEST_SCREENSHOTS === '1';
 /** A screenshot of docs/console/, only when asked: a test run leaves the tree as it was. */
 const shot = async (page: Page, name: string) => {
   if (SCREENSHOTS) await page.screenshot({ path: join(SHOTS, name) });
@@ -289,6 +289,7 @@ describe('web console in a browser', { skip }, () => {
     assert.match((await diff.textContent()) ?? '', /name\s*watched-net\s*renamed-by-hand/);
     const timeline = page.getByTestId('timeline');
     await timeline.locator('[data-moment="drift"][data-subject="net"]').waitFor();
+    await diff.scrollIntoViewIfNeeded();
     await shot(page, 'resource-drift.png');
 
     // The heal names it back: the timeline tells it, the detail shows it in sync again.
@@ -319,6 +320,7 @@ describe('web console in a browser', { skip }, () => {
       2,
       'no reload',
     );
+    await timeline.scrollIntoViewIfNeeded();
     await shot(page, 'stack-healed.png');
   });
 
