@@ -19,6 +19,8 @@ import { type Progress, watchStack } from './watch.js';
 
 /** Events kept on the page: the stream goes on, the DOM does not grow. */
 const EVENTS_SHOWN = 100;
+/** The observer's live events kept (the timeline shows fewer): a page open for days stays small. */
+const OBSERVED_KEPT = 500;
 
 /**
  * A stack's page: its progress, resources graph and events, kept current by the watch stream
@@ -80,7 +82,7 @@ export function StackPage(props: { session: Session; name: string; id: string; r
     const events = batcher<StackEvent>(BATCH_MS, (batch) => {
       setEvents((list) => [...batch.slice(-EVENTS_SHOWN).reverse(), ...list].slice(0, EVENTS_SHOWN));
       const timeline = batch.filter((e) => onTimeline(e, props.name));
-      if (timeline.length > 0) setObserved((list) => [...list, ...timeline]);
+      if (timeline.length > 0) setObserved((list) => [...list, ...timeline].slice(-OBSERVED_KEPT));
       setResources((list) => {
         const { next, missing } = applyEvents(list, batch);
         // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
