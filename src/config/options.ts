@@ -47,6 +47,7 @@ export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
   'HEARTH_TEST_CLI', // test suite: the bundled CLI the tests' children run
   'HEARTH_TEST_CONCURRENCY', // test suite: test files run at once in each pass
   'HEARTH_TEST_NEWCOMER', // test suite: 1 runs the newcomer test (a clone and its npm ci) outside CI
+  'HEARTH_TEST_SCREENSHOTS', // test suite: 1 makes the console's browser test write docs/console/*.png
 ]);
 
 /**

@@ -5,17 +5,24 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { hearth, workdir } from '../cli/helpers.js';
 import { type ServeProcess, serveForClients } from '../cli/serve-process.js';
+import { login as cloudLogin, sandboxCloud } from '../sandbox/support.js';
 import { ensureConsoleBuilt } from './build.js';
 
 /*
  * The web console in a real browser (Debian's chromium, driven by playwright-core) against a real
  * `hearth serve`: log in with a token, create stacks with the CLI, watch the resources turn
- * COMPLETE on the page without a reload, see a failure's reason; another project sees nothing.
- * The screenshots of docs/console/ are written here.
+ * COMPLETE on the page without a reload, see a failure's reason, make drift on the sandbox cloud
+ * and see its diff and the observer's heal; another project sees nothing. The screenshots of
+ * docs/console/ are written here when asked (HEARTH_TEST_SCREENSHOTS=1, `npm run screenshots`).
  */
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../docs/console');
+const SCREENSHOTS = process.env.HEARTH_TEST_SCREENSHOTS === '1';
+/** A screenshot of docs/console/, only when asked: a test run leaves the tree as it was. */
+const shot = async (page: Page, name: string) => {
+  if (SCREENSHOTS) await page.screenshot({ path: join(SHOTS, name) });
+};
 // CI installs chromium (.ci/run): there its absence fails the test instead of skipping it.
 const skip = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `${CHROMIUM} is not installed`;
 
@@ -47,7 +54,33 @@ const MANY = `heat_template_version: 2018-08-31
 resources:
 ${Array.from({ length: 320 }, (_, i) => `  n${i}:\n    type: ${i % 4 === 0 ? 'OS::Heat::RandomString' : 'OS::Heat::None'}\n`).join('')}`;
 
+// An update of CHAIN to preview: network (and so subnet) updated, server replaced, volume
+// deleted, extra added.
+const CHAIN_NEXT = `heat_template_version: 2018-08-31
+resources:
+  network:
+    type: OS::Heat::TestResource
+    properties: {value: net2, action_wait_secs: {create: 2}}
+  subnet:
+    type: OS::Heat::TestResource
+    properties: {value: {get_resource: network}, action_wait_secs: {create: 2}}
+  server:
+    type: OS::Heat::TestResource
+    properties: {value: {get_resource: subnet}, action_wait_secs: {create: 2}, update_replace: true}
+  extra:
+    type: OS::Heat::None
+    depends_on: server
+`;
+
+// A network of the sandbox cloud, observed and healed: changed by hand, named back by a heal.
+const OBSERVED_NET = `heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Neutron::Net, properties: {name: watched-net}}
+`;
+
 describe('web console in a browser', { skip }, () => {
+  // The stacks' cloud: a sandbox in this process (the CLI calls that block it are short ones).
+  const cloud = sandboxCloud({}, { HEARTH_OPENSTACK_CLOUD_SHARED: 'true' });
   let server: ServeProcess;
   let browser: Browser;
   let page: Page;
@@ -72,8 +105,13 @@ describe('web console in a browser', { skip }, () => {
 
   before(async () => {
     ensureConsoleBuilt();
-    mkdirSync(SHOTS, { recursive: true });
-    w = workdir({ 'chain.yaml': CHAIN, 'failing.yaml': FAILING, 'many.yaml': MANY });
+    if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
+    w = workdir({
+      'chain.yaml': CHAIN,
+      'failing.yaml': FAILING,
+      'many.yaml': MANY,
+      'net.yaml': OBSERVED_NET,
+    });
     const served = await serveForClients(w, [{ name: 'alice' }]);
     server = served.server;
     sessions.alice = { project: served.projectId, token: served.envOf.alice!.OS_TOKEN! };
@@ -107,7 +145,7 @@ describe('web console in a browser', { skip }, () => {
     await page.getByLabel('Token', { exact: true }).fill('hth_not-a-token');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('alert').filter({ hasText: /token/i }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'login.png') });
+    await shot(page, 'login.png');
     await login('alice');
     await page.getByTestId('no-stacks').waitFor();
   });
@@ -121,7 +159,7 @@ describe('web console in a browser', { skip }, () => {
     await page.evaluate(() => ((globalThis as unknown as { mark: number }).mark = 1));
     const server = page.locator('svg [data-resource="server"]');
     assert.notEqual(await server.getAttribute('data-status'), 'CREATE_COMPLETE', 'seen before it ends');
-    await page.screenshot({ path: join(SHOTS, 'stack-converging.png') });
+    await shot(page, 'stack-converging.png');
     for (const name of ['network', 'subnet', 'server', 'volume']) {
       await page
         .locator(`svg [data-resource="${name}"][data-status="CREATE_COMPLETE"]`)
@@ -136,7 +174,7 @@ describe('web console in a browser', { skip }, () => {
     assert.match((await page.getByTestId('events').textContent()) ?? '', /server\s*CREATE_COMPLETE/);
     await server.click();
     await page.getByTestId('resource-detail').getByText('"value"').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'stack-complete.png') });
+    await shot(page, 'stack-complete.png');
   });
 
   it('shows a failed resource’s reason', async () => {
@@ -149,10 +187,10 @@ describe('web console in a browser', { skip }, () => {
     const reason = page.getByTestId('resource-reason');
     await reason.waitFor();
     assert.match((await reason.textContent()) ?? '', /Test Resource failed broken/);
-    await page.screenshot({ path: join(SHOTS, 'resource-failed.png') });
+    await shot(page, 'resource-failed.png');
     await page.goto(`${server.url}/console/`);
     await page.locator('tr[data-stack="bad"]').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'stacks.png') });
+    await shot(page, 'stacks.png');
   });
 
   it('draws a big stack by type and status, a type opened into a bounded list', async () => {
@@ -166,7 +204,124 @@ describe('web console in a browser', { skip }, () => {
     assert.equal(await page.locator('svg [data-resource]').count(), 0, 'no node per resource');
     assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a list of at most 200');
     assert.match((await aggregate.textContent()) ?? '', /320 resources/);
-    await page.screenshot({ path: join(SHOTS, 'stack-aggregate.png') });
+    // Grouped by status instead, from the keyboard: one group of all 320, listed up to 200.
+    await aggregate.getByLabel('status', { exact: true }).check();
+    await aggregate.getByRole('button', { name: 'CREATE_COMPLETE' }).focus();
+    await page.keyboard.press('Enter');
+    await aggregate.getByText('The first 200 of 320 resources of CREATE_COMPLETE').waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 200);
+    await shot(page, 'stack-aggregate.png');
+  });
+
+  it('previews an update as a diff of the graph, changing nothing', async () => {
+    await page.goto(`${server.url}/console/`);
+    await page.getByRole('link', { name: 'web', exact: true }).click();
+    await page.locator('svg [data-resource="server"]').waitFor();
+    await page.getByText('Preview an update').click();
+    await page.getByLabel(/New template/).fill(CHAIN_NEXT);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const graph = page.getByRole('group', { name: 'update preview graph' });
+    const expected = {
+      network: 'UPDATED',
+      // Its value is network's id, which the update may change: Hearth's preview says updated.
+      subnet: 'UPDATED',
+      server: 'REPLACED',
+      volume: 'DELETED',
+      extra: 'ADDED',
+    };
+    for (const [name, change] of Object.entries(expected)) {
+      await graph.locator(`[data-resource="${name}"][data-status="${change}"]`).waitFor();
+    }
+    assert.equal(await graph.locator('[data-resource]').count(), 5);
+    assert.match(
+      (await page.getByTestId('preview').textContent()) ?? '',
+      /1 added.*1 replaced.*2 updated.*1 deleted.*0 unchanged/,
+    );
+    await shot(page, 'stack-preview.png');
+    // A refused template: the API's reason, in words.
+    await page
+      .getByLabel(/New template/)
+      .fill('heat_template_version: 2018-08-31\nresources: {x: {type: No::Such}}\n');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('preview-error').filter({ hasText: 'No::Such' }).waitFor();
+    const shown = JSON.parse(cli('alice', ['stack', 'show', 'web', '-f', 'json'])) as {
+      stack_status: string;
+    };
+    assert.equal(shown.stack_status, 'CREATE_COMPLETE', 'a preview changes nothing');
+  });
+
+  it('shows drift on the sandbox as a diff, then the observer’s heal, without a reload', async () => {
+    cli('alice', ['stack', 'create', 'watched', '-t', 'net.yaml', '--observe', '2', '--heal']);
+    await page.goto(`${server.url}/console/`);
+    await page.getByRole('link', { name: 'watched' }).click();
+    await page.getByText('Observed every 2 s, healed when it drifts.').waitFor();
+    const net = page.locator('svg [data-resource="net"]');
+    await page
+      .locator('svg [data-resource="net"][data-status="CREATE_COMPLETE"]')
+      .waitFor({ timeout: 30_000 });
+    await net.focus();
+    await page.keyboard.press('Enter');
+    // Opened from the keyboard; no drift yet (an observation in sync records no event).
+    const detail = page.getByTestId('resource-detail');
+    await detail.getByRole('heading', { name: 'net' }).waitFor();
+    await page.evaluate(() => ((globalThis as unknown as { mark: number }).mark = 2));
+
+    // Renamed by hand, through Neutron's API as the stack's cloud user.
+    const { physical_resource_id: id } = JSON.parse(
+      cli('alice', ['stack', 'resource', 'show', 'watched', 'net', '-f', 'json']),
+    ) as { physical_resource_id: string };
+    const { token } = await cloudLogin(cloud.app, 'demo');
+    const renamed = await cloud.app.inject({
+      method: 'PUT',
+      url: `/network/v2.0/networks/${id}`,
+      headers: { 'x-auth-token': token },
+      payload: { network: { name: 'renamed-by-hand' } },
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+
+    // The diff, expected vs actual, in the resource's detail; the node marked drifted.
+    const diff = detail.getByRole('table', { name: 'drift: expected and actual values' });
+    await diff
+      .getByRole('row')
+      .filter({ hasText: 'watched-net' })
+      .filter({ hasText: 'renamed-by-hand' })
+      .waitFor({ timeout: 30_000 });
+    assert.match((await diff.textContent()) ?? '', /name\s*watched-net\s*renamed-by-hand/);
+    const timeline = page.getByTestId('timeline');
+    await timeline.locator('[data-moment="drift"][data-subject="net"]').waitFor();
+    await diff.scrollIntoViewIfNeeded();
+    await shot(page, 'resource-drift.png');
+
+    // The heal names it back: the timeline tells it, the detail shows it in sync again.
+    for (const moment of ['heal', 'healed', 'in-sync']) {
+      await timeline.locator(`[data-moment="${moment}"]`).waitFor({ timeout: 30_000 });
+    }
+    await detail
+      .getByTestId('drift')
+      .and(page.locator('[data-drift="IN_SYNC"]'))
+      .waitFor({ timeout: 30_000 });
+    assert.equal(
+      await page.locator('svg [data-resource="net"][data-drifted]').count(),
+      0,
+      'no longer marked',
+    );
+    const back = await cloud.app.inject({
+      method: 'GET',
+      url: `/network/v2.0/networks/${id}`,
+      headers: { 'x-auth-token': token },
+    });
+    assert.equal((back.json() as { network: { name: string } }).network.name, 'watched-net');
+    assert.match(
+      (await timeline.textContent()) ?? '',
+      /Heal started\s*watched\s*Stack UPDATE started: healing net MODIFIED/,
+    );
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as { mark?: number }).mark),
+      2,
+      'no reload',
+    );
+    await timeline.scrollIntoViewIfNeeded();
+    await shot(page, 'stack-healed.png');
   });
 
   it('shows another project’s token none of it', async () => {

@@ -13,6 +13,9 @@ export interface Stack {
   creation_time: string;
   updated_time: string | null;
   description?: string;
+  /** Seconds between observations, when the observer watches the stack. */
+  observe_interval?: number;
+  heal?: boolean;
 }
 
 export interface Resource {

@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Resource } from './api.js';
-import { tone, type Tone } from './status.js';
+import { Aggregate } from './aggregate.js';
+import { tone } from './status.js';
 
 /** Above this many resources the graph is drawn by type and status, not node by node. */
 export const GRAPH_LIMIT = 300;
-/** Resources listed in a drilled-down type: the DOM stays small at any stack size. */
-const LIST_LIMIT = 200;
 const W = 170;
 const H = 44;
 
@@ -66,6 +65,8 @@ async function layout(resources: Resource[], key: string): Promise<Layout> {
 export function Graph(props: {
   resources: Resource[];
   selected?: string | undefined;
+  /** Resources the observer last found drifted: marked on their nodes. */
+  drifted?: ReadonlySet<string>;
   href: (name: string) => string;
 }) {
   if (props.resources.length > GRAPH_LIMIT) return <Aggregate {...props} />;
@@ -73,9 +74,13 @@ export function Graph(props: {
 }
 
 /** Each resource a node (a link: Tab reaches it, Enter opens it), coloured by its status. */
-function NodeGraph(props: {
+export function NodeGraph(props: {
   resources: Resource[];
   selected?: string | undefined;
+  drifted?: ReadonlySet<string>;
+  /** The node's colour class, when not its status's tone (an update preview's change). */
+  toneOf?: (r: Resource) => string;
+  label?: string;
   href: (name: string) => string;
 }) {
   const key = useMemo(() => shapeKey(props.resources), [props.resources]);
@@ -91,7 +96,12 @@ function NodeGraph(props: {
   if (!shape) return <p class="graph">Laying out…</p>;
   return (
     <div class="graph">
-      <svg width={shape.width} height={shape.height} role="group" aria-label="resources graph">
+      <svg
+        width={shape.width}
+        height={shape.height}
+        role="group"
+        aria-label={props.label ?? 'resources graph'}
+      >
         <defs>
           <marker
             id="arrow"
@@ -116,16 +126,23 @@ function NodeGraph(props: {
         {props.resources.map((r) => {
           const at = shape.nodes.get(r.resource_name);
           if (!at) return null;
+          const drifted = props.drifted?.has(r.resource_name) ?? false;
           return (
             <a
               key={r.resource_name}
               href={props.href(r.resource_name)}
-              class={`node ${tone(r.resource_status)}${props.selected === r.resource_name ? ' selected' : ''}`}
+              class={`node ${props.toneOf?.(r) ?? tone(r.resource_status)}${props.selected === r.resource_name ? ' selected' : ''}${drifted ? ' drifted' : ''}`}
               data-resource={r.resource_name}
               data-status={r.resource_status}
-              aria-label={`${r.resource_name} ${r.resource_status}`}
+              data-drifted={drifted ? 'true' : undefined}
+              aria-label={`${r.resource_name} ${r.resource_status}${drifted ? ' drifted' : ''}`}
             >
               <rect x={at.x} y={at.y} width={W} height={H} rx={6} />
+              {drifted && (
+                <text x={at.x + W - 8} y={at.y + 35} class="sub drift-mark" text-anchor="end">
+                  drifted
+                </text>
+              )}
               <text x={at.x + 8} y={at.y + 18}>
                 {r.resource_name.length > 22 ? `${r.resource_name.slice(0, 21)}…` : r.resource_name}
               </text>
@@ -136,85 +153,6 @@ function NodeGraph(props: {
           );
         })}
       </svg>
-    </div>
-  );
-}
-
-const TONES: Tone[] = ['complete', 'progress', 'waiting', 'failed'];
-/** A drilled-down list's order: what needs looking at first. */
-const FIRST: Tone[] = ['failed', 'progress', 'waiting', 'complete'];
-
-/** A big stack by type: counts per status, and a type opened lists its resources (failed first). */
-function Aggregate(props: {
-  resources: Resource[];
-  selected?: string | undefined;
-  href: (name: string) => string;
-}) {
-  const [open, setOpen] = useState<string | undefined>();
-  const byType = useMemo(() => {
-    const out = new Map<string, Record<Tone, number>>();
-    for (const r of props.resources) {
-      let row = out.get(r.resource_type);
-      if (!row) out.set(r.resource_type, (row = { complete: 0, progress: 0, waiting: 0, failed: 0 }));
-      row[tone(r.resource_status)]++;
-    }
-    return [...out].sort((a, b) => a[0].localeCompare(b[0]));
-  }, [props.resources]);
-  const ofType = open ? props.resources.filter((r) => r.resource_type === open) : [];
-  const listed = ofType
-    .sort((a, b) => FIRST.indexOf(tone(a.resource_status)) - FIRST.indexOf(tone(b.resource_status)))
-    .slice(0, LIST_LIMIT);
-  return (
-    <div class="graph aggregate" data-testid="aggregate">
-      <p>{props.resources.length} resources, grouped by type (choose one to list its resources).</p>
-      <table>
-        <thead>
-          <tr>
-            <th>Type</th>
-            {TONES.map((t) => (
-              <th>{t}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {byType.map(([type, counts]) => (
-            <tr>
-              <td>
-                <button
-                  type="button"
-                  aria-expanded={open === type}
-                  onClick={() => setOpen(open === type ? undefined : type)}
-                >
-                  {type}
-                </button>
-              </td>
-              {TONES.map((t) => (
-                <td>{counts[t] > 0 ? <span class={`badge ${t}`}>{counts[t]}</span> : 0}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {open && ofType.length > listed.length && (
-        <p>
-          The first {listed.length} of {ofType.length} {open} resources, failed and running first.
-        </p>
-      )}
-      {open && (
-        <ul class="drill">
-          {listed.map((r) => (
-            <li>
-              <a
-                href={props.href(r.resource_name)}
-                class={`badge ${tone(r.resource_status)}`}
-                data-resource={r.resource_name}
-              >
-                {r.resource_name} {r.resource_status}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

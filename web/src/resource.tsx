@@ -15,7 +15,13 @@ const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null
  * One resource: its status and reason (from the live list), attributes (resource show), the
  * properties the template gives it, and its last drift result (expected vs actual) if any.
  */
-export function ResourceDetail(props: { session: Session; path: string; resource: Resource }) {
+export function ResourceDetail(props: {
+  session: Session;
+  path: string;
+  resource: Resource;
+  /** The newest observer entry of the resource: a new one reads its drift again. */
+  observed?: string | undefined;
+}) {
   const { session, path, resource } = props;
   const name = resource.resource_name;
   const [attributes, setAttributes] = useState<Record<string, unknown> | undefined>();
@@ -44,7 +50,7 @@ export function ResourceDetail(props: { session: Session; path: string; resource
     return () => {
       live = false;
     };
-  }, [session, path, name, resource.resource_status]);
+  }, [session, path, name, resource.resource_status, props.observed]);
 
   const link = resource.links?.find((l) => l.rel === 'nested');
   const nested = link && stackHash(link.href);
@@ -74,12 +80,12 @@ export function ResourceDetail(props: { session: Session; path: string; resource
       <pre>{attributes === undefined ? '…' : show(attributes)}</pre>
       <h3>Drift</h3>
       {drift ? (
-        <>
+        <div data-testid="drift" data-drift={drift.drift_status}>
           <p>
             <Badge status={drift.drift_status} /> {drift.drift_status_reason}
           </p>
           {drift.property_diff.length > 0 && (
-            <table class="diff">
+            <table class="diff" aria-label="drift: expected and actual values">
               <thead>
                 <tr>
                   <th>Property</th>
@@ -102,7 +108,7 @@ export function ResourceDetail(props: { session: Session; path: string; resource
               </tbody>
             </table>
           )}
-        </>
+        </div>
       ) : (
         <p>No drift detection has covered it.</p>
       )}

@@ -10,12 +10,17 @@ import {
   stackPath,
 } from './api.js';
 import { Graph, GRAPH_LIMIT } from './graph.js';
+import { applyEvents, BATCH_MS, batcher } from './live.js';
+import { UpdatePreview } from './preview.js';
 import { ResourceDetail } from './resource.js';
 import { Badge } from './status.js';
+import { driftedOf, onTimeline, Timeline, timelineOf, useTimelineEvents } from './timeline.js';
 import { type Progress, watchStack } from './watch.js';
 
 /** Events kept on the page: the stream goes on, the DOM does not grow. */
 const EVENTS_SHOWN = 100;
+/** The observer's live events kept (the timeline shows fewer): a page open for days stays small. */
+const OBSERVED_KEPT = 500;
 
 /**
  * A stack's page: its progress, resources graph and events, kept current by the watch stream
@@ -27,6 +32,10 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   const [stack, setStack] = useState<Stack | undefined>();
   const [resources, setResources] = useState<Resource[]>([]);
   const [events, setEvents] = useState<StackEvent[]>([]);
+  // The observer's events that came live (oldest first), after those read when the page opened.
+  const [observed, setObserved] = useState<StackEvent[]>([]);
+  // Read once the stack is known to be observed: a stack never observed has no timeline to read.
+  const readObserved = useTimelineEvents(session, path, props.name, stack?.observe_interval !== undefined);
   const [progress, setProgress] = useState<Progress | undefined>();
   const [connected, setConnected] = useState(true);
   const [error, setError] = useState('');
@@ -59,10 +68,30 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   };
 
   useEffect(() => {
-    void load();
-    call<{ events: StackEvent[] }>(session, 'GET', `${path}/events?limit=${EVENTS_SHOWN}`)
-      .then((r) => setEvents(r.events))
-      .catch(() => undefined);
+    // The recent events after the resources: on a busy server, what makes the page usable first.
+    void load().then(() =>
+      call<{ events: StackEvent[] }>(session, 'GET', `${path}/events?limit=${EVENTS_SHOWN}`)
+        .then((r) =>
+          setEvents((live) =>
+            [...live, ...r.events.filter((e) => !live.some((l) => l.id === e.id))].slice(0, EVENTS_SHOWN),
+          ),
+        )
+        .catch(() => undefined),
+    );
+    // Events applied in batches: a big create's thousands a second make a few renders.
+    const events = batcher<StackEvent>(BATCH_MS, (batch) => {
+      setEvents((list) => [...batch.slice(-EVENTS_SHOWN).reverse(), ...list].slice(0, EVENTS_SHOWN));
+      const timeline = batch.filter((e) => onTimeline(e, props.name));
+      if (timeline.length > 0) setObserved((list) => [...list, ...timeline].slice(-OBSERVED_KEPT));
+      setResources((list) => {
+        const { next, missing } = applyEvents(list, batch);
+        // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
+        // the graph is drawn node by node, a resource done: its dependencies are recorded then.
+        const done = batch.some((e) => /_(COMPLETE|FAILED)$/.test(e.resource_status));
+        if (missing || (list.length <= GRAPH_LIMIT && done)) later();
+        return next;
+      });
+    });
     const stop = watchStack(session, path, {
       progress(p) {
         if (p.counts) rate.current.add(Date.now(), p.counts.done);
@@ -71,31 +100,21 @@ export function StackPage(props: { session: Session; name: string; id: string; r
           (s) => s && { ...s, stack_status: p.stack_status, stack_status_reason: p.stack_status_reason },
         );
       },
-      event(e) {
-        setEvents((list) => [e, ...list].slice(0, EVENTS_SHOWN));
-        setResources((list) => {
-          const i = list.findIndex((r) => r.resource_name === e.resource_name);
-          // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
-          // the graph is drawn node by node, a resource done: its dependencies are recorded then.
-          if (i < 0 || (list.length <= GRAPH_LIMIT && /_(COMPLETE|FAILED)$/.test(e.resource_status))) later();
-          if (i < 0) return list;
-          const next = list.slice();
-          next[i] = {
-            ...list[i]!,
-            resource_status: e.resource_status,
-            resource_status_reason: e.resource_status_reason,
-            physical_resource_id: e.physical_resource_id ?? list[i]!.physical_resource_id,
-          };
-          return next;
-        });
-      },
+      event: (e) => events.push(e),
       connected: setConnected,
     });
     return () => {
       stop();
+      events.cancel();
       window.clearTimeout(refetch.current);
     };
   }, [session, path]);
+
+  const timeline = useMemo(() => {
+    const read = new Set(readObserved.map((e) => e.id));
+    return timelineOf([...readObserved, ...observed.filter((e) => !read.has(e.id))], props.name);
+  }, [readObserved, observed, props.name]);
+  const drifted = useMemo(() => driftedOf(timeline), [timeline]);
 
   if (error)
     return (
@@ -104,6 +123,8 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       </p>
     );
   if (!stack) return <p>Loading…</p>;
+  const href = (r: string) =>
+    `#/stacks/${encodeURIComponent(props.name)}/${encodeURIComponent(props.id)}/resources/${encodeURIComponent(r)}`;
   const selected = props.resource ? resources.find((r) => r.resource_name === props.resource) : undefined;
   return (
     <section class="stack">
@@ -114,15 +135,18 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       {!connected && <p class="warn">Live updates interrupted; reconnecting…</p>}
       <ProgressBar progress={progress} resources={resources} rate={rate.current.rate()} />
       <div class="panes">
-        <Graph
-          resources={resources}
-          selected={props.resource}
-          href={(r) =>
-            `#/stacks/${encodeURIComponent(props.name)}/${encodeURIComponent(props.id)}/resources/${encodeURIComponent(r)}`
-          }
-        />
-        {selected && <ResourceDetail session={session} path={path} resource={selected} />}
+        <Graph resources={resources} selected={props.resource} drifted={drifted} href={href} />
+        {selected && (
+          <ResourceDetail
+            session={session}
+            path={path}
+            resource={selected}
+            observed={timeline.find((t) => t.subject === selected.resource_name)?.id}
+          />
+        )}
       </div>
+      <UpdatePreview session={session} path={path} href={href} />
+      <Timeline entries={timeline} observed={observedText(stack)} />
       <h2>Events</h2>
       <ol class="events" aria-live="polite" data-testid="events">
         {events.map((e) => (
@@ -134,6 +158,12 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       </ol>
     </section>
   );
+}
+
+function observedText(stack: Stack): string | undefined {
+  if (stack.observe_interval === undefined) return undefined;
+  const heals = stack.heal ? ', healed when it drifts' : ', drift reported, not healed';
+  return `Observed every ${stack.observe_interval} s${heals}.`;
 }
 
 /** Done / in progress / waiting / failed as `--wait` counts them, the rate and the time left. */
