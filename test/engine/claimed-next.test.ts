@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Engine } from '../../src/engine/engine.js';
+import { Harness } from './harness.js';
+
+// A batch enqueues the dependents it made ready already claimed by its engine (no claim of their
+// own): the engine runs them next. An engine that dies between the two leaves them claimed with a
+// lease; once it ends, another engine takes them, and nothing is done twice or left out.
+
+/** Two chains of four: each link depends on the one before it. */
+const CHAINS = `heat_template_version: 2018-08-31
+resources:
+${['a', 'b']
+  .flatMap((c) =>
+    [0, 1, 2, 3].map(
+      (i) =>
+        `  ${c}${i}: {type: OS::Heat::Value, properties: {value: ${c}${i}}${i > 0 ? `, depends_on: [${c}${i - 1}]` : ''}}`,
+    ),
+  )
+  .join('\n')}
+`;
+
+/** Each resource's events, in order: what was done to it, and how often. */
+async function eventsByResource(h: Harness, stackId: string): Promise<Map<string, string[]>> {
+  const events = await h.deps.store.tx((tx) => tx.events.list(stackId));
+  const out = new Map<string, string[]>();
+  for (const e of events) {
+    if (e.resourceType === 'OS::Heat::Stack') continue;
+    out.set(e.resourceName, [...(out.get(e.resourceName) ?? []), `${e.action}_${e.status}`]);
+  }
+  return out;
+}
+
+describe('units claimed when they are enqueued', () => {
+  it('the next links of a chain run next without a claim; a dead engine’s are taken over once their lease ends', async () => {
+    const h = await Harness.create();
+    const stack = await h.create('s', CHAINS);
+    const traversalId = (await h.stack('s')).traversalId!;
+    const queue = () => h.deps.store.tx((tx) => tx.work.listForTraversal(traversalId));
+
+    // Round one claims the two heads; recording them enqueues the second links claimed by engine-1.
+    assert.equal(await h.engine.worker.runDue(), 2);
+    const preclaimed = await queue();
+    assert.deepEqual(
+      preclaimed.map((w) => [w.claimedBy, w.attempts, w.claimExpires]),
+      [
+        ['engine-1#1', 1, h.clock.t + h.deps.settings.workLeaseMs],
+        ['engine-1#1', 1, h.clock.t + h.deps.settings.workLeaseMs],
+      ],
+    );
+    assert.deepEqual(
+      h.engine.worker.heldClaims().map((w) => w.id),
+      preclaimed.map((w) => w.id),
+      'held, so that the heartbeat renews their leases',
+    );
+
+    // The next round runs them without claiming (nothing else is due), and claims the third links.
+    assert.equal(await h.engine.worker.runDue(), 2);
+    assert.deepEqual(
+      (await h.rows('s'))
+        .filter((r) => r.action === 'CREATE' && r.status === 'COMPLETE')
+        .map((r) => r.name)
+        .sort(),
+      ['a0', 'a1', 'b0', 'b1'],
+    );
+    const third = await queue();
+    assert.equal(third.length, 2);
+
+    // engine-1 dies now. Another engine finds nothing due until the lease ends...
+    const rescuer = new Engine({ ...h.deps, engineId: 'engine-2' });
+    assert.equal(await rescuer.worker.runDue(), 0);
+    assert.equal(await h.deps.store.nextWorkTime(), third[0]!.claimExpires);
+    // ...then takes the third links over (a new claim), and runs the rest of the chains.
+    h.clock.t = third[0]!.claimExpires!;
+    assert.equal(await rescuer.worker.runDue(), 2);
+    assert.deepEqual(
+      (await queue()).map((w) => w.claimedBy),
+      ['engine-2#1', 'engine-2#1'],
+      'the last links: claimed by the engine that enqueued them',
+    );
+    assert.equal(await rescuer.worker.runDue(), 2);
+    assert.deepEqual(await queue(), []);
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+
+    // engine-1 comes back with the third links still in memory: its claims are gone, so what it
+    // would record is fenced off.
+    assert.equal(await h.engine.worker.runDue(), 2);
+    const events = await eventsByResource(h, stack.id);
+    assert.equal(events.size, 8);
+    for (const [name, told] of events)
+      assert.deepEqual(told, ['CREATE_IN_PROGRESS', 'CREATE_COMPLETE'], `${name}: created once`);
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+  });
+
+  it('units claimed for a round that does not come are handed back when the engine stops running work', async () => {
+    const h = await Harness.create();
+    await h.create('s', CHAINS);
+    const traversalId = (await h.stack('s')).traversalId!;
+    // One round (the heads), then stop: the second links, claimed by engine-1, are handed back.
+    const stop = new AbortController();
+    const unobserve = h.engine.worker.observe(() => stop.abort());
+    await h.engine.runUntil(async () => false, { signal: stop.signal });
+    unobserve();
+    const left = await h.deps.store.tx((tx) => tx.work.listForTraversal(traversalId));
+    assert.equal(left.length, 2);
+    assert.deepEqual(
+      left.map((w) => [w.claimedBy, w.runAt <= h.clock.t]),
+      [
+        [null, true],
+        [null, true],
+      ],
+      'due at once, for any engine',
+    );
+    assert.deepEqual(h.engine.worker.heldClaims(), []);
+    await h.settle();
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+  });
+});
