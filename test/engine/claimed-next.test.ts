@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Engine } from '../../src/engine/engine.js';
+import type { Store } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
 
 // A batch enqueues the dependents it made ready already claimed by its engine (no claim of their
@@ -114,5 +115,60 @@ describe('units claimed when they are enqueued', () => {
     assert.deepEqual(h.engine.worker.heldClaims(), []);
     await h.settle();
     assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+  });
+
+  it('units claimed for the next round that the store fails to start stay first in line, and run when it is back', async () => {
+    const h = await Harness.create();
+    const stack = await h.create('s', CHAINS);
+    const traversalId = (await h.stack('s')).traversalId!;
+    // The claim of the rest of a round is the store's first call of that round: it fails, as
+    // when the database restarts between two rounds.
+    let down = false;
+    const inner = h.deps.store;
+    const store: Store = {
+      tx: (fn) => inner.tx(fn),
+      read: (fn) => inner.read(fn),
+      claimWork: (...args) =>
+        down ? Promise.reject(new Error('connect ECONNREFUSED')) : inner.claimWork(...args),
+      nextWorkTime: () => inner.nextWorkTime(),
+      onWork: (listener) => inner.onWork(listener),
+      migrate: () => inner.migrate(),
+      schemaVersion: () => inner.schemaVersion(),
+      close: () => inner.close(),
+    };
+    const engine = new Engine({ ...h.deps, store });
+    assert.equal(await engine.worker.runDue(), 2, 'the heads');
+    const second = await h.deps.store.tx((tx) => tx.work.listForTraversal(traversalId));
+    assert.deepEqual(
+      second.map((w) => w.claimedBy),
+      ['engine-1#1', 'engine-1#1'],
+    );
+
+    down = true;
+    await assert.rejects(engine.worker.runDue(), /ECONNREFUSED/);
+    down = false;
+    // Held (so renewed) only because the next round runs them: it does, without a claim.
+    assert.deepEqual(
+      engine.worker.heldClaims().map((w) => w.id),
+      second.map((w) => w.id),
+    );
+    assert.equal(await engine.worker.runDue(), 2, 'the second links, not left claimed and renewed');
+    assert.deepEqual(
+      (await h.rows('s'))
+        .filter((r) => r.action === 'CREATE' && r.status === 'COMPLETE')
+        .map((r) => r.name)
+        .sort(),
+      ['a0', 'a1', 'b0', 'b1'],
+    );
+    assert.ok(
+      engine.worker.heldClaims().every((w) => !second.some((s) => s.id === w.id)),
+      'no longer held once run',
+    );
+    while ((await engine.worker.runDue()) > 0);
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    const events = await eventsByResource(h, stack.id);
+    for (const [name, told] of events)
+      assert.deepEqual(told, ['CREATE_IN_PROGRESS', 'CREATE_COMPLETE'], `${name}: created once`);
+    assert.deepEqual(engine.worker.heldClaims(), []);
   });
 });

@@ -117,10 +117,16 @@ export class Worker {
     const { store, engineId, clock, settings } = this.deps;
     // The units already claimed first (a chain's next links): only the rest of the round is claimed.
     const own = this.claimedNext.splice(0, limit);
-    const claimed =
-      own.length < limit
-        ? await store.claimWork(engineId, clock.now(), limit - own.length, settings.workLeaseMs)
-        : [];
+    let claimed: WorkItem[] = [];
+    try {
+      if (own.length < limit)
+        claimed = await store.claimWork(engineId, clock.now(), limit - own.length, settings.workLeaseMs);
+    } catch (err) {
+      // The store failed before they ran: first in line for the round the caller retries (held,
+      // so renewed, only until it runs them). Dropped here, they would be renewed and never run.
+      this.claimedNext.unshift(...own);
+      throw err;
+    }
     for (const item of claimed) this.held.set(item.id, item);
     const items = own.length === 0 ? claimed : [...own, ...claimed];
     // A legacy walk runs for the whole operation: it goes on beside the batches that follow.

@@ -191,6 +191,8 @@ export async function recordBatch(
     await tx.work.completeMany(completed);
     return { lost, claimed };
   });
+  // Only once committed. A commit whose outcome is unknown (the connection lost) throws: should it
+  // have committed, its units are held by no one, so not renewed, and claimed again at lease end.
   if (claimed.length > 0) next!.add(claimed);
   return lost;
 }
