@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Engine } from '../../src/engine/engine.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store, Tx } from '../../src/store/contract.js';
 import { Harness } from './harness.js';
 
 // A batch enqueues the dependents it made ready already claimed by its engine (no claim of their
@@ -20,6 +20,58 @@ ${['a', 'b']
   )
   .join('\n')}
 `;
+
+/**
+ * The store, with its claims failing while `claimDown` is set (a database restarting between two
+ * rounds), and, while `loseClaimingCommit` is set, the next transaction that enqueues units
+ * claimed committed but reported failed (a connection lost while the COMMIT's answer was on its way).
+ */
+function flakyStore(inner: Store): Store & { claimDown: boolean; loseClaimingCommit: boolean } {
+  const flaky = {
+    claimDown: false,
+    loseClaimingCommit: false,
+    tx: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+      let claiming = false;
+      const result = await inner.tx((tx) =>
+        fn(
+          withProperty(tx, 'work', (work) =>
+            withProperty(work, 'enqueueClaimed', (enqueue) => (...args) => {
+              claiming = true;
+              return enqueue(...args);
+            }),
+          ),
+        ),
+      );
+      if (!claiming || !flaky.loseClaimingCommit) return result;
+      flaky.loseClaimingCommit = false;
+      throw new Error('Connection terminated unexpectedly');
+    },
+    read: <T>(fn: (tx: Tx) => Promise<T>) => inner.read(fn),
+    claimWork: (...args: Parameters<Store['claimWork']>) =>
+      flaky.claimDown ? Promise.reject(new Error('connect ECONNREFUSED')) : inner.claimWork(...args),
+    nextWorkTime: () => inner.nextWorkTime(),
+    onWork: (listener: () => void) => inner.onWork(listener),
+    migrate: () => inner.migrate(),
+    schemaVersion: () => inner.schemaVersion(),
+    close: () => inner.close(),
+  };
+  return flaky;
+}
+
+/** `target` with its `key` replaced by `wrap` of it (methods bound to `target`). */
+function withProperty<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  wrap: (value: T[K]) => T[K],
+): T {
+  return new Proxy(target, {
+    get(obj, prop) {
+      const value = Reflect.get(obj, prop, obj) as unknown;
+      const bound = typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
+      return prop === key ? wrap(bound as T[K]) : bound;
+    },
+  });
+}
 
 /** Each resource's events, in order: what was done to it, and how often. */
 async function eventsByResource(h: Harness, stackId: string): Promise<Map<string, string[]>> {
@@ -123,19 +175,7 @@ describe('units claimed when they are enqueued', () => {
     const traversalId = (await h.stack('s')).traversalId!;
     // The claim of the rest of a round is the store's first call of that round: it fails, as
     // when the database restarts between two rounds.
-    let down = false;
-    const inner = h.deps.store;
-    const store: Store = {
-      tx: (fn) => inner.tx(fn),
-      read: (fn) => inner.read(fn),
-      claimWork: (...args) =>
-        down ? Promise.reject(new Error('connect ECONNREFUSED')) : inner.claimWork(...args),
-      nextWorkTime: () => inner.nextWorkTime(),
-      onWork: (listener) => inner.onWork(listener),
-      migrate: () => inner.migrate(),
-      schemaVersion: () => inner.schemaVersion(),
-      close: () => inner.close(),
-    };
+    const store = flakyStore(h.deps.store);
     const engine = new Engine({ ...h.deps, store });
     assert.equal(await engine.worker.runDue(), 2, 'the heads');
     const second = await h.deps.store.tx((tx) => tx.work.listForTraversal(traversalId));
@@ -144,9 +184,9 @@ describe('units claimed when they are enqueued', () => {
       ['engine-1#1', 'engine-1#1'],
     );
 
-    down = true;
+    store.claimDown = true;
     await assert.rejects(engine.worker.runDue(), /ECONNREFUSED/);
-    down = false;
+    store.claimDown = false;
     // Held (so renewed) only because the next round runs them: it does, without a claim.
     assert.deepEqual(
       engine.worker.heldClaims().map((w) => w.id),
@@ -170,5 +210,37 @@ describe('units claimed when they are enqueued', () => {
     for (const [name, told] of events)
       assert.deepEqual(told, ['CREATE_IN_PROGRESS', 'CREATE_COMPLETE'], `${name}: created once`);
     assert.deepEqual(engine.worker.heldClaims(), []);
+  });
+
+  it('units enqueued claimed by a record whose commit was reported failed, though it happened, are claimed again at lease end', async () => {
+    const h = await Harness.create();
+    const stack = await h.create('s', CHAINS);
+    const traversalId = (await h.stack('s')).traversalId!;
+    const queue = () => h.deps.store.tx((tx) => tx.work.listForTraversal(traversalId));
+    const store = flakyStore(h.deps.store);
+    const engine = new Engine({ ...h.deps, store });
+    // The heads' batch: its record commits, and the engine is told it failed.
+    store.loseClaimingCommit = true;
+    await engine.worker.runDue();
+    assert.equal(store.loseClaimingCommit, false, 'the record was the one');
+    const second = await queue();
+    assert.deepEqual(
+      second.map((w) => [w.node, w.claimedBy]),
+      [
+        [second[0]!.node, 'engine-1#1'],
+        [second[1]!.node, 'engine-1#1'],
+      ],
+      'the second links, enqueued claimed',
+    );
+    assert.deepEqual(engine.worker.heldClaims(), [], 'held by no one: their leases are not renewed');
+    assert.equal(await engine.worker.runDue(), 0, 'not before their leases end');
+    h.clock.t = second[0]!.claimExpires!;
+    assert.equal(await engine.worker.runDue(), 2, 'claimed again');
+    while ((await engine.worker.runDue()) > 0);
+    assert.equal(await h.status('s'), 'CREATE_COMPLETE');
+    const events = await eventsByResource(h, stack.id);
+    assert.equal(events.size, 8);
+    for (const [name, told] of events)
+      assert.deepEqual(told, ['CREATE_IN_PROGRESS', 'CREATE_COMPLETE'], `${name}: created once`);
   });
 });
