@@ -205,6 +205,8 @@ export class Engine {
     } finally {
       // A stopping engine hands its legacy walks back; a caller whose stack settled has none left.
       if (options.signal?.aborted) await this.worker.stopWalks();
+      // Units claimed for a round that will not come now: any engine may run them at once.
+      await this.worker.handBack();
       unsubscribe();
       await releaseHeartbeat();
     }

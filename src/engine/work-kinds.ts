@@ -37,15 +37,15 @@ export function engineWorkKinds(deps: EngineDeps, cache: TemplateCache): WorkKin
     batches: [
       {
         accepts: (item) => UpdateBatch.accepts(item),
-        start: ({ running }) => {
-          const batch = new UpdateBatch(deps, cache, running);
+        start: ({ running, next }) => {
+          const batch = new UpdateBatch(deps, cache, running, next);
           return (items) => batch.run(items);
         },
       },
       {
         accepts: (item) => CleanupBatch.accepts(item),
-        start: ({ running }) => {
-          const batch = new CleanupBatch(deps, cache, running);
+        start: ({ running, next }) => {
+          const batch = new CleanupBatch(deps, cache, running, next);
           return (items) => batch.run(items);
         },
       },

@@ -141,6 +141,53 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         );
       }));
 
+    it('enqueueClaimed: items claimed at enqueue by one engine, claimed again by another once the lease ends', () =>
+      withStore(open, async (store) => {
+        const nodes = ['u:1', 'u:2', 'u:3'];
+        const items = await store.tx((tx) =>
+          tx.work.enqueueClaimed(
+            nodes.map((n) => work('t1', 's1', n, { runAt: 1000 })),
+            'e1',
+            1000 + LEASE,
+          ),
+        );
+        assert.deepEqual(
+          items.map((i) => [i.node, i.claimedBy, i.claimExpires, i.attempts, i.runAt, i.payload]),
+          nodes.map((n) => [n, 'e1#1', 1000 + LEASE, 1, 1000, null]),
+        );
+        // Exactly the stored rows (ids included), as claimWork would have returned them.
+        const listed = await store.tx((tx) => tx.work.listForTraversal('t1'));
+        assert.deepEqual(listed, items);
+        assert.deepEqual(await store.claimWork('e2', 1000 + LEASE - 1, 10, LEASE), [], 'held by e1');
+        assert.equal(await store.nextWorkTime(), 1000 + LEASE);
+        // Its engine completes one; then it dies: the others go to the next claimer, attempt 2.
+        await store.tx((tx) => tx.work.completeMany([items[0]!]));
+        const taken = await store.claimWork('e2', 1000 + LEASE, 10, LEASE);
+        assert.deepEqual(
+          taken.map((i) => [i.node, i.claimedBy]),
+          [
+            ['u:2', 'e2#2'],
+            ['u:3', 'e2#2'],
+          ],
+        );
+        // The dead engine's late outcome is fenced off.
+        await assert.rejects(
+          store.tx((tx) => tx.work.complete(items[1]!)),
+          ClaimLostError,
+        );
+        assert.deepEqual(await store.tx((tx) => tx.work.enqueueClaimed([], 'e1', 0)), []);
+      }));
+
+    it('enqueueClaimed items are released with their engine’s other claims', () =>
+      withStore(open, async (store) => {
+        await store.tx((tx) => tx.work.enqueueClaimed([work('t1', 's1', 'u:1')], 'e1', 1000 + LEASE));
+        assert.equal(await store.tx((tx) => tx.work.releaseClaimsOf('e1', 2000)), 1);
+        assert.deepEqual(
+          (await store.claimWork('e2', 2000, 10, LEASE)).map((i) => [i.node, i.claimedBy]),
+          [['u:1', 'e2#2']],
+        );
+      }));
+
     it('reschedule releases the claim until the new run time, optionally with a new payload', () =>
       withStore(open, async (store) => {
         await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:1', { payload: { poll: 0 } })]));

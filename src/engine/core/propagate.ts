@@ -1,4 +1,4 @@
-import type { StackRecord, Tx } from '../../store/contract.js';
+import type { NewWork, StackRecord, Tx, WorkItem } from '../../store/contract.js';
 import type { Json } from '../../util/json.js';
 import { finishTraversal } from './finish.js';
 import { CHECK_NODE, nodeKey } from './nodes.js';
@@ -20,36 +20,54 @@ export async function propagate(
   await propagateMany(tx, stack, traversalId, new Map([[node, output]]), now);
 }
 
-/** propagate() for many finished nodes of one traversal, with a statement per batch where it can. */
+/**
+ * Up to `room` of the nodes made ready are enqueued already claimed by `engineId` (lease until
+ * `expires`), for the caller to run next without claiming them; the rest are enqueued due.
+ */
+export interface ClaimReady {
+  engineId: string;
+  expires: number;
+  room: number;
+}
+
+/**
+ * propagate() for many finished nodes of one traversal, with a statement per batch where it can.
+ * Returns the items it enqueued claimed (`claim`).
+ */
 export async function propagateMany(
   tx: Tx,
   stack: StackRecord,
   traversalId: string,
   finished: ReadonlyMap<string, Json>,
   now: number,
-): Promise<void> {
+  claim?: ClaimReady,
+): Promise<WorkItem[]> {
   // Marking done first, with the dependents as they are at this moment, makes a node that runs
   // twice report once, and a dependent added meanwhile (a replacement's cleanup) is not missed.
   const marked = await tx.sync.markDone(traversalId, [...finished.keys()]);
-  if (marked.length === 0) return;
+  if (marked.length === 0) return [];
   const reports = marked.flatMap(({ node, dependents }) =>
     dependents.map((dependent) => ({ node: dependent, from: node, data: finished.get(node)! })),
   );
   const ready = await tx.sync.report(traversalId, reports);
+  let claimed: WorkItem[] = [];
   if (ready.length > 0) {
-    await tx.work.enqueue(
-      ready.map((n) => ({
-        rootStackId: stack.rootId,
-        stackId: stack.id,
-        traversalId,
-        kind: CHECK_NODE,
-        node: n,
-        runAt: now,
-      })),
-    );
+    const work = ready.map((n): NewWork => ({
+      rootStackId: stack.rootId,
+      stackId: stack.id,
+      traversalId,
+      kind: CHECK_NODE,
+      node: n,
+      runAt: now,
+    }));
+    const take = Math.max(0, Math.min(claim?.room ?? 0, work.length));
+    if (take > 0)
+      claimed = await tx.work.enqueueClaimed(work.slice(0, take), claim!.engineId, claim!.expires);
+    await tx.work.enqueue(work.slice(take));
   }
   const remaining = await tx.traversals.finishNodes(traversalId, marked.length);
   if (remaining === 0) await finishTraversal(tx, stack, traversalId, now);
+  return claimed;
 }
 
 /**

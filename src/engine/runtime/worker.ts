@@ -10,6 +10,12 @@ export interface UnitContext {
   /** Aborted when the worker stops its long-running units (`stopWalks`). */
   readonly stop: AbortSignal;
   readonly log: (message: string) => void;
+  /**
+   * Takes units this engine enqueued already claimed (the dependents a batch made ready, claimed
+   * in the transaction that enqueued them): the worker runs them in its next round, renewing
+   * their leases meanwhile. `room()` is how many more it takes now.
+   */
+  readonly next: { room(): number; add(items: readonly WorkItem[]): void };
 }
 
 /** Runs one unit of a kind; throwing hands the unit back to run again from its recorded state. */
@@ -53,6 +59,8 @@ export class Worker {
   private readonly running = new Set<number>();
   /** The claims this worker holds now, by item id: its heartbeat renews their leases. */
   private readonly held = new Map<number, WorkItem>();
+  /** Units claimed when they were enqueued (see UnitContext.next), in the order to run them. */
+  private claimedNext: WorkItem[] = [];
   /** Units that failed and could not be handed back (the database was down): released later. */
   private stranded: WorkItem[] = [];
   private readonly observers = new Set<UnitObserver>();
@@ -67,7 +75,21 @@ export class Worker {
   ) {}
 
   private context(): UnitContext {
-    return { running: this.running, stop: this.walkStop.signal, log: this.log };
+    return { running: this.running, stop: this.walkStop.signal, log: this.log, next: this.next };
+  }
+
+  private readonly next: UnitContext['next'] = {
+    room: () => Math.max(0, this.batchSize() - this.claimedNext.length),
+    add: (items) => {
+      for (const item of items) {
+        this.held.set(item.id, item);
+        this.claimedNext.push(item);
+      }
+    },
+  };
+
+  private batchSize(): number {
+    return this.deps.settings.workBatchSize ?? 256;
   }
 
   /** Tells `observer` of every unit run from now on; returns what stops it. */
@@ -91,10 +113,22 @@ export class Worker {
    * kind accepts (update and cleanup nodes in the common case) run as batches; the others, and
    * what the batches leave, one by one, concurrently.
    */
-  async runDue(limit = this.deps.settings.workBatchSize ?? 256): Promise<number> {
+  async runDue(limit = this.batchSize()): Promise<number> {
     const { store, engineId, clock, settings } = this.deps;
-    const items = await store.claimWork(engineId, clock.now(), limit, settings.workLeaseMs);
-    for (const item of items) this.held.set(item.id, item);
+    // The units already claimed first (a chain's next links): only the rest of the round is claimed.
+    const own = this.claimedNext.splice(0, limit);
+    let claimed: WorkItem[] = [];
+    try {
+      if (own.length < limit)
+        claimed = await store.claimWork(engineId, clock.now(), limit - own.length, settings.workLeaseMs);
+    } catch (err) {
+      // The store failed before they ran: first in line for the round the caller retries (held,
+      // so renewed, only until it runs them). Dropped here, they would be renewed and never run.
+      this.claimedNext.unshift(...own);
+      throw err;
+    }
+    for (const item of claimed) this.held.set(item.id, item);
+    const items = own.length === 0 ? claimed : [...own, ...claimed];
     // A legacy walk runs for the whole operation: it goes on beside the batches that follow.
     const long = this.kinds.longRunning;
     const rest = items.filter((item) => !long.has(item.kind));
@@ -134,6 +168,31 @@ export class Worker {
     this.walkStop.abort();
     this.walkStop = new AbortController();
     if (wait) await Promise.all(this.walks.values());
+  }
+
+  /**
+   * Hands back the units claimed for a next round that has not come (the caller stops running
+   * work): due at once for any engine, rather than when their leases end.
+   */
+  async handBack(): Promise<void> {
+    const items = this.claimedNext.splice(0);
+    if (items.length === 0) return;
+    const { store, clock } = this.deps;
+    try {
+      await store.tx(async (tx) => {
+        for (const item of items) {
+          // Lost meanwhile (this engine was presumed dead): its new claimer has it.
+          await tx.work.reschedule(item, clock.now(), item.payload).catch((err: unknown) => {
+            if (!(err instanceof ClaimLostError)) throw err;
+          });
+        }
+      });
+    } catch (err) {
+      // Unreachable store: the leases end, and any engine claims the units then.
+      this.log(`could not hand back ${items.length} claimed units: ${errorMessage(err)}`);
+    } finally {
+      for (const item of items) this.held.delete(item.id);
+    }
   }
 
   /** The claims held now (units being run). */

@@ -60,6 +60,12 @@ export interface NewWork {
 export interface WorkRepository {
   enqueue(items: NewWork[]): Promise<void>;
   /**
+   * enqueue() of items claimed at once by `engineId` (its first attempt) with a lease until
+   * `expires`: the caller runs them next without a claim of its own. Should it die first, the
+   * items are claimed again once the lease ends, as any claim of a dead engine.
+   */
+  enqueueClaimed(items: NewWork[], engineId: string, expires: number): Promise<WorkItem[]>;
+  /**
    * Removes a finished item. Throws ClaimLostError (rolling back the caller's transaction) when
    * the item is no longer claimed with `claim.claimedBy`: another engine took it over, and it
    * alone may write the unit's outcome now.

@@ -423,4 +423,47 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX resources_unsettled ON resources (stack_id) WHERE (status <> 'COMPLETE' OR action IN ('INIT', 'DELETE') OR unhealthy <> 0 OR engine_id IS NOT NULL OR replaced_by IS NOT NULL OR physical_id IS NULL)`,
     ],
   },
+  {
+    version: 25,
+    description:
+      'the create path: work indexes on claimed_by and waiting_for partial (unclaimed, unparked items are not in them); sync_points and sync_inputs WITHOUT ROWID on SQLite (one B-tree per table, not two)',
+    statements: (d) => [
+      'DROP INDEX work_claimed_by',
+      'CREATE INDEX work_claimed_by ON work (claimed_by) WHERE claimed_by IS NOT NULL',
+      'DROP INDEX work_by_waiting',
+      'CREATE INDEX work_by_waiting ON work (waiting_for) WHERE waiting_for IS NOT NULL',
+      // PostgreSQL's tables are heaps either way; SQLite's keyed by a text key pay a rowid table
+      // plus an index for every row write and lookup.
+      ...(d.name === 'sqlite'
+        ? [
+            `CREATE TABLE sync_points_keyed (
+              traversal_id TEXT NOT NULL,
+              node TEXT NOT NULL,
+              stack_id TEXT NOT NULL,
+              root_stack_id TEXT NOT NULL,
+              waiting BIGINT NOT NULL,
+              dependents TEXT NOT NULL,
+              done INTEGER NOT NULL,
+              PRIMARY KEY (traversal_id, node)
+            ) WITHOUT ROWID`,
+            `INSERT INTO sync_points_keyed (traversal_id, node, stack_id, root_stack_id, waiting, dependents, done)
+              SELECT traversal_id, node, stack_id, root_stack_id, waiting, dependents, done FROM sync_points`,
+            'DROP TABLE sync_points',
+            'ALTER TABLE sync_points_keyed RENAME TO sync_points',
+            `CREATE TABLE sync_inputs_keyed (
+              traversal_id TEXT NOT NULL,
+              node TEXT NOT NULL,
+              from_node TEXT NOT NULL,
+              root_stack_id TEXT NOT NULL,
+              data TEXT,
+              PRIMARY KEY (traversal_id, node, from_node)
+            ) WITHOUT ROWID`,
+            `INSERT INTO sync_inputs_keyed (traversal_id, node, from_node, root_stack_id, data)
+              SELECT traversal_id, node, from_node, root_stack_id, data FROM sync_inputs`,
+            'DROP TABLE sync_inputs',
+            'ALTER TABLE sync_inputs_keyed RENAME TO sync_inputs',
+          ]
+        : []),
+    ],
+  },
 ];

@@ -71,10 +71,11 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
 
   async function points(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]> {
     if (nodes.length === 0) return [];
-    const rows = await db.all(`SELECT * FROM sync_points WHERE traversal_id = $1 AND ${nodeIs(nodes)}`, [
-      traversalId,
-      nodeParam(nodes),
-    ]);
+    // The columns the record needs: not the keys the caller gave, nor the root it doesn't use.
+    const rows = await db.all(
+      `SELECT node, stack_id, waiting, dependents, done FROM sync_points WHERE traversal_id = $1 AND ${nodeIs(nodes)}`,
+      [traversalId, nodeParam(nodes)],
+    );
     if (rows.length === 0) return [];
     const inputs = await inputsOf(
       traversalId,

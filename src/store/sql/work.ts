@@ -14,6 +14,7 @@ const NEW_WORK_COLUMNS = [
   'available_at',
   'attempts',
 ];
+const CLAIMED_WORK_COLUMNS = [...NEW_WORK_COLUMNS, 'claimed_by', 'claim_expires'];
 
 /** The time a released item becomes due: its new run time, or earlier if it was woken meanwhile. */
 const RELEASE_AT = 'CASE WHEN woken_at IS NOT NULL AND woken_at < $3 THEN woken_at ELSE $3 END';
@@ -37,6 +38,51 @@ export function workRepository(
         return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0];
       });
       touched();
+    },
+
+    async enqueueClaimed(items, engineId, expires) {
+      if (items.length === 0) return [];
+      // A claim as claimWork makes it (attempt 1), whose lease makes the item due when it ends.
+      const claimedBy = `${engineId}#1`;
+      const until = ms(expires);
+      const rows = await batchInsertEncoded(
+        db,
+        dialect,
+        'work',
+        CLAIMED_WORK_COLUMNS,
+        items,
+        (w): SqlValue[] => [
+          w.rootStackId,
+          w.stackId,
+          w.traversalId,
+          w.kind,
+          w.node,
+          encodeValue('json', w.payload ?? null),
+          ms(w.runAt ?? 0),
+          until,
+          1,
+          claimedBy,
+          until,
+        ],
+        'id',
+      );
+      // RETURNING gives no order the databases promise: the new ids, ascending, are the rows in
+      // the order they were inserted (one statement, one transaction, an increasing key).
+      const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      return items.map((w, i) => ({
+        id: ids[i]!,
+        rootStackId: w.rootStackId,
+        stackId: w.stackId,
+        traversalId: w.traversalId,
+        kind: w.kind,
+        node: w.node,
+        payload: w.payload ?? null,
+        runAt: ms(w.runAt ?? 0),
+        attempts: 1,
+        claimedBy,
+        claimExpires: until,
+        waitingFor: null,
+      }));
     },
 
     async complete(claim) {

@@ -12,14 +12,23 @@ import { hasTimedOut } from '../failure.js';
 import { holderOf } from '../locks.js';
 import type { NodeScope } from '../../context/node-work.js';
 import { parseNodeKey, VISITS } from '../../core/nodes.js';
-import { propagateMany } from '../../core/propagate.js';
+import { type ClaimReady, propagateMany } from '../../core/propagate.js';
 import type { TemplateCache } from '../../core/templates.js';
 
 /*
  * The transactions that batches of graph nodes share (update-batch.ts, cleanup-batch.ts): one
- * loads the batch, one takes locks, one records results and propagates them. Each is a
- * multi-row statement per table where it can be; each node keeps its own compare-and-swap.
+ * loads the batch (a read, on SQLite's read connection), one takes locks (none for in-row types),
+ * one records results and propagates them, enqueueing the dependents made ready already claimed
+ * by this engine (its next batch: no claim of its own). Each is a multi-row statement per table
+ * where it can be; each node keeps its own compare-and-swap.
  */
+
+/** Where a batch hands the units it enqueued already claimed: the worker runs them next. */
+export interface ClaimedNext {
+  /** How many more the worker takes now. */
+  room(): number;
+  add(items: readonly WorkItem[]): void;
+}
 
 type NewEvent = Omit<EventRecord, 'id'>;
 
@@ -46,7 +55,8 @@ export async function loadBatch(
     if (list) list.push(item);
     else byTraversal.set(item.traversalId, [item]);
   }
-  const state = await deps.store.tx(async (tx) => {
+  // A read: the claims were committed before, and each write of the batch compares and swaps.
+  const state = await deps.store.read(async (tx) => {
     const stacks = new Map<string, StackRecord | undefined>();
     const points = new Map<string, SyncPointRecord>();
     const traversals = new Map<string, TraversalRecord | undefined>();
@@ -139,10 +149,17 @@ export async function recordBatch(
   deps: EngineDeps,
   results: readonly BatchResult[],
   drop: readonly NodeScope[],
+  next?: ClaimedNext,
 ): Promise<NodeScope[]> {
   if (results.length === 0 && drop.length === 0) return [];
   const now = deps.clock.now();
-  return deps.store.tx(async (tx) => {
+  const { lost, claimed } = await deps.store.tx(async (tx) => {
+    const claimed: WorkItem[] = [];
+    const claim: ClaimReady | undefined = next && {
+      engineId: deps.engineId,
+      expires: now + deps.settings.workLeaseMs,
+      room: next.room(),
+    };
     const lost: NodeScope[] = [];
     const events: NewEvent[] = [];
     const completed = drop.map((scope) => scope.item);
@@ -167,11 +184,17 @@ export async function recordBatch(
     }
     await tx.events.append(events);
     for (const [traversalId, group] of reports) {
-      await propagateMany(tx, group.stack, traversalId, group.finished, now);
+      const enqueued = await propagateMany(tx, group.stack, traversalId, group.finished, now, claim);
+      if (claim) claim.room -= enqueued.length;
+      claimed.push(...enqueued);
     }
     await tx.work.completeMany(completed);
-    return lost;
+    return { lost, claimed };
   });
+  // Only once committed. A commit whose outcome is unknown (the connection lost) throws: should it
+  // have committed, its units are held by no one, so not renewed, and claimed again at lease end.
+  if (claimed.length > 0) next!.add(claimed);
+  return lost;
 }
 
 function toLockedWrite(write: BatchWrite) {

@@ -1,7 +1,7 @@
 import type { ActionResult, ResourcePlugin } from '../../../resources/contract.js';
 import type { ResourceRecord, WorkItem } from '../../../store/contract.js';
 import type { Json } from '../../../util/json.js';
-import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
+import { type BatchResult, type ClaimedNext, loadBatch, lockBatch, recordBatch } from './batch.js';
 import { hasHook } from '../../context/hooks.js';
 import { childStackOf } from '../../context/child-stack.js';
 import { afterDelete, deleteFailed, pluginToDelete } from '../cleanup-node.js';
@@ -23,6 +23,8 @@ export class CleanupBatch {
     private readonly deps: EngineDeps,
     private readonly cache: TemplateCache,
     private readonly running: ReadonlySet<number>,
+    /** Where the dependents this batch makes ready go, claimed (none: they are enqueued due). */
+    private readonly next?: ClaimedNext,
   ) {}
 
   /** A cleanup node's first step; not a delete being retried (the single path counts those). */
@@ -66,7 +68,7 @@ export class CleanupBatch {
         else if (outcome) results.push(outcome);
       }),
     );
-    const lost = await recordBatch(this.deps, results, drop);
+    const lost = await recordBatch(this.deps, results, drop, this.next);
     await Promise.all(lost.map((scope) => retryLater(scope)));
     return single;
   }

@@ -5,7 +5,7 @@ import { yieldIfSliceSpent } from '../../../util/loop-slice.js';
 import { isTemplateError } from '../../../template/errors.js';
 import type { Value } from '../../../template/functions/types.js';
 import type { Json } from '../../../util/json.js';
-import { type BatchResult, loadBatch, lockBatch, recordBatch } from './batch.js';
+import { type BatchResult, type ClaimedNext, loadBatch, lockBatch, recordBatch } from './batch.js';
 import type { EngineDeps } from '../../core/deps.js';
 import { resourceEvent } from '../../core/events.js';
 import { isExternal } from '../external.js';
@@ -41,6 +41,8 @@ export class UpdateBatch {
     private readonly deps: EngineDeps,
     private readonly cache: TemplateCache,
     private readonly running: ReadonlySet<number>,
+    /** Where the dependents this batch makes ready go, claimed (none: they are enqueued due). */
+    private readonly next?: ClaimedNext,
   ) {}
 
   /** Whether an item can go in a batch at all (the rest is decided once its state is loaded). */
@@ -77,7 +79,7 @@ export class UpdateBatch {
         else if (outcome) finished.push(outcome);
       }),
     );
-    const lost = await recordBatch(this.deps, await this.results(finished), drop);
+    const lost = await recordBatch(this.deps, await this.results(finished), drop, this.next);
     await Promise.all(lost.map((scope) => retryLater(scope)));
     return single;
   }
