@@ -120,3 +120,42 @@ describe('updates that bind what changed', () => {
     assert.match((await valueOf(h, 'r59'))!, /changed/);
   });
 });
+
+describe('updates that bind what changed, from other forms', () => {
+  it('a JSON template and YAML with anchors bind what changed from the parsed document', async () => {
+    const h = await Harness.create();
+    const json = (v: string) =>
+      JSON.stringify({
+        heat_template_version: '2018-08-31',
+        resources: Object.fromEntries(
+          Array.from({ length: 50 }, (_, i) => [
+            `r${i}`,
+            {
+              type: T,
+              properties: { value: i === 20 ? v : `v${i}` },
+              ...(i % 10 ? { depends_on: [`r${i - 1}`] } : {}),
+            },
+          ]),
+        ),
+      });
+    await h.create('s', json('a'));
+    await h.settle();
+    assert.equal(await bound(() => h.update('s', json('b'))), 10);
+    await h.settle();
+    assert.equal(await valueOf(h, 'r20'), 'b');
+    const anchored = (v: string) =>
+      chains(30, {
+        3: `{type: ${T}, properties: {value: &own ${v}}}`,
+        25: `{type: ${T}, properties: {value: *own}}`,
+      });
+    await h.update('s', anchored('x'));
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    // r3 and r25, and the rest of their chains.
+    assert.equal(await bound(() => h.update('s', anchored('y'))), 12);
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await valueOf(h, 'r3'), 'y');
+    assert.equal(await valueOf(h, 'r25'), 'y');
+  });
+});

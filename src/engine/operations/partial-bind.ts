@@ -1,4 +1,3 @@
-import { isNestedPlugin } from '../../resources/nested-type.js';
 import type { StackRecord, TemplateRecord } from '../../store/contract.js';
 import type { ParentFacade } from '../../template/facade.js';
 import {
@@ -8,9 +7,7 @@ import {
 } from '../../template/stack-definition.js';
 import { parseSourceSteps, SLICED_JSON_BYTES, SourceDocument, sourceFormat } from '../../template/source.js';
 import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
-import type { ResourceStubs } from '../../template/stubs.js';
 import { parseTemplateSteps } from '../../template/template.js';
-import type { ResourceTypeInfo } from '../../template/types.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
 import type { EngineDeps } from '../core/deps.js';
@@ -23,7 +20,9 @@ import {
   type TemplateDigests,
 } from '../core/digests.js';
 import { environmentFromJSON } from '../core/templates.js';
-import { CONVERGING, withDependents } from './update-diff.js';
+import { CONVERGING } from './update-diff.js';
+import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
+import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chunks.js';
 
 /*
  * An update that binds what changed: when the stack's template was bound with the same context
@@ -59,54 +58,36 @@ export async function partialBind(
   deps: EngineDeps,
   input: PartialBindInput,
 ): Promise<PartialBind | undefined> {
-  const { stack, record, parsed } = input;
+  const { stack, record } = input;
   const templateId = stack.templateId;
   if (!templateId || !stack.convergence) return undefined;
   if (stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
+  // Block-style YAML is split into chunks and compared with the stack's template text, chunk by
+  // chunk: nothing but the head and the bound chunks is parsed.
   const limits = deps.settings.limits;
-  // The document is parsed whole (by its sender, else here: a big YAML one by a worker thread).
-  const text = record.template;
-  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
-  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
-  const source = await runSliced(parseSourceSteps(record.url, text, limits, parsedYaml, parsed));
-  const data = source.data;
-  if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
-  const doc = data as Record<string, Json>;
-  const section = getOwn(doc, 'resources');
-  if (!isPlainObject(section)) return undefined;
-  const snippets = section as Record<string, Json>;
-  const [stored, unsettled] = await deps.store.tx(
+  // Over the size limit: the full bind refuses it, in its words.
+  if (Buffer.byteLength(record.template, 'utf8') > limits.maxDocumentBytes) return undefined;
+  const chunks = yamlChunks(record.template);
+  const [stored, unsettled, prevText] = await deps.store.tx(
     async (tx) =>
-      [await tx.templates.digests(templateId), await tx.resources.listUnsettled(stack.id)] as const,
+      [
+        await tx.templates.digests(templateId),
+        (await tx.resources.listUnsettled(stack.id)).map((row) => row.name),
+        chunks ? (await tx.templates.get(templateId))?.template : undefined,
+      ] as const,
   );
   const prev = decodeDigests(stored);
   if (!prev) return undefined;
-  const head = headDigests(doc, record, 'resources', 'outputs');
-  if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
-  const plan = await runSliced(
-    affectedSteps(
-      deps,
-      prev,
-      snippets,
-      unsettled.map((row) => row.name),
-    ),
-  );
-  if (!plan) return undefined;
-  const { affected, removed, stubs, digests } = plan;
-
-  // The template with only the bound resources (paths and positions stay those of the document).
-  const picked: Record<string, Json> = {};
-  for (const name of affected) picked[name] = snippets[name]!;
-  const partial = new SourceDocument(
-    source.file,
-    source.text,
-    source.format,
-    { ...doc, resources: picked },
-    source.shape,
-  );
+  const before = prevText === undefined ? undefined : yamlChunks(prevText);
+  const found =
+    chunks && before
+      ? await fromChunks(deps, input, prev, chunks, before, unsettled)
+      : await fromDocument(deps, input, prev, unsettled);
+  if (!found) return undefined;
+  const { source, scope, head } = found;
   const definition = await runSliced(
     (function* (): Sliceable<StackDefinition> {
-      const template = yield* parseTemplateSteps(partial);
+      const template = yield* parseTemplateSteps(source);
       return yield* defineStackSteps(template, {
         ...(input.deferredConstraints ? { deferredConstraints: input.deferredConstraints } : {}),
         files: record.files,
@@ -119,111 +100,134 @@ export async function partialBind(
         stackId: input.identity.stackId,
         stackName: input.identity.stackName,
         projectId: input.identity.projectId,
-        stubs,
+        stubs: scope.stubs,
       });
     })(),
   );
-  for (const name of affected) {
+  for (const name of scope.affected) {
     const impl = definition.resources.get(name)?.implementation;
     if (impl?.kind === 'plugin' && acrossResources(impl.info)) return undefined;
   }
-  keepDigests(definition, digestsOf(definition, head, digests));
-  return { definition, prevTemplateId: templateId, removed, affected };
+  const section = (source.data as Record<string, Json>).resources as Record<string, Json>;
+  keepDigests(
+    definition,
+    digestsOf(definition, head, prev, (name) => snippetDigest(section[name])),
+  );
+  source.release();
+  return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
 }
 
-/** Types whose binding reads other resources' snippets: a partial bind cannot vouch for them. */
-function acrossResources(info: ResourceTypeInfo): boolean {
-  return (info.implicitDependencies?.length ?? 0) > 0 || info.crossCheck !== undefined;
+/** What a partial bind binds: the document of the head and the bound snippets, and its scope. */
+interface Found {
+  /** The full text, its data holding only the bound resources (errors are located in the text). */
+  source: SourceDocument;
+  scope: PartialScope;
+  head: { context: string; outputs: string };
 }
 
-interface AffectedPlan {
-  affected: Set<string>;
-  removed: string[];
-  stubs: ResourceStubs;
-  /** The new snippets' digests. */
-  digests: Map<string, string>;
+/** A template handed parsed (the API's body) or parsed here: each snippet's digest compared. */
+async function fromDocument(
+  deps: EngineDeps,
+  input: PartialBindInput,
+  prev: TemplateDigests,
+  unsettled: readonly string[],
+): Promise<Found | undefined> {
+  const { record, parsed } = input;
+  const limits = deps.settings.limits;
+  const text = record.template;
+  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
+  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+  const source = await runSliced(parseSourceSteps(record.url, text, limits, parsedYaml, parsed));
+  const data = source.data;
+  if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
+  const doc = data as Record<string, Json>;
+  const section = getOwn(doc, 'resources');
+  if (!isPlainObject(section)) return undefined;
+  const snippets = section as Record<string, Json>;
+  const head = headDigests(doc, record, 'resources', 'outputs');
+  if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
+  const stored = prev.table.snippets;
+  const scope = await runSliced(
+    partialScopeSteps(
+      deps,
+      prev,
+      Object.keys(snippets),
+      (name, i) => i === undefined || stored[i] !== snippetDigest(snippets[name]),
+      unsettled,
+    ),
+  );
+  if (!scope) return undefined;
+  const picked: Record<string, Json> = {};
+  for (const name of scope.affected) picked[name] = snippets[name]!;
+  const reduced = { ...doc, resources: picked };
+  return { source: new SourceDocument(source.file, text, source.format, reduced, source.shape), scope, head };
 }
 
 /**
- * The resources to bind: changed or new ones, those always visited, unsettled ones, and every
- * dependent of these or of a removed name (through the stored requires: a resource that did not
- * change requires what it required). Undefined when the stored types cannot stand in.
+ * Block-style YAML (template/yaml-chunks.ts): each resource's chunk of text compared with the
+ * stack's template's, and only the head and the bound chunks parsed.
  */
-function* affectedSteps(
+async function fromChunks(
   deps: EngineDeps,
+  input: PartialBindInput,
   prev: TemplateDigests,
-  snippets: Record<string, Json>,
+  chunks: YamlChunks,
+  before: YamlChunks,
   unsettled: readonly string[],
-): Sliceable<AffectedPlan | undefined> {
-  const { names, snippets: before, types, requires } = prev.table;
-  // A name disabled by its condition may be enabled now: what required it (depends_on) changes.
-  for (const name of prev.disabled) if (Object.hasOwn(snippets, name)) return undefined;
-  const index = new Map<string, number>();
-  for (let i = 0; i < names.length; i++) index.set(names[i]!, i);
-  const seeds: string[] = [];
-  const digests = new Map<string, string>();
-  let step = 0;
-  for (const name of Object.keys(snippets)) {
-    if (++step % 256 === 0) yield;
-    const d = snippetDigest(snippets[name]);
-    digests.set(name, d);
-    const i = index.get(name);
-    if (i === undefined || before[i] !== d) seeds.push(name);
+): Promise<Found | undefined> {
+  const { record } = input;
+  const limits = deps.settings.limits;
+  const scope = await runSliced(
+    partialScopeSteps(
+      deps,
+      prev,
+      [...chunks.resources.keys()],
+      (name, i) => i === undefined || before.resources.get(name) !== chunks.resources.get(name),
+      unsettled,
+    ),
+  );
+  if (!scope) return undefined;
+  let doc: SourceDocument;
+  try {
+    doc = await runSliced(parseSourceSteps(record.url, chunksText(chunks, scope.affected), limits));
+  } catch {
+    // What the head and these chunks alone cannot say (an error): the whole document says it.
+    return undefined;
   }
-  const removed = names.filter((name) => !Object.hasOwn(snippets, name));
-  const infos = new Map<string, ResourceTypeInfo | undefined>();
-  for (let i = 0; i < names.length; i++) {
-    const typed = types[i]!;
-    if (!infos.has(typed)) {
-      const info = typed.startsWith('p:') ? deps.plugins.typeCatalog.get(typed.slice(2)) : undefined;
-      if (info && acrossResources(info)) return undefined;
-      infos.set(typed, info);
-    }
-    if (alwaysVisited(deps, typed, infos.get(typed))) seeds.push(names[i]!);
-  }
-  for (const name of unsettled) if (index.has(name)) seeds.push(name);
-  const neededBy = new Map<string, string[]>();
-  for (let i = 0; i < names.length; i++) {
-    for (const required of requires[i]!) {
-      const list = neededBy.get(required);
-      if (list) list.push(names[i]!);
-      else neededBy.set(required, [names[i]!]);
-    }
-  }
-  const affected = withDependents((name) => neededBy.get(name) ?? [], [...seeds, ...removed]);
-  for (const name of removed) affected.delete(name);
-  const stubs = new Map<string, { type: string; info: ResourceTypeInfo; requires: readonly string[] }>();
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    if (affected.has(name) || !Object.hasOwn(snippets, name)) continue;
-    stubs.set(name, { type: types[i]!.slice(2), info: infos.get(types[i]!)!, requires: requires[i]! });
-  }
-  return { affected, removed, stubs: { all: new Set(Object.keys(snippets)), resources: stubs }, digests };
+  const data = doc.data;
+  if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
+  const section = getOwn(data, 'resources') ?? {};
+  // Each chunk read as the one entry it was cut as, or the cut was wrong: the whole document.
+  if (!isPlainObject(section)) return undefined;
+  const keys = Object.keys(section);
+  if (keys.length !== scope.affected.size || keys.some((name) => !scope.affected.has(name))) return undefined;
+  const head = headDigests(data as Record<string, Json>, record, 'resources', 'outputs');
+  if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
+  const reduced = { ...(data as Record<string, Json>), resources: section };
+  return { source: new SourceDocument(record.url, record.template, 'yaml', reduced, doc.shape), scope, head };
 }
 
-/** Types whose node runs at every update (update-diff.ts), and stored kinds that are not a plugin's. */
-function alwaysVisited(deps: EngineDeps, typed: string, info: ResourceTypeInfo | undefined): boolean {
-  if (!typed.startsWith('p:') || !info) return true;
-  const plugin = deps.plugins.plugin(typed.slice(2));
-  return !plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate === true;
-}
-
-/** The new template's digests: every snippet's digested already, types and requires as bound (or stubbed). */
+/** The new template's digests: the bound snippets' computed, the stubs' as stored (their snippets are the same). */
 function digestsOf(
   definition: StackDefinition,
   head: { context: string; outputs: string },
-  digests: ReadonlyMap<string, string>,
+  prev: TemplateDigests,
+  digestOf: (name: string) => string,
 ): TemplateDigests {
+  const index = new Map<string, number>();
+  prev.table.names.forEach((name, i) => index.set(name, i));
+  const bound = definition.partial!;
   const names: string[] = [];
   const snippets: string[] = [];
   const types: string[] = [];
   const requires: (readonly string[])[] = [];
   for (const [name, resource] of definition.resources) {
     names.push(name);
-    snippets.push(digests.get(name)!);
+    snippets.push(bound.has(name) ? digestOf(name) : prev.table.snippets[index.get(name)!]!);
     types.push(`${kindLetter(resource.implementation.kind)}:${resource.implementation.type}`);
     requires.push(resource.requires);
   }
-  const disabled = [...digests.keys()].filter((name) => !definition.resources.has(name));
+  const all = definition.template.resources;
+  const disabled = [...bound].filter((name) => all.has(name) && !definition.resources.has(name));
   return { ...head, table: { names, snippets, types, requires }, disabled };
 }
