@@ -32,7 +32,7 @@ import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chu
  * the stored digests (type, requires): names a reference may name, nodes of the graph. Anything
  * this cannot vouch for takes the full bind: a changed context or outputs section, a resource
  * enabled by its condition again, a type with rules across resources (implicit dependencies,
- * cross checks), a CloudFormation-format template, a document not handed over parsed.
+ * cross checks), a CloudFormation-format template.
  */
 
 /** What a partial bind found: its definition (core/templates.ts keeps it apart) and the diff. */
@@ -138,6 +138,8 @@ async function fromDocument(
   const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
   const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
   const source = await runSliced(parseSourceSteps(record.url, text, limits, parsedYaml, parsed));
+  // Parsed once: a full bind after all (a parameter changed...) takes this document.
+  input.parsed = source;
   const data = source.data;
   if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
   const doc = data as Record<string, Json>;

@@ -113,14 +113,15 @@ export async function prepareUpdate(
   const parsed = takeParsed(input);
   const topLevel = stack.parentId === null;
   const identity = { stackId: stack.id, stackName: stack.name, projectId: stack.projectId, topLevel };
-  const partial = await partialHook?.({
+  const hookInput = {
     stack,
     record,
     parsed,
     identity,
     deferredConstraints: constraints,
     environment,
-  });
+  };
+  const partial = await partialHook?.(hookInput);
   if (partial) cache.put(cache.keyOf(record.id, stack.id), partial.definition);
   const definition =
     partial?.definition ??
@@ -130,7 +131,7 @@ export async function prepareUpdate(
       record,
       { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel },
       constraints,
-      parsed,
+      hookInput.parsed,
       true,
     ));
   await checkCloudConstraints(constraints);
