@@ -34,6 +34,15 @@ describe('an update of one resource through the API', () => {
       const settled = await api.settle(stack.id);
       assert.equal(settled?.action, 'UPDATE');
       assert.equal(settled?.status, 'COMPLETE');
+      // A wait's stack show reads the head: the partial bind serves it.
+      const polled = bindCount.resources;
+      const show = await api.call('GET', `${stack.url}?resolve_outputs=false`);
+      assert.equal(show.statusCode, 200);
+      assert.equal(
+        (show.json() as { stack: { stack_status: string } }).stack.stack_status,
+        'UPDATE_COMPLETE',
+      );
+      assert.equal(bindCount.resources - polled, 0);
       const shown = await api.call('GET', `${stack.url}/resources/r129`);
       const attrs = await api.call('GET', `${stack.url}/resources/r129?with_attr=output`);
       assert.equal(shown.statusCode, 200);

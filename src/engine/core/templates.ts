@@ -93,6 +93,19 @@ export class TemplateCache {
     return record && this.load(record, stack);
   }
 
+  /**
+   * `lookup` for a reader of the template's head alone (description, parameters, the nested stacks
+   * of template resources, which a partial bind always binds): a partial bind serves it.
+   */
+  async lookupHead(
+    templateId: string,
+    stack: StackIdentity,
+    read: (templateId: string) => Promise<TemplateRecord | undefined>,
+  ): Promise<StackDefinition | undefined> {
+    const key = this.keyOf(templateId, stack.stackId);
+    return this.hit(key) ?? this.partials.get(key) ?? this.lookup(templateId, stack, read);
+  }
+
   private hit(key: string): StackDefinition | undefined {
     const hit = this.entries.get(key);
     if (hit) {
