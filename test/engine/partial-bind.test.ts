@@ -121,6 +121,29 @@ describe('updates that bind what changed', () => {
   });
 });
 
+describe('updates that bind what changed, where the partial bind does not cover', () => {
+  it('a required resource with no row: the update binds whole and converges', async () => {
+    const h = await Harness.create();
+    await h.create('s', chains(30));
+    await h.settle();
+    // r13's row is gone (an operator's doing): r14 changes and requires it, which the partial
+    // bind left a stub; the traversal finds no row for it and the update starts again, whole.
+    const r13 = (await h.rows('s')).find((r) => r.name === 'r13')!;
+    await h.deps.store.tx((tx) => tx.resources.delete([r13.id]));
+    const before = new Map((await h.rows('s')).map((r) => [r.name, r.atomicKey]));
+    const count = await bound(async () => {
+      await h.update('s', chains(30, { 14: `{type: ${T}, properties: {value: ${value(14, 'changed')}}}` }));
+      await h.settle();
+    });
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.ok(count >= 30, `bound: ${count}`);
+    assert.match((await valueOf(h, 'r19'))!, /^v19-v18-v17-v16-v15-changed-v13-/);
+    // Compared whole, with the whole definition: only r13 (made again) and r14 to r19 written.
+    const touched = (await h.rows('s')).filter((r) => before.get(r.name) !== r.atomicKey).map((r) => r.name);
+    assert.deepEqual(touched.sort(), ['r13', 'r14', 'r15', 'r16', 'r17', 'r18', 'r19']);
+  });
+});
+
 describe('updates that bind what changed, from other forms', () => {
   it('a JSON template and YAML with anchors bind what changed from the parsed document', async () => {
     const h = await Harness.create();
