@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSource } from '../../src/template/source.js';
 import { chunksText, yamlChunks } from '../../src/template/yaml-chunks.js';
+import { refersToNoFile } from '../../src/template/loader.js';
 
 const TEXT = `heat_template_version: 2018-08-31
 parameters:
@@ -49,5 +50,24 @@ describe('yamlChunks', () => {
       'heat_template_version: 2018-08-31\n',
     ];
     for (const text of declined) assert.equal(yamlChunks(text), undefined, text);
+  });
+});
+
+describe('refersToNoFile', () => {
+  const hot = (resources: string) => `heat_template_version: 2018-08-31\nresources:\n${resources}\n`;
+  it('is sure only of a HOT YAML text with no get_file and plain types', () => {
+    assert.equal(refersToNoFile(hot('  a: {type: OS::Heat::Value, properties: {value: x}}')), true);
+    assert.equal(refersToNoFile(hot('  a:\n    type: "OS::Heat::Value"')), true);
+    for (const text of [
+      hot('  a: {type: nested.yaml}'),
+      hot("  a: {type: 'dir/a,b'}"),
+      hot('  a: {type: https://example.com/t}'),
+      hot('  a:\n    type: >\n      nested.yaml'),
+      hot('  a: {type: OS::Heat::Value, properties: {value: {get_file: f.txt}}}'),
+      hot('  a: {type: OS::Heat::Value, properties: {value: "\\x41"}}'),
+      '{"heat_template_version": "2018-08-31", "resources": {}}',
+      'AWSTemplateFormatVersion: 2010-09-09\nResources: {}\n',
+    ])
+      assert.equal(refersToNoFile(text), false, text);
   });
 });
