@@ -9,7 +9,7 @@ import {
 } from './environment/index.js';
 import { TemplateError } from './errors.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
-import { parseSource, type SourceDocument } from './source.js';
+import { parseSource, type SourceDocument, sourceFormat } from './source.js';
 
 /** Reads a file by its `file://` URL (or another scheme the caller supports). */
 export type FileReader = (url: string) => string;
@@ -40,12 +40,45 @@ export function loadStackInput(
   environmentPaths: readonly string[],
   read: FileReader,
   limits: TemplateLimits = DEFAULT_LIMITS,
+  /**
+   * Not parsed when its text shows it refers to no file (an update's: the engine parses only
+   * what changed, engine/operations/partial-bind.ts); otherwise parsed and handed over.
+   */
+  lazy = false,
 ): StackInput {
   const url = toFileUrl(templatePath);
   const text = readOrFail(read, url, templatePath);
   const { environment, files } = loadEnvironments(environmentPaths, read, limits);
+  if (lazy && refersToNoFile(text)) return { url, text, environment, files };
   const parsed = collectReferencedFiles(url, text, files, read, limits);
   return { url, text, environment, files, parsed };
+}
+
+/**
+ * A HOT YAML text that surely names no file: no `get_file` (nor escapes that could spell it),
+ * and every `type:` value a plain type, not a template (isTemplateType). Anything unsure: false.
+ */
+export function refersToNoFile(text: string): boolean {
+  if (sourceFormat(text) !== 'yaml' || !text.includes('heat_template_version')) return false;
+  if (text.includes('get_file') || text.includes('\\')) return false;
+  const types = /\btype\b["']?[ ]*:[ ]*/g;
+  for (let m = types.exec(text); m; m = types.exec(text)) {
+    const at = types.lastIndex;
+    const quote = text[at];
+    let value: string;
+    if (quote === '"' || quote === "'") {
+      const end = text.indexOf(quote, at + 1);
+      if (end < 0) return false;
+      value = text.slice(at + 1, end);
+    } else {
+      const end = /[,}\]\n#]/g;
+      end.lastIndex = at;
+      const found = end.exec(text);
+      value = text.slice(at, found ? found.index : text.length).trim();
+    }
+    if (value === '' || /^[|>[{&*!]/.test(value) || isTemplateType(value)) return false;
+  }
+  return true;
 }
 
 /**

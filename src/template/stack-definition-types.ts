@@ -44,4 +44,10 @@ export interface StackDefinition {
    * up first, see engine/context/zones.ts). Absent for templates that do not use it.
    */
   readonly usesAvailabilityZones?: true;
+  /**
+   * A partial bind (engine/operations/partial-bind.ts): only these resources are bound; the
+   * others are stubs (name, type, requires) with no snippet. Never what a reader of the whole
+   * template gets (core/templates.ts).
+   */
+  readonly partial?: ReadonlySet<string>;
 }

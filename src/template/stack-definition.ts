@@ -21,8 +21,10 @@ import type { DefinedResource, Implementation, StackDefinition } from './stack-d
 import type { ParentFacade } from './facade.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
+import { bindCount, type ResourceStubs, stubDefinition } from './stubs.js';
 
 export type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
+export type { ResourceStubs } from './stubs.js';
 
 export interface DefineOptions {
   /** The files map: every file a template, environment or get_file refers to, by URL. */
@@ -52,6 +54,8 @@ export interface DefineOptions {
   facade?: ParentFacade;
   /** The stack has no parent resource: `resource_facade` in its own template is an error. */
   topLevel?: boolean;
+  /** A partial bind (engine/operations/partial-bind.ts): the root's resources left unbound. */
+  stubs?: ResourceStubs;
 }
 
 interface Nesting {
@@ -138,7 +142,9 @@ function* defineUnannotated(
   if (options.deferredConstraints)
     deferParameterConstraints(template, parameters, options.deferredConstraints);
 
-  const resourceNames = new Set(template.resources.keys());
+  // A partial bind's template holds only the resources it binds: the stubs stand in for the rest.
+  const stubs = nesting.depth === 0 ? options.stubs : undefined;
+  const resourceNames = stubs ? stubs.all : new Set(template.resources.keys());
   // Heat's Stack.validate: a CFN Ref could not tell such a name's parameter from its resource.
   // (Heat refuses it in HOT templates too; Hearth does so only where Ref makes it ambiguous.)
   const duplicates =
@@ -170,6 +176,8 @@ function* defineUnannotated(
       enabled.set(name, def);
     }
   }
+  const bound = stubs ? new Set(enabled.keys()) : undefined;
+  if (stubs) for (const [name, stub] of stubs.resources) enabled.set(name, stubDefinition(name, stub.type));
   context.bindResources(enabled, resourceNames);
 
   nesting.counter.resources += enabled.size;
@@ -187,6 +195,13 @@ function* defineUnannotated(
   const resources = new Map<string, DefinedResource>();
   for (const [name, def] of enabled) {
     graph.addNode(name);
+    const stub = bound && !bound.has(name) ? stubs!.resources.get(name) : undefined;
+    if (stub) {
+      for (const required of stub.requires) graph.addEdge(name, required);
+      const implementation = { kind: 'plugin' as const, type: stub.type, info: stub.info };
+      resources.set(name, { definition: def, implementation, requires: stub.requires });
+      continue;
+    }
     const requires =
       def.externalId === undefined
         ? dependenciesOf(def, template, conditions, scope, context)
@@ -194,6 +209,7 @@ function* defineUnannotated(
     for (const required of requires) graph.addEdge(name, required);
     const implementation = implement(def, template, registry, context, options, nesting);
     resources.set(name, { definition: def, implementation, requires });
+    bindCount.resources++;
     yield;
   }
   addImplicitDependencies(resources, graph, context);
@@ -249,6 +265,7 @@ function* defineUnannotated(
     totalResources: nesting.counter.resources,
     ...(nesting.depth === 0 && options.facade ? { facade: options.facade } : {}),
     ...(context.readsAvailabilityZones ? { usesAvailabilityZones: true } : {}),
+    ...(bound ? { partial: bound } : {}),
   };
 }
 

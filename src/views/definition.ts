@@ -14,3 +14,16 @@ export async function stackDefinition(
     (id) => engine.deps.store.read((tx) => tx.templates.get(id)),
   );
 }
+
+/**
+ * `stackDefinition` for a reader of its head alone (description, parameters, hidden values of
+ * nested stacks): a partial bind of an update in this process serves (core/templates.ts).
+ */
+export async function stackHead(engine: Engine, stack: StackRecord): Promise<StackDefinition | undefined> {
+  if (!stack.templateId) return undefined;
+  return engine.cache.lookupHead(
+    stack.templateId,
+    { stackId: stack.id, stackName: stack.name, projectId: stack.projectId },
+    (id) => engine.deps.store.read((tx) => tx.templates.get(id)),
+  );
+}

@@ -3,7 +3,7 @@ import type { StackRecord } from '../store/contract.js';
 import { TemplateError } from '../template/errors.js';
 import { collectHidden, type Redact, redactor } from '../template/hidden-values.js';
 import { isPlainObject, type Json, setOwn } from '../util/json.js';
-import { stackDefinition } from './definition.js';
+import { stackHead } from './definition.js';
 
 export type { Redact } from '../template/hidden-values.js';
 
@@ -17,7 +17,7 @@ export type { Redact } from '../template/hidden-values.js';
 export async function redactorFor(engine: Engine, stack: StackRecord): Promise<Redact> {
   const secrets = new Set<string>();
   for (let current: StackRecord | undefined = stack; current;) {
-    const definition = await stackDefinition(engine, current).catch((err: unknown) => {
+    const definition = await stackHead(engine, current).catch((err: unknown) => {
       // A stored template that no longer binds (stricter limits since) has no values to mask.
       if (err instanceof TemplateError) return undefined;
       throw err;

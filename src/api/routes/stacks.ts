@@ -24,7 +24,7 @@ import {
 import { type Api, baseOf } from '../context.js';
 import { isArn, redirectToArn, registerArnLookupRoute } from './arn-lookup.js';
 import { stackByIdentity, stackByNameOrId } from '../stack-access.js';
-import { stackDefinition } from '../../views/definition.js';
+import { stackHead } from '../../views/definition.js';
 import { stackDetail, stackListItem } from '../views/stack.js';
 import { stackPath } from '../views/common.js';
 
@@ -207,7 +207,8 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
       const resolve = Array.isArray(given) ? given.at(-1) : given;
       const withOutputs = resolve === undefined || queryBool(resolve, 'resolve_outputs');
       const stack = await stackByIdentity(engine, request, name, id);
-      const definition = await stackDefinition(engine, stack);
+      // The detail reads the head (description, parameters); outputs bind the whole template.
+      const definition = await stackHead(engine, stack);
       const outputs =
         definition && withOutputs ? await stackOutputs(engine.deps, engine.cache, stack) : undefined;
       const redact = await redactorFor(engine, stack);

@@ -37,8 +37,8 @@ function parameterValues(opts: Omit<TemplateOptions, 'environment'>) {
 }
 
 /** The template, environments and parameters; `hooks` set on the resources they name (`--pre-create`). */
-function templateInput(opts: TemplateOptions, hooks?: { paths: string[]; hook: Hook }) {
-  const input = loadStackInput(opts.template!, opts.environment, readLocalFile);
+function templateInput(opts: TemplateOptions, hooks?: { paths: string[]; hook: Hook }, lazy = false) {
+  const input = loadStackInput(opts.template!, opts.environment, readLocalFile, undefined, lazy);
   const given = {
     ...input.environment,
     parameters: { ...input.environment.parameters, ...parameterValues(opts) },
@@ -272,7 +272,8 @@ export function registerStackCommands(program: Command, print: Print): void {
       if (opts.preUpdate.length > 0 && !opts.template) throw new Error('--pre-update needs -t/--template');
       const hooks = { paths: opts.preUpdate, hook: 'pre-update' as const };
       const change = {
-        ...(opts.template ? { template: templateInput(opts, hooks) } : {}),
+        // An update parses only what changed (engine/operations/partial-bind.ts): not the file here.
+        ...(opts.template ? { template: templateInput(opts, hooks, true) } : {}),
         ...(opts.existing ? { parameters: parameterValues(opts) } : {}),
         ...(opts.rollback ? { disableRollback: opts.rollback !== 'enabled' } : {}),
         ...(opts.timeout !== undefined ? { timeoutMins: opts.timeout } : {}),

@@ -138,6 +138,7 @@ async function templateMetadata(
   const definition = await definitionFor(
     { ...scope, cache },
     traversal ? traversal.templateId : scope.stack.templateId,
+    traversal ? [name] : undefined,
   );
   if (!definition) return {};
   if (!traversal) return resourceMetadata(scope.deps, definition, scope.stack, name);
@@ -198,14 +199,20 @@ export async function failureOutputs(
   }
 }
 
-/** Loads a stack's bound template `templateId` (cached per process: templates never change). */
+/**
+ * Loads a stack's bound template `templateId` (cached per process: templates never change). A
+ * reader of the snippets of `names` only may get a partial bind that bound them (core/templates.ts).
+ */
 export async function definitionFor(
   scope: Pick<NodeScope, 'deps' | 'cache' | 'stack'>,
   templateId: string | null,
+  names?: readonly string[],
 ): Promise<StackDefinition | undefined> {
   if (!templateId) return undefined;
   const identity = { stackId: scope.stack.id, stackName: scope.stack.name, projectId: scope.stack.projectId };
-  let definition = scope.cache.peek(templateId, scope.stack.id);
+  let definition = names
+    ? scope.cache.peekBound(templateId, scope.stack.id, names)
+    : scope.cache.peek(templateId, scope.stack.id);
   if (!definition) {
     const record = await scope.deps.store.tx((tx) => tx.templates.get(templateId));
     definition = record ? await scope.cache.load(record, identity) : undefined;

@@ -5,10 +5,25 @@ import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
 
 /*
- * What an update compares to plan from a diff (update-diff.ts): a digest of each resource's
- * definition as written, and one of everything else its resolution can depend on. Stored with
- * the template row (`templates.digests`), so the previous template is never parsed again.
+ * What an update compares to plan from a diff (update-diff.ts), and what a partial bind stands
+ * unchanged resources in with (partial-bind.ts): per bound resource the digest of its snippet as
+ * written, its type, kind and the names it requires; one digest of everything else its resolution
+ * can depend on, one of the outputs. Stored with the template row (`templates.digests`) in
+ * parallel arrays, so the previous template is never parsed again and decodes in milliseconds.
  */
+
+/** One kind letter per implementation: plugin, template (nested stack), unknown. */
+export type KindLetter = 'p' | 't' | 'u';
+
+/** The bound resources of a template, in parallel arrays (one entry per resource, not an object each). */
+export interface ResourceTable {
+  readonly names: readonly string[];
+  /** The digest of each resource's snippet as written (DIGEST_CHARS characters). */
+  readonly snippets: readonly string[];
+  /** `<kind letter>:<type>`: the resolved type, and how it is implemented. */
+  readonly types: readonly string[];
+  readonly requires: readonly (readonly string[])[];
+}
 
 export interface TemplateDigests {
   /**
@@ -17,20 +32,26 @@ export interface TemplateDigests {
    * the URL and a nested stack's facade. When it differs, an update takes the full path.
    */
   context: string;
-  /** Per bound resource (conditions applied): its snippet, its type and the names it requires. */
-  resources: Map<string, string>;
+  /** The outputs section. */
+  outputs: string;
+  table: ResourceTable;
+  /** Names in the resources section left out by their condition. */
+  disabled: readonly string[];
 }
 
+const DIGEST_CHARS = 16;
+
 function digest(text: string): string {
-  return createHash('sha1').update(text).digest('base64').slice(0, 16);
+  return createHash('sha1').update(text).digest('base64').slice(0, DIGEST_CHARS);
 }
 
 /**
- * A snippet's JSON text. Keys keep the document's order: the same text gives the same digest,
- * and a reordered map only costs its resource a comparison (unchanged.ts), never a wrong skip.
+ * A snippet's digest, from its JSON text. Keys keep the document's order: the same text gives the
+ * same digest, and a reordered map only costs its resource a comparison (unchanged.ts), never a
+ * wrong skip.
  */
-function textOf(value: Json | undefined): string {
-  return value === undefined ? 'null' : JSON.stringify(value);
+export function snippetDigest(value: Json | undefined): string {
+  return digest(value === undefined ? 'null' : JSON.stringify(value));
 }
 
 /**
@@ -41,6 +62,36 @@ function textOf(value: Json | undefined): string {
 function urlBase(url: string | null | undefined): string | null {
   if (!url) return null;
   return /[?#]/.test(url) ? url : url.slice(0, url.lastIndexOf('/') + 1);
+}
+
+/** The key of `section` in a document (a CloudFormation-format template spells `resources` `Resources`). */
+export function sectionKey(source: StackDefinition['template']['source'], section: string): string {
+  return String((source.documentPath ? source.documentPath([section]) : [section])[0]);
+}
+
+/** The context and outputs digests of a template document (see TemplateDigests). */
+export function headDigests(
+  data: Record<string, Json>,
+  record: TemplateRecord,
+  resourcesKey: string,
+  outputsKey: string,
+): { context: string; outputs: string } {
+  const rest: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key !== resourcesKey && key !== outputsKey) rest[key] = value;
+  }
+  const context = snippetDigest([
+    rest,
+    record.environment,
+    record.files as Record<string, Json>,
+    urlBase(record.url),
+    (record.facade ?? null) as Json,
+  ]);
+  return { context, outputs: snippetDigest(getOwn(data, outputsKey) as Json | undefined) };
+}
+
+export function kindLetter(kind: string): KindLetter {
+  return kind === 'plugin' ? 'p' : kind === 'template' ? 't' : 'u';
 }
 
 /** Digests computed while a bind still held its document (bindTemplateSliced's `digests`). */
@@ -57,6 +108,11 @@ export async function digestsOf(
   return computed.get(definition) ?? runSliced(digestsSteps(definition, record));
 }
 
+/** Records the digests of a definition built with them (a partial bind's). */
+export function keepDigests(definition: StackDefinition, digests: TemplateDigests): void {
+  computed.set(definition, digests);
+}
+
 /** Computes and keeps a definition's digests (a bind's last step, before it releases the document). */
 export function* keepDigestsSteps(definition: StackDefinition, record: TemplateRecord): Sliceable<void> {
   computed.set(definition, yield* digestsSteps(definition, record));
@@ -65,61 +121,126 @@ export function* keepDigestsSteps(definition: StackDefinition, record: TemplateR
 /** The digests of a bound template, in slices (100,000 resources take a few tenths of a second). */
 function* digestsSteps(definition: StackDefinition, record: TemplateRecord): Sliceable<TemplateDigests> {
   const source = definition.template.source;
-  const keyOf = (section: string) => (source.documentPath ? source.documentPath([section]) : [section])[0];
-  const resourcesKey = keyOf('resources');
-  const outputsKey = keyOf('outputs');
+  const resourcesKey = sectionKey(source, 'resources');
   const data = isPlainObject(source.data) ? (source.data as Record<string, Json>) : {};
-  const rest: Record<string, Json> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (key !== resourcesKey && key !== outputsKey) rest[key] = value;
-  }
-  const context = digest(
-    textOf([
-      rest,
-      record.environment,
-      record.files as Record<string, Json>,
-      urlBase(record.url),
-      (record.facade ?? null) as Json,
-    ]),
-  );
-  const section = typeof resourcesKey === 'string' ? getOwn(data, resourcesKey) : undefined;
+  const head = headDigests(data, record, resourcesKey, sectionKey(source, 'outputs'));
+  const section = getOwn(data, resourcesKey);
   const snippets = isPlainObject(section) ? (section as Record<string, Json>) : {};
-  const resources = new Map<string, string>();
+  const names: string[] = [];
+  const digests: string[] = [];
+  const types: string[] = [];
+  const requires: (readonly string[])[] = [];
   let i = 0;
   for (const [name, resource] of definition.resources) {
     if (++i % 256 === 0) yield;
-    const names = resource.requires;
-    const requires = names.length < 2 ? (names[0] ?? '') : [...names].sort().join('\n');
-    const text = `${textOf(getOwn(snippets, name))}\n${resource.implementation.type}\n${requires}`;
-    resources.set(name, digest(text));
+    names.push(name);
+    digests.push(snippetDigest(getOwn(snippets, name)));
+    types.push(`${kindLetter(resource.implementation.kind)}:${resource.implementation.type}`);
+    requires.push(resource.requires);
   }
-  return { context, resources };
-}
-
-/** Stored form: `{"c": context, "r": {name: digest}}`. */
-export function encodeDigests(digests: TemplateDigests): string {
-  return JSON.stringify({ c: digests.context, r: Object.fromEntries(digests.resources) });
-}
-
-export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
-  if (!text) return undefined;
-  const parsed = JSON.parse(text) as { c?: unknown; r?: unknown };
-  if (typeof parsed.c !== 'string' || !isPlainObject(parsed.r)) return undefined;
-  return { context: parsed.c, resources: new Map(Object.entries(parsed.r as Record<string, string>)) };
+  const disabled = Object.keys(snippets).filter((name) => !definition.resources.has(name));
+  return { ...head, table: { names, snippets: digests, types, requires }, disabled };
 }
 
 /**
- * What changed from `prev` to `next`: resources whose definition differs or that are new, and
- * those that went. Undefined when the context differs (every resource may resolve differently).
+ * Stored form: `{"v":2, "c": context, "o": outputs, "n": [names], "d": "digests, concatenated",
+ * "t": [distinct types], "k": [type index per resource], "r": "i,j;;k" (indices of the required
+ * names, `;` between resources), "x": [disabled names]}`.
+ */
+export function encodeDigests(digests: TemplateDigests): string {
+  const { names, snippets, types, requires } = digests.table;
+  const index = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) index.set(names[i]!, i);
+  const typeIndex = new Map<string, number>();
+  const kinds: number[] = [];
+  for (const type of types) {
+    let k = typeIndex.get(type);
+    if (k === undefined) typeIndex.set(type, (k = typeIndex.size));
+    kinds.push(k);
+  }
+  // A name required but not bound (never, for a definition that bound) cannot be encoded: none stored.
+  const edges = requires.map((names) => names.map((name) => index.get(name) ?? -1).join(','));
+  return JSON.stringify({
+    v: 2,
+    c: digests.context,
+    o: digests.outputs,
+    n: names,
+    d: snippets.join(''),
+    t: [...typeIndex.keys()],
+    k: kinds,
+    r: edges.join(';'),
+    x: digests.disabled,
+  });
+}
+
+/** The stored digests; undefined for none, or those of an older form (the full comparison then). */
+export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
+  if (!text) return undefined;
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  const { c, o, n, d, t, k, r, x } = parsed;
+  if (parsed.v !== 2 || typeof c !== 'string' || typeof o !== 'string' || typeof d !== 'string')
+    return undefined;
+  if (
+    !Array.isArray(n) ||
+    !Array.isArray(t) ||
+    !Array.isArray(k) ||
+    !Array.isArray(x) ||
+    typeof r !== 'string'
+  )
+    return undefined;
+  const names = n as string[];
+  const snippets: string[] = new Array<string>(names.length);
+  const types: string[] = new Array<string>(names.length);
+  const requires: string[][] = new Array<string[]>(names.length);
+  const edges = names.length === 0 ? [] : r.split(';');
+  if (edges.length !== names.length || d.length !== names.length * DIGEST_CHARS) return undefined;
+  for (let i = 0; i < names.length; i++) {
+    snippets[i] = d.slice(i * DIGEST_CHARS, (i + 1) * DIGEST_CHARS);
+    types[i] = t[k[i] as number] as string;
+    const e = edges[i]!;
+    const required: string[] = [];
+    if (e !== '') {
+      for (const j of e.split(',')) {
+        const name = names[Number(j)];
+        if (name === undefined) return undefined;
+        required.push(name);
+      }
+    }
+    requires[i] = required;
+  }
+  return { context: c, outputs: o, table: { names, snippets, types, requires }, disabled: x as string[] };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length === 1) return a[0] === b[0];
+  const sorted = [...b].sort();
+  return [...a].sort().every((name, i) => name === sorted[i]);
+}
+
+/**
+ * What changed from `prev` to `next` (both bound whole): resources whose snippet, type or
+ * requirements differ or that are new, and those that went. Undefined when the context differs
+ * (every resource may resolve differently).
  */
 export function diffDigests(
   prev: TemplateDigests,
   next: TemplateDigests,
 ): { changed: Set<string>; removed: string[] } | undefined {
   if (prev.context !== next.context) return undefined;
+  const before = new Map<string, number>();
+  prev.table.names.forEach((name, i) => before.set(name, i));
   const changed = new Set<string>();
-  for (const [name, d] of next.resources) if (prev.resources.get(name) !== d) changed.add(name);
-  const removed: string[] = [];
-  for (const name of prev.resources.keys()) if (!next.resources.has(name)) removed.push(name);
-  return { changed, removed };
+  const { names, snippets, types, requires } = next.table;
+  for (let i = 0; i < names.length; i++) {
+    const j = before.get(names[i]!);
+    const same =
+      j !== undefined &&
+      prev.table.snippets[j] === snippets[i] &&
+      prev.table.types[j] === types[i] &&
+      sameNames(prev.table.requires[j]!, requires[i]!);
+    if (!same) changed.add(names[i]!);
+    before.delete(names[i]!);
+  }
+  return { changed, removed: [...before.keys()] };
 }

@@ -20,6 +20,9 @@ import type { JsonObject } from '../../util/json.js';
 import { runSliced, runToEnd, type Sliceable } from '../../util/loop-slice.js';
 import { keepDigestsSteps } from './digests.js';
 
+/** Partial binds kept (each holds its bound resources and the others' stubs). */
+const PARTIALS = 8;
+
 /** Identity of the stack a template is bound to (the pseudo parameters). */
 export interface StackIdentity {
   stackId: string;
@@ -35,6 +38,11 @@ export interface StackIdentity {
  */
 export class TemplateCache {
   private readonly entries = new Map<string, StackDefinition>();
+  /**
+   * Partial binds (operations/partial-bind.ts), apart: only a reader of one of their bound
+   * resources gets one (`peekBound`); any other reader binds the whole template.
+   */
+  private readonly partials = new Map<string, StackDefinition>();
   /** Resources held by the cached definitions: a 100,000-resource definition weighs ~200 MiB. */
   private weight = 0;
 
@@ -85,6 +93,19 @@ export class TemplateCache {
     return record && this.load(record, stack);
   }
 
+  /**
+   * `lookup` for a reader of the template's head alone (description, parameters, the nested stacks
+   * of template resources, which a partial bind always binds): a partial bind serves it.
+   */
+  async lookupHead(
+    templateId: string,
+    stack: StackIdentity,
+    read: (templateId: string) => Promise<TemplateRecord | undefined>,
+  ): Promise<StackDefinition | undefined> {
+    const key = this.keyOf(templateId, stack.stackId);
+    return this.hit(key) ?? this.partials.get(key) ?? this.lookup(templateId, stack, read);
+  }
+
   private hit(key: string): StackDefinition | undefined {
     const hit = this.entries.get(key);
     if (hit) {
@@ -100,12 +121,29 @@ export class TemplateCache {
     return this.entries.get(this.keyOf(templateId, stackId));
   }
 
+  /** `peek`, or a partial bind of the template that bound every one of `names`. */
+  peekBound(templateId: string, stackId: string, names: readonly string[]): StackDefinition | undefined {
+    const key = this.keyOf(templateId, stackId);
+    const full = this.entries.get(key);
+    if (full) return full;
+    const partial = this.partials.get(key);
+    return partial && names.every((name) => partial.partial!.has(name)) ? partial : undefined;
+  }
+
   /**
    * Seeds the cache with a definition already built (validation at the start of an operation).
    * The least recently used definitions go beyond `capacity` entries or `maxResources` resources
    * (the newest always stays).
    */
   put(key: string, definition: StackDefinition): void {
+    if (definition.partial) {
+      this.partials.delete(key);
+      this.partials.set(key, definition);
+      // The operations running in this process: a few at a time.
+      if (this.partials.size > PARTIALS) this.partials.delete(this.partials.keys().next().value!);
+      return;
+    }
+    this.partials.delete(key);
     const previous = this.entries.get(key);
     if (previous) {
       this.weight -= previous.resources.size;

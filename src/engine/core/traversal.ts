@@ -63,6 +63,18 @@ export interface PlannedDiff {
   removed: readonly string[];
   /** The resources that may need a node, given the names of the stack's unsettled (or drifted) rows. */
   affected(unsettled: ReadonlySet<string>): ReadonlySet<string>;
+  /**
+   * Planned over a partial bind (operations/partial-bind.ts): the full comparison cannot serve,
+   * and where it would be needed the start throws `PartialMiss` (the caller binds whole, again).
+   */
+  partial?: true;
+}
+
+/** A partial bind does not cover what the traversal must visit: bind the whole template and start again. */
+export class PartialMiss extends Error {
+  constructor() {
+    super('the partial bind does not cover the resources to visit');
+  }
 }
 
 /** Which resources an update planned from a diff compares (`only`), and which are unchanged already (`given`). */
@@ -118,6 +130,7 @@ async function placeResources(tx: Tx, options: BeginOptions, checking: boolean):
     if (options.diff) {
       const placed = await placeFromDiff(tx, options, options.diff, options.unchanged, settle);
       if (placed) return placed;
+      if (options.diff.partial) throw new PartialMiss();
     }
     const rows = await tx.resources.listStates(stack.id);
     await restampReleased(tx, stack, rows);

@@ -70,8 +70,8 @@ export async function runUpdateNode(scope: NodeScope, payload: NodePayload): Pro
   }
   if (!scope.current || !scope.point || scope.point.done) return drop(scope);
 
-  const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
   let row = await followReplacements(scope, nodeRow);
+  const definition = row && (await definitionFor(scope, scope.traversal?.templateId ?? null, [row.name]));
   if (!definition || !row) return drop(scope);
   const resource = definition.resources.get(row.name);
   if (resource && isExternal(row, resource)) return runExternalUpdate(scope, definition, resource, row);

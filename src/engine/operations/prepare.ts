@@ -16,6 +16,7 @@ import { actionInProgress } from '../legacy/begin.js';
 import { timeoutProblem } from '../core/stack-timeout.js';
 import { requireStack, storedInput } from './queries.js';
 import type { CreateRequest, UpdateRequest, TemplateInput } from '../core/requests.js';
+import type { PartialBind, PartialBindInput } from './partial-bind.js';
 
 /*
  * Validating a create or an update without writing anything (shared by the operations and their
@@ -76,7 +77,14 @@ export interface PreparedUpdate {
   record: TemplateRecord;
   environment: Environment;
   definition: StackDefinition;
+  /** The partial bind the definition is (partial-bind.ts), if it is one. */
+  partial?: PartialBind;
 }
+
+/** An update's partial bind (partial-bind.ts), when its caller may take one. */
+export type PartialHook = (
+  input: PartialBindInput & { environment: Environment },
+) => Promise<PartialBind | undefined>;
 
 /** Validates an update request against the stack without writing anything. */
 export async function prepareUpdate(
@@ -84,6 +92,7 @@ export async function prepareUpdate(
   cache: TemplateCache,
   stackId: string,
   req: UpdateRequest,
+  partialHook?: PartialHook,
 ): Promise<PreparedUpdate> {
   const stack = await requireStack(deps, stackId);
   if (stack.action === 'DELETE' && stack.status !== 'FAILED') {
@@ -101,18 +110,33 @@ export async function prepareUpdate(
   };
   // The stack's own credentials (its creator's trust), whoever asks for the update.
   const constraints = cloudConstraintCollector(deps, ownerOf(stack));
-  const definition = await bind(
-    deps,
-    cache,
+  const parsed = takeParsed(input);
+  const topLevel = stack.parentId === null;
+  const identity = { stackId: stack.id, stackName: stack.name, projectId: stack.projectId, topLevel };
+  const hookInput = {
+    stack,
     record,
-    { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel: stack.parentId === null },
-    constraints,
-    takeParsed(input),
-    true,
-  );
+    parsed,
+    identity,
+    deferredConstraints: constraints,
+    environment,
+  };
+  const partial = await partialHook?.(hookInput);
+  if (partial) cache.put(cache.keyOf(record.id, stack.id), partial.definition);
+  const definition =
+    partial?.definition ??
+    (await bind(
+      deps,
+      cache,
+      record,
+      { id: stack.id, name: stack.name, projectId: stack.projectId, topLevel },
+      constraints,
+      hookInput.parsed,
+      true,
+    ));
   await checkCloudConstraints(constraints);
   await refuseImmutableChanges(deps, cache, stack, definition);
-  return { stack, record, environment, definition };
+  return { stack, record, environment, definition, ...(partial ? { partial } : {}) };
 }
 
 /**

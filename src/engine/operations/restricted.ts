@@ -118,7 +118,7 @@ function resourcePath(change: PreviewedChange): string {
 }
 
 /** Whether any `resources:` entry, at any nesting level, restricts an action (the common case: none). */
-function restrictsAnything(entries: ReadonlyMap<string, ResourceEntry | null>): boolean {
+export function restrictsAnything(entries: ReadonlyMap<string, ResourceEntry | null>): boolean {
   for (const entry of entries.values()) {
     if (!entry) continue;
     const actions = entry.restrictedActions;

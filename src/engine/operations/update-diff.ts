@@ -3,7 +3,7 @@ import type { StackAction, StackRecord, Tx } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import type { EngineDeps } from '../core/deps.js';
 import { decodeDigests, diffDigests, type TemplateDigests } from '../core/digests.js';
-import type { PlannedDiff } from '../core/traversal.js';
+import { type PlannedDiff, PartialMiss } from '../core/traversal.js';
 
 /*
  * An update planned from a diff: the new template compared with the stack's, resource by
@@ -15,7 +15,12 @@ import type { PlannedDiff } from '../core/traversal.js';
  */
 
 /** Completed traversals that leave every live row converged to the stack's template. */
-const CONVERGING: ReadonlySet<StackAction> = new Set<StackAction>(['CREATE', 'UPDATE', 'ROLLBACK', 'ADOPT']);
+export const CONVERGING: ReadonlySet<StackAction> = new Set<StackAction>([
+  'CREATE',
+  'UPDATE',
+  'ROLLBACK',
+  'ADOPT',
+]);
 
 /** The diff an update of `stack` to `definition` can be planned from, or undefined (the full comparison). */
 export async function planFromDiff(
@@ -24,7 +29,9 @@ export async function planFromDiff(
   stack: StackRecord,
   definition: StackDefinition,
   next: TemplateDigests,
+  partial?: { prevTemplateId: string; removed: readonly string[]; affected: ReadonlySet<string> },
 ): Promise<PlannedDiff | undefined> {
+  if (partial) return fromPartial(stack, definition, partial);
   if (!stack.convergence || stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
   if (!stack.templateId) return undefined;
   const prev = decodeDigests(await tx.templates.digests(stack.templateId));
@@ -36,7 +43,33 @@ export async function planFromDiff(
     affected: (unsettled) => {
       const seeds = [...diff.changed, ...always];
       for (const name of unsettled) if (definition.resources.has(name)) seeds.push(name);
-      return withDependents(definition, seeds);
+      return withDependents(
+        (name) => (definition.graph.has(name) ? definition.graph.neededBy(name) : []),
+        seeds,
+      );
+    },
+  };
+}
+
+/**
+ * The diff a partial bind found (partial-bind.ts): valid while the stack is as the bind read it
+ * (the same template, converged) and every unsettled row is one it bound.
+ */
+function fromPartial(
+  stack: StackRecord,
+  definition: StackDefinition,
+  partial: { prevTemplateId: string; removed: readonly string[]; affected: ReadonlySet<string> },
+): PlannedDiff {
+  const converged = stack.convergence && stack.status === 'COMPLETE' && CONVERGING.has(stack.action);
+  if (!converged || stack.templateId !== partial.prevTemplateId) throw new PartialMiss();
+  return {
+    removed: partial.removed,
+    partial: true,
+    affected: (unsettled) => {
+      for (const name of unsettled) {
+        if (definition.resources.has(name) && !partial.affected.has(name)) throw new PartialMiss();
+      }
+      return partial.affected;
     },
   };
 }
@@ -61,14 +94,16 @@ function alwaysVisited(deps: EngineDeps, definition: StackDefinition): string[] 
 
 /**
  * `seeds` and everything that requires one of them, directly or not (a changed input changes a
- * resolution), through the bound graph's reverse edges (a resource's `requires`, stack-definition.ts).
+ * resolution), through the graph's reverse edges (a resource's `requires`, stack-definition.ts).
  */
-function withDependents(definition: StackDefinition, seeds: readonly string[]): Set<string> {
+export function withDependents(
+  neededBy: (name: string) => readonly string[],
+  seeds: readonly string[],
+): Set<string> {
   const out = new Set(seeds);
   const queue = [...out];
   for (let i = 0; i < queue.length; i++) {
-    if (!definition.graph.has(queue[i]!)) continue;
-    for (const next of definition.graph.neededBy(queue[i]!)) {
+    for (const next of neededBy(queue[i]!)) {
       if (out.has(next)) continue;
       out.add(next);
       queue.push(next);

@@ -3,15 +3,16 @@ import type { StackDefinition } from '../../template/stack-definition.js';
 import type { EngineDeps } from '../core/deps.js';
 import { type DesiredResource, desiredOf } from '../core/plan.js';
 import type { TemplateCache } from '../core/templates.js';
-import { type BeginOptions, beginTraversal } from '../core/traversal.js';
+import { type BeginOptions, beginTraversal, PartialMiss } from '../core/traversal.js';
 import { setObservation } from './observation.js';
-import { refuseRestrictedActions } from './restricted.js';
+import { refuseRestrictedActions, restrictsAnything } from './restricted.js';
 import { unchangedFor } from '../nodes/unchanged.js';
 import { loadZones } from '../context/zones.js';
 import { beginLegacy, notInLegacyMode } from '../legacy/begin.js';
 import { migrateOnUpdate } from '../legacy/migrate.js';
 import { bind } from './prepare.js';
-import { prepareUpdate } from './prepare.js';
+import { type PartialHook, prepareUpdate } from './prepare.js';
+import { partialBind } from './partial-bind.js';
 import { getStack } from './queries.js';
 import { digestsOf, encodeDigests } from '../core/digests.js';
 import { planFromDiff } from './update-diff.js';
@@ -28,8 +29,32 @@ export async function updateStack(
   stackId: string,
   req: UpdateRequest,
 ): Promise<StackRecord> {
+  // A converge of every resource reads each one's live state: no diff spares any, nor a partial bind.
+  const converge = req.converge ?? deps.settings.observeOnUpdate;
+  const hook: PartialHook | undefined = converge
+    ? undefined
+    : (input) =>
+        restrictsAnything(input.environment.resourceRegistry.resources)
+          ? Promise.resolve(undefined)
+          : partialBind(deps, input);
+  try {
+    return await applyUpdate(deps, cache, stackId, req, hook);
+  } catch (err) {
+    if (!(err instanceof PartialMiss)) throw err;
+    // The stack changed since the partial bind read it: bound whole (the text parsed again).
+    return applyUpdate(deps, cache, stackId, req, undefined);
+  }
+}
+
+async function applyUpdate(
+  deps: EngineDeps,
+  cache: TemplateCache,
+  stackId: string,
+  req: UpdateRequest,
+  hook: PartialHook | undefined,
+): Promise<StackRecord> {
   const now = deps.clock.now();
-  const prepared = await prepareUpdate(deps, cache, stackId, req);
+  const prepared = await prepareUpdate(deps, cache, stackId, req, hook);
   const { stack, record, definition } = prepared;
   const refused = await refuseRestrictedActions(deps, prepared, req.disableRollback ?? stack.disableRollback);
   if (refused) return refused;
@@ -59,7 +84,9 @@ export async function updateStack(
     // A converge of every resource reads each one's live state: no diff spares any. A stack
     // migrated from legacy mode just now has rows no convergence traversal wrote.
     const diff =
-      converge || !stack.convergence ? undefined : await planFromDiff(tx, deps, current, definition, digests);
+      converge || !stack.convergence
+        ? undefined
+        : await planFromDiff(tx, deps, current, definition, digests, prepared.partial);
     await beginTraversal(tx, {
       stack: current,
       action: 'UPDATE',

@@ -90,7 +90,7 @@ export class UpdateBatch {
     if (row.engineId !== null || row.status === 'IN_PROGRESS') return 'single';
     // An adoption (adopt-node.ts) creates nothing: never the batch's create.
     if (scope.traversal?.action === 'ADOPT') return 'single';
-    const definition = await definitionFor(scope, scope.traversal?.templateId ?? null);
+    const definition = await definitionFor(scope, scope.traversal?.templateId ?? null, [row.name]);
     const resource = definition?.resources.get(row.name);
     if (!definition || !resource || resource.implementation.kind !== 'plugin') return 'single';
     const plugin = this.deps.plugins.plugin(resource.implementation.type);

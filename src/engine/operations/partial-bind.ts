@@ -1,0 +1,235 @@
+import type { StackRecord, TemplateRecord } from '../../store/contract.js';
+import type { ParentFacade } from '../../template/facade.js';
+import {
+  type DeferredConstraints,
+  defineStackSteps,
+  type StackDefinition,
+} from '../../template/stack-definition.js';
+import { parseSourceSteps, SLICED_JSON_BYTES, SourceDocument, sourceFormat } from '../../template/source.js';
+import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
+import { parseTemplateSteps } from '../../template/template.js';
+import { getOwn, isPlainObject, type Json } from '../../util/json.js';
+import { runSliced, type Sliceable } from '../../util/loop-slice.js';
+import type { EngineDeps } from '../core/deps.js';
+import {
+  decodeDigests,
+  headDigests,
+  keepDigests,
+  kindLetter,
+  snippetDigest,
+  type TemplateDigests,
+} from '../core/digests.js';
+import { environmentFromJSON } from '../core/templates.js';
+import { CONVERGING } from './update-diff.js';
+import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
+import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chunks.js';
+
+/*
+ * An update that binds what changed: when the stack's template was bound with the same context
+ * (update-diff.ts), only the resources an update planned from a diff visits are parsed and bound
+ * (changed or new ones, those always visited, unsettled rows, and every dependent of these),
+ * with the template's header (parameters, conditions, outputs). The others are stubs made from
+ * the stored digests (type, requires): names a reference may name, nodes of the graph. Anything
+ * this cannot vouch for takes the full bind: a changed context or outputs section, a resource
+ * enabled by its condition again, a type with rules across resources (implicit dependencies,
+ * cross checks), a CloudFormation-format template.
+ */
+
+/** What a partial bind found: its definition (core/templates.ts keeps it apart) and the diff. */
+export interface PartialBind {
+  definition: StackDefinition;
+  /** The stack's template the diff is from: a plan against another one takes the full bind. */
+  prevTemplateId: string;
+  removed: readonly string[];
+  /** The resources bound: what the update visits. */
+  affected: ReadonlySet<string>;
+}
+
+export interface PartialBindInput {
+  stack: StackRecord;
+  record: TemplateRecord;
+  parsed: SourceDocument | undefined;
+  identity: { stackId: string; stackName: string; projectId: string; topLevel?: boolean };
+  deferredConstraints?: DeferredConstraints;
+}
+
+/** The partial bind of an update, or undefined when the full bind is needed. */
+export async function partialBind(
+  deps: EngineDeps,
+  input: PartialBindInput,
+): Promise<PartialBind | undefined> {
+  const { stack, record } = input;
+  const templateId = stack.templateId;
+  if (!templateId || !stack.convergence) return undefined;
+  if (stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
+  // Block-style YAML is split into chunks and compared with the stack's template text, chunk by
+  // chunk: nothing but the head and the bound chunks is parsed.
+  const limits = deps.settings.limits;
+  // Over the size limit: the full bind refuses it, in its words.
+  if (Buffer.byteLength(record.template, 'utf8') > limits.maxDocumentBytes) return undefined;
+  const chunks = yamlChunks(record.template);
+  const [stored, unsettled, prevText] = await deps.store.tx(
+    async (tx) =>
+      [
+        await tx.templates.digests(templateId),
+        (await tx.resources.listUnsettled(stack.id)).map((row) => row.name),
+        chunks ? (await tx.templates.get(templateId))?.template : undefined,
+      ] as const,
+  );
+  const prev = decodeDigests(stored);
+  if (!prev) return undefined;
+  const before = prevText === undefined ? undefined : yamlChunks(prevText);
+  const found =
+    chunks && before
+      ? await fromChunks(deps, input, prev, chunks, before, unsettled)
+      : await fromDocument(deps, input, prev, unsettled);
+  if (!found) return undefined;
+  const { source, scope, head } = found;
+  const definition = await runSliced(
+    (function* (): Sliceable<StackDefinition> {
+      const template = yield* parseTemplateSteps(source);
+      return yield* defineStackSteps(template, {
+        ...(input.deferredConstraints ? { deferredConstraints: input.deferredConstraints } : {}),
+        files: record.files,
+        environment: environmentFromJSON(record.environment, limits),
+        ...(record.facade ? { facade: record.facade as unknown as ParentFacade } : {}),
+        ...(input.identity.topLevel ? { topLevel: true } : {}),
+        strict: true,
+        types: deps.plugins.typeCatalog,
+        limits,
+        stackId: input.identity.stackId,
+        stackName: input.identity.stackName,
+        projectId: input.identity.projectId,
+        stubs: scope.stubs,
+      });
+    })(),
+  );
+  for (const name of scope.affected) {
+    const impl = definition.resources.get(name)?.implementation;
+    if (impl?.kind === 'plugin' && acrossResources(impl.info)) return undefined;
+  }
+  const section = (source.data as Record<string, Json>).resources as Record<string, Json>;
+  keepDigests(
+    definition,
+    digestsOf(definition, head, prev, (name) => snippetDigest(section[name])),
+  );
+  source.release();
+  return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
+}
+
+/** What a partial bind binds: the document of the head and the bound snippets, and its scope. */
+interface Found {
+  /** The full text, its data holding only the bound resources (errors are located in the text). */
+  source: SourceDocument;
+  scope: PartialScope;
+  head: { context: string; outputs: string };
+}
+
+/** A template handed parsed (the API's body) or parsed here: each snippet's digest compared. */
+async function fromDocument(
+  deps: EngineDeps,
+  input: PartialBindInput,
+  prev: TemplateDigests,
+  unsettled: readonly string[],
+): Promise<Found | undefined> {
+  const { record, parsed } = input;
+  const limits = deps.settings.limits;
+  const text = record.template;
+  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
+  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+  const source = await runSliced(parseSourceSteps(record.url, text, limits, parsedYaml, parsed));
+  // Parsed once: a full bind after all (a parameter changed...) takes this document.
+  input.parsed = source;
+  const data = source.data;
+  if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
+  const doc = data as Record<string, Json>;
+  const section = getOwn(doc, 'resources');
+  if (!isPlainObject(section)) return undefined;
+  const snippets = section as Record<string, Json>;
+  const head = headDigests(doc, record, 'resources', 'outputs');
+  if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
+  const stored = prev.table.snippets;
+  const scope = await runSliced(
+    partialScopeSteps(
+      deps,
+      prev,
+      Object.keys(snippets),
+      (name, i) => i === undefined || stored[i] !== snippetDigest(snippets[name]),
+      unsettled,
+    ),
+  );
+  if (!scope) return undefined;
+  const picked: Record<string, Json> = {};
+  for (const name of scope.affected) picked[name] = snippets[name]!;
+  const reduced = { ...doc, resources: picked };
+  return { source: new SourceDocument(source.file, text, source.format, reduced, source.shape), scope, head };
+}
+
+/**
+ * Block-style YAML (template/yaml-chunks.ts): each resource's chunk of text compared with the
+ * stack's template's, and only the head and the bound chunks parsed.
+ */
+async function fromChunks(
+  deps: EngineDeps,
+  input: PartialBindInput,
+  prev: TemplateDigests,
+  chunks: YamlChunks,
+  before: YamlChunks,
+  unsettled: readonly string[],
+): Promise<Found | undefined> {
+  const { record } = input;
+  const limits = deps.settings.limits;
+  const scope = await runSliced(
+    partialScopeSteps(
+      deps,
+      prev,
+      [...chunks.resources.keys()],
+      (name, i) => i === undefined || before.resources.get(name) !== chunks.resources.get(name),
+      unsettled,
+    ),
+  );
+  if (!scope) return undefined;
+  let doc: SourceDocument;
+  try {
+    doc = await runSliced(parseSourceSteps(record.url, chunksText(chunks, scope.affected), limits));
+  } catch {
+    // What the head and these chunks alone cannot say (an error): the whole document says it.
+    return undefined;
+  }
+  const data = doc.data;
+  if (!isPlainObject(data) || typeof getOwn(data, 'heat_template_version') !== 'string') return undefined;
+  const section = getOwn(data, 'resources') ?? {};
+  // Each chunk read as the one entry it was cut as, or the cut was wrong: the whole document.
+  if (!isPlainObject(section)) return undefined;
+  const keys = Object.keys(section);
+  if (keys.length !== scope.affected.size || keys.some((name) => !scope.affected.has(name))) return undefined;
+  const head = headDigests(data as Record<string, Json>, record, 'resources', 'outputs');
+  if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
+  const reduced = { ...(data as Record<string, Json>), resources: section };
+  return { source: new SourceDocument(record.url, record.template, 'yaml', reduced, doc.shape), scope, head };
+}
+
+/** The new template's digests: the bound snippets' computed, the stubs' as stored (their snippets are the same). */
+function digestsOf(
+  definition: StackDefinition,
+  head: { context: string; outputs: string },
+  prev: TemplateDigests,
+  digestOf: (name: string) => string,
+): TemplateDigests {
+  const index = new Map<string, number>();
+  prev.table.names.forEach((name, i) => index.set(name, i));
+  const bound = definition.partial!;
+  const names: string[] = [];
+  const snippets: string[] = [];
+  const types: string[] = [];
+  const requires: (readonly string[])[] = [];
+  for (const [name, resource] of definition.resources) {
+    names.push(name);
+    snippets.push(bound.has(name) ? digestOf(name) : prev.table.snippets[index.get(name)!]!);
+    types.push(`${kindLetter(resource.implementation.kind)}:${resource.implementation.type}`);
+    requires.push(resource.requires);
+  }
+  const all = definition.template.resources;
+  const disabled = [...bound].filter((name) => all.has(name) && !definition.resources.has(name));
+  return { ...head, table: { names, snippets, types, requires }, disabled };
+}

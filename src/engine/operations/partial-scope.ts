@@ -1,0 +1,91 @@
+import { isNestedPlugin } from '../../resources/nested-type.js';
+import type { ResourceStubs } from '../../template/stubs.js';
+import type { ResourceTypeInfo } from '../../template/types.js';
+import type { Sliceable } from '../../util/loop-slice.js';
+import type { EngineDeps } from '../core/deps.js';
+import type { TemplateDigests } from '../core/digests.js';
+import { withDependents } from './update-diff.js';
+
+/*
+ * What a partial bind (partial-bind.ts) binds: changed or new resources, those always visited,
+ * unsettled ones, and every dependent of these or of a removed name, through the stored requires
+ * (a resource whose snippet did not change, in the same context, requires what it required).
+ */
+
+export interface PartialScope {
+  affected: Set<string>;
+  removed: string[];
+  stubs: ResourceStubs;
+}
+
+/** Types whose binding reads other resources' snippets: a partial bind cannot vouch for them. */
+export function acrossResources(info: ResourceTypeInfo): boolean {
+  return (info.implicitDependencies?.length ?? 0) > 0 || info.crossCheck !== undefined;
+}
+
+/**
+ * The scope of a partial bind of the template whose resources section names `names`, given
+ * which of them `changed` (`prevIndex`: its place in the stored table, undefined for a new one).
+ * Undefined when the stored types cannot stand in, or a name disabled by its condition is back
+ * (it may be enabled now: what named it in depends_on requires it again).
+ */
+export function* partialScopeSteps(
+  deps: EngineDeps,
+  prev: TemplateDigests,
+  names: readonly string[],
+  changed: (name: string, prevIndex: number | undefined) => boolean,
+  unsettled: readonly string[],
+): Sliceable<PartialScope | undefined> {
+  const { names: before, types, requires } = prev.table;
+  const index = new Map<string, number>();
+  for (let i = 0; i < before.length; i++) index.set(before[i]!, i);
+  const present = new Set(names);
+  for (const name of prev.disabled) if (present.has(name)) return undefined;
+  const seeds: string[] = [];
+  let step = 0;
+  for (const name of names) {
+    if (++step % 1024 === 0) yield;
+    if (changed(name, index.get(name))) seeds.push(name);
+  }
+  const removed = before.filter((name) => !present.has(name));
+  // Per distinct type: what stands in for its stubs, and whether its node runs at every update.
+  const kinds = new Map<string, { type: string; info: ResourceTypeInfo | undefined; always: boolean }>();
+  for (let i = 0; i < before.length; i++) {
+    const typed = types[i]!;
+    let kind = kinds.get(typed);
+    if (!kind) {
+      const info = typed.startsWith('p:') ? deps.plugins.typeCatalog.get(typed.slice(2)) : undefined;
+      if (info && acrossResources(info)) return undefined;
+      kind = { type: typed.slice(2), info, always: alwaysVisited(deps, typed, info) };
+      kinds.set(typed, kind);
+    }
+    if (kind.always) seeds.push(before[i]!);
+  }
+  for (const name of unsettled) if (index.has(name)) seeds.push(name);
+  const neededBy = new Map<string, string[]>();
+  for (let i = 0; i < before.length; i++) {
+    for (const required of requires[i]!) {
+      const list = neededBy.get(required);
+      if (list) list.push(before[i]!);
+      else neededBy.set(required, [before[i]!]);
+    }
+  }
+  yield;
+  const affected = withDependents((name) => neededBy.get(name) ?? [], [...seeds, ...removed]);
+  for (const name of removed) affected.delete(name);
+  const stubs = new Map<string, { type: string; info: ResourceTypeInfo; requires: readonly string[] }>();
+  for (let i = 0; i < before.length; i++) {
+    const name = before[i]!;
+    if (affected.has(name) || !present.has(name)) continue;
+    const kind = kinds.get(types[i]!)!;
+    stubs.set(name, { type: kind.type, info: kind.info!, requires: requires[i]! });
+  }
+  return { affected, removed, stubs: { all: present, resources: stubs } };
+}
+
+/** Types whose node runs at every update (update-diff.ts), and stored kinds that are not a plugin's. */
+function alwaysVisited(deps: EngineDeps, typed: string, info: ResourceTypeInfo | undefined): boolean {
+  if (!typed.startsWith('p:') || !info) return true;
+  const plugin = deps.plugins.plugin(typed.slice(2));
+  return !plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate === true;
+}

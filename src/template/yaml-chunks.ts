@@ -1,0 +1,91 @@
+/*
+ * A block-style YAML template split by a line scanner, without parsing it: its top-level
+ * sections but `resources` (the head), and one chunk of text per resource. What an update that
+ * binds what changed (engine/operations/partial-bind.ts) digests and parses piecewise, and what
+ * lets the CLI skip parsing a template it only reads for file references (loader.ts).
+ *
+ * Only the plainest form qualifies: no tabs, anchors, aliases, tags, merge keys, directives or
+ * document markers anywhere; plain top-level keys; a block `resources:` whose entries are plain
+ * names at one indentation. Anything else is undefined, and its reader parses the whole text.
+ */
+
+export interface YamlChunks {
+  /** The text of every top-level section but `resources`, in order. */
+  head: string;
+  /** Each resource's chunk (its key line through the line before the next key), by name. */
+  resources: Map<string, string>;
+}
+
+/** Characters that may change what other lines mean (anchors, aliases, tags, tabs...). */
+const UNSAFE = /[\t\r&*!%@`]/;
+const TOP_KEY = /^([A-Za-z_][A-Za-z0-9_]*)[ ]*:(?:[ ]+(.*))?$/;
+const NAME = /([A-Za-z_][A-Za-z0-9_.-]*)[ ]*:(?=[ \n]|$)/y;
+/** Plain names YAML 1.1 reads as something other than a string. */
+const SPECIAL = /^(y|n|yes|no|on|off|true|false|null)$/i;
+
+export function yamlChunks(text: string): YamlChunks | undefined {
+  if (text.charCodeAt(0) === 0xfeff || text.charCodeAt(0) === 0x7b) return undefined;
+  if (UNSAFE.test(text) || text.includes('<<') || /^(---|\.\.\.)/m.test(text)) return undefined;
+  const head: string[] = [];
+  const resources = new Map<string, string>();
+  let inResources = false;
+  let seenResources = false;
+  let indent = -1;
+  // The chunk being read: its name and where it starts in the text.
+  let current: string | undefined;
+  let from = 0;
+  let end = 0;
+  const close = () => {
+    if (current !== undefined) resources.set(current, text.slice(from, end));
+    current = undefined;
+  };
+  for (let pos = 0; pos < text.length;) {
+    let next = text.indexOf('\n', pos);
+    if (next < 0) next = text.length;
+    let at = pos;
+    while (at < next && text.charCodeAt(at) === 0x20) at++;
+    const blank = at === next || text.charCodeAt(at) === 0x23;
+    const indented = at - pos;
+    if (!blank && indented === 0) {
+      // A top-level key: the resources section ends, or starts.
+      const line = text.slice(pos, next);
+      const key = TOP_KEY.exec(line);
+      if (!key) return undefined;
+      if (inResources) close();
+      inResources = key[1] === 'resources';
+      if (inResources) {
+        const rest = key[2]?.trim() ?? '';
+        if (seenResources || (rest !== '' && !rest.startsWith('#'))) return undefined;
+        seenResources = true;
+      } else head.push(line);
+    } else if (!inResources) {
+      head.push(text.slice(pos, next));
+    } else if (!blank) {
+      if (indent < 0) indent = indented;
+      if (indented < indent) return undefined;
+      if (indented === indent) {
+        NAME.lastIndex = at;
+        const name = NAME.exec(text)?.[1];
+        if (name === undefined || SPECIAL.test(name) || resources.has(name) || name === current)
+          return undefined;
+        close();
+        current = name;
+        from = pos;
+      }
+      end = next;
+    } else if (current !== undefined) {
+      end = next;
+    }
+    pos = next + 1;
+  }
+  close();
+  if (!seenResources) return undefined;
+  return { head: head.join('\n'), resources };
+}
+
+/** The document of the head and the given chunks: what a partial bind parses. */
+export function chunksText(chunks: YamlChunks, names: Iterable<string>): string {
+  const parts = [chunks.head, 'resources:'];
+  for (const name of names) parts.push(chunks.resources.get(name)!);
+  return `${parts.join('\n')}\n`;
+}
