@@ -74,6 +74,14 @@ function withProperty<T extends object, K extends keyof T>(
 }
 
 /** Each resource's events, in order: what was done to it, and how often. */
+/** The names of the resources created so far, sorted. */
+async function created(h: Harness): Promise<string[]> {
+  return (await h.rows('s'))
+    .filter((r) => r.action === 'CREATE' && r.status === 'COMPLETE')
+    .map((r) => r.name)
+    .sort();
+}
+
 async function eventsByResource(h: Harness, stackId: string): Promise<Map<string, string[]>> {
   const events = await h.deps.store.tx((tx) => tx.events.list(stackId));
   const out = new Map<string, string[]>();
@@ -109,13 +117,7 @@ describe('units claimed when they are enqueued', () => {
 
     // The next round runs them without claiming (nothing else is due), and claims the third links.
     assert.equal(await h.engine.worker.runDue(), 2);
-    assert.deepEqual(
-      (await h.rows('s'))
-        .filter((r) => r.action === 'CREATE' && r.status === 'COMPLETE')
-        .map((r) => r.name)
-        .sort(),
-      ['a0', 'a1', 'b0', 'b1'],
-    );
+    assert.deepEqual(await created(h), ['a0', 'a1', 'b0', 'b1']);
     const third = await queue();
     assert.equal(third.length, 2);
 
@@ -193,13 +195,7 @@ describe('units claimed when they are enqueued', () => {
       second.map((w) => w.id),
     );
     assert.equal(await engine.worker.runDue(), 2, 'the second links, not left claimed and renewed');
-    assert.deepEqual(
-      (await h.rows('s'))
-        .filter((r) => r.action === 'CREATE' && r.status === 'COMPLETE')
-        .map((r) => r.name)
-        .sort(),
-      ['a0', 'a1', 'b0', 'b1'],
-    );
+    assert.deepEqual(await created(h), ['a0', 'a1', 'b0', 'b1']);
     assert.ok(
       engine.worker.heldClaims().every((w) => !second.some((s) => s.id === w.id)),
       'no longer held once run',
