@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { currentRows } from '../engine/core/rows.js';
-import type { ResourceRecord, StackRecord, TemplateRecord } from '../store/contract.js';
+import type { ResourceListing, ResourceRecord, StackRecord, TemplateRecord } from '../store/contract.js';
 import { parseSource } from '../template/source.js';
 import { parseTemplate, type Template } from '../template/template.js';
 import { maskSecretAttributes } from '../template/hidden-values.js';
@@ -29,7 +29,7 @@ export interface ListOptions {
   withAttr?: string[];
 }
 
-function matches(row: ResourceRecord, filter: ResourceFilter): boolean {
+function matches(row: ResourceListing, filter: ResourceFilter): boolean {
   const any = (values: string[] | undefined, test: (v: string) => boolean) =>
     values === undefined || values.some(test);
   return (
@@ -44,8 +44,8 @@ function matches(row: ResourceRecord, filter: ResourceFilter): boolean {
 
 /** Who requires each resource: the current rows whose last update depended on one of its rows. */
 function requiredBy(
-  rows: readonly ResourceRecord[],
-  current: readonly ResourceRecord[],
+  rows: readonly ResourceListing[],
+  current: readonly ResourceListing[],
 ): Map<string, string[]> {
   const nameOf = new Map(rows.map((r) => [r.id, r.name]));
   const out = new Map<string, string[]>();
@@ -102,11 +102,12 @@ export async function listResources(
   };
 
   const visit = async (at: StackRecord, depth: number): Promise<void> => {
+    // Without detail, no row's documents are read (a third of the read at 10,000 resources).
     const { rows, children } = await engine.deps.store.tx(async (tx) => ({
-      rows: await tx.resources.listActive(at.id),
+      rows: options.detail ? await tx.resources.listActive(at.id) : await tx.resources.listListings(at.id),
       children: await tx.stacks.children(at.id),
     }));
-    const current = currentRows(rows);
+    const current = currentRows<ResourceListing>(rows);
     const required = requiredBy(rows, current);
     for (const row of current) {
       if (!matches(row, options.filter)) continue;
@@ -116,7 +117,7 @@ export async function listResources(
       if (options.detail) {
         shown.detail = {
           description: await descriptionOf(at, row.name),
-          attributes: attributesOf(engine, row, options.withAttr ?? []),
+          attributes: attributesOf(engine, row as ResourceRecord, options.withAttr ?? []),
         };
       }
       out.push(shown);

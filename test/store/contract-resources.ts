@@ -111,6 +111,12 @@ export function resourcesContract(open: () => Promise<Store>): void {
           templateId: r.templateId,
         });
         assert.deepEqual(heads, active.map(pick), 'heads: the same rows, planning fields only');
+        const listings = await store.tx((tx) => tx.resources.listListings('s1'));
+        assert.deepEqual(
+          listings,
+          active.map(({ properties: _p, attributes: _a, data: _d, progress: _g, ...rest }) => rest),
+          'listings: the same rows without their documents',
+        );
         const states = await store.tx((tx) => tx.resources.listStates('s1'));
         assert.deepEqual(
           states,

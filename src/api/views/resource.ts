@@ -1,4 +1,4 @@
-import type { ResourceRecord, StackRecord } from '../../store/contract.js';
+import type { ResourceListing, StackRecord } from '../../store/contract.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import type { Redact } from '../../views/redact.js';
 import { type Base, type Link, stackPath } from './common.js';
@@ -6,7 +6,8 @@ import { heatTime } from '../../views/time.js';
 
 /** One resource as the API shows it, with what its view needs beyond its row. */
 export interface ShownResource {
-  row: ResourceRecord;
+  /** A listing without detail reads no documents (`resources.listListings`). */
+  row: ResourceListing;
   /** The stack it belongs to (a nested one, in a list with nested_depth). */
   stack: StackRecord;
   /** The stack that implements it, for a nested-stack resource. */

@@ -64,6 +64,9 @@ export type ResourceHead = Pick<
 export type ResourceState = ResourceHead &
   Pick<ResourceRecord, 'uuid' | 'createRetries' | 'unhealthy' | 'properties' | 'attributes' | 'data'>;
 
+/** A row without its JSON documents (properties, attributes, data, progress): what a listing shows. */
+export type ResourceListing = Omit<ResourceRecord, 'properties' | 'attributes' | 'data' | 'progress'>;
+
 /** One row's locked write (see resources.update). */
 export interface LockedWrite {
   id: number;
@@ -102,6 +105,8 @@ export interface ResourceRepository {
   getMany(ids: readonly number[]): Promise<ResourceRecord[]>;
   /** Rows of a stack that are not DELETE_COMPLETE. */
   listActive(stackId: string): Promise<ResourceRecord[]>;
+  /** listActive() without the JSON documents (a resource list without detail: a third of the read). */
+  listListings(stackId: string): Promise<ResourceListing[]>;
   /** listActive() with only what planning a traversal needs (no JSON documents to decode). */
   listHeads(stackId: string): Promise<ResourceHead[]>;
   /**

@@ -38,6 +38,8 @@ const STATE = RESOURCES.pick(
   'data',
 );
 const STATE_COLUMNS = STATE.columnNames.join(', ');
+const LISTING = RESOURCES.omit('properties', 'attributes', 'data', 'progress');
+const LISTING_COLUMNS = LISTING.columnNames.join(', ');
 /** A locked write always bumps the key itself; the id is the row's identity. */
 const SKIP_ON_UPDATE: ReadonlySet<string> = new Set(['id', 'atomicKey']);
 const DELETE_COMPLETE = "action = 'DELETE' AND status = 'COMPLETE'";
@@ -97,6 +99,14 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
         [stackId],
       );
       return rows.map((r) => RESOURCES.decode(r));
+    },
+
+    async listListings(stackId) {
+      const rows = await db.all(
+        `SELECT ${LISTING_COLUMNS} FROM resources WHERE stack_id = $1 AND NOT (${DELETE_COMPLETE}) ORDER BY id`,
+        [stackId],
+      );
+      return rows.map((r) => LISTING.decode(r));
     },
 
     async listHeads(stackId) {
