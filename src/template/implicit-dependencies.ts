@@ -69,16 +69,19 @@ export function addImplicitDependencies(
   context: ValidationContext,
 ): void {
   const ruled: string[] = [];
-  const byType = new Map<string, string[]>();
   for (const [name, r] of resources) {
     const impl = r.implementation;
     const external = r.definition.externalId !== undefined;
     if (impl.kind === 'plugin' && impl.info.implicitDependencies?.length && !external) ruled.push(name);
-    const names = byType.get(impl.type);
-    if (names) names.push(name);
-    else byType.set(impl.type, [name]);
   }
+  // Most stacks have no ruled type: no index of every resource by type for them.
   if (ruled.length === 0) return;
+  const byType = new Map<string, string[]>();
+  for (const [name, r] of resources) {
+    const names = byType.get(r.implementation.type);
+    if (names) names.push(name);
+    else byType.set(r.implementation.type, [name]);
+  }
   const views = new Map<string, ImplicitView>();
   const view = (name: string): ImplicitView | undefined => {
     const r = resources.get(name);

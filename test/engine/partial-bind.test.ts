@@ -71,6 +71,12 @@ describe('updates that bind what changed', () => {
     assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
     assert.equal(await valueOf(h, 'extra'), 'v7-v6-v5-v4-v3-v2-v1-v0');
     assert.ok(!(await h.rows('s')).some((r) => r.name === 'r1999'));
+    // r7 is required by two (r8 and extra): its change binds both, and r8's dependent.
+    const fan = text.replace(/ {2}r7: .*\n/, `  r7: {type: ${T}, properties: {value: ${value(7, 'fan')}}}\n`);
+    assert.equal(await bound(() => h.update('s', fan)), 4);
+    await h.settle();
+    assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await valueOf(h, 'extra'), 'fan-v6-v5-v4-v3-v2-v1-v0');
   });
 
   it('refuses what the full bind refuses, with the same error', async () => {

@@ -35,6 +35,12 @@ describe('yamlChunks', () => {
     assert.deepEqual(Object.keys(some.resources as object), ['b']);
   });
 
+  it('reads names of letters, digits and _.- with spaces before the colon, and a last key with no newline', () => {
+    const text =
+      'heat_template_version: 2018-08-31\nresources:\n  _a.1-b : {type: OS::Heat::Value}\n  Yes2:\n    type: OS::Heat::Value\n  z:';
+    assert.deepEqual([...yamlChunks(text)!.resources.keys()], ['_a.1-b', 'Yes2', 'z']);
+  });
+
   it('declines what a line scanner cannot cut with certainty', () => {
     const declined = [
       TEXT.replace('default: x', 'default: &v x').replace('value: |', 'value: *v\n      other: |'),
@@ -46,6 +52,10 @@ describe('yamlChunks', () => {
       `---\n${TEXT}`,
       TEXT.replace('  # a comment\n', ' x: y\n'),
       TEXT.replace('  c.d-e', '  b'),
+      // Keys the scanner does not read as a plain name: a digit first, no space after the colon.
+      TEXT.replace('  b: {', '  9b: {'),
+      TEXT.replace('  b: {', '  b:{'),
+      TEXT.replace('  b: {', '  b/c: {'),
       `{"heat_template_version": "2018-08-31", "resources": {}}`,
       'heat_template_version: 2018-08-31\n',
     ];

@@ -173,6 +173,8 @@ export function encodeDigests(digests: TemplateDigests): string {
   });
 }
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
 /** The stored digests; undefined for none, or those of an older form (the full comparison then). */
 export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
   if (!text) return undefined;
@@ -191,20 +193,23 @@ export function decodeDigests(text: string | undefined | null): TemplateDigests 
   const names = n as string[];
   const snippets: string[] = new Array<string>(names.length);
   const types: string[] = new Array<string>(names.length);
-  const requires: string[][] = new Array<string[]>(names.length);
+  const requires: (readonly string[])[] = new Array<readonly string[]>(names.length);
   const edges = names.length === 0 ? [] : r.split(';');
   if (edges.length !== names.length || d.length !== names.length * DIGEST_CHARS) return undefined;
   for (let i = 0; i < names.length; i++) {
     snippets[i] = d.slice(i * DIGEST_CHARS, (i + 1) * DIGEST_CHARS);
     types[i] = t[k[i] as number] as string;
     const e = edges[i]!;
+    // Most resources require none or one: no list of their own, no split.
+    if (e === '') {
+      requires[i] = NO_NAMES;
+      continue;
+    }
     const required: string[] = [];
-    if (e !== '') {
-      for (const j of e.split(',')) {
-        const name = names[Number(j)];
-        if (name === undefined) return undefined;
-        required.push(name);
-      }
+    for (const j of e.includes(',') ? e.split(',') : [e]) {
+      const name = names[Number(j)];
+      if (name === undefined) return undefined;
+      required.push(name);
     }
     requires[i] = required;
   }

@@ -62,16 +62,9 @@ export function* partialScopeSteps(
     if (kind.always) seeds.push(before[i]!);
   }
   for (const name of unsettled) if (index.has(name)) seeds.push(name);
-  const neededBy = new Map<string, string[]>();
-  for (let i = 0; i < before.length; i++) {
-    for (const required of requires[i]!) {
-      const list = neededBy.get(required);
-      if (list) list.push(before[i]!);
-      else neededBy.set(required, [before[i]!]);
-    }
-  }
+  const neededBy = reverseEdges(before, requires, index);
   yield;
-  const affected = withDependents((name) => neededBy.get(name) ?? [], [...seeds, ...removed]);
+  const affected = withDependents(neededBy, [...seeds, ...removed]);
   for (const name of removed) affected.delete(name);
   const stubs = new Map<string, { type: string; info: ResourceTypeInfo; requires: readonly string[] }>();
   for (let i = 0; i < before.length; i++) {
@@ -81,6 +74,46 @@ export function* partialScopeSteps(
     stubs.set(name, { type: kind.type, info: kind.info!, requires: requires[i]! });
   }
   return { affected, removed, stubs: { all: present, resources: stubs } };
+}
+
+/**
+ * What requires each stored resource, by name, in requiring order: the edges reversed into flat
+ * arrays (a list per resource is 100,000 allocations; only the names visited are listed).
+ */
+function reverseEdges(
+  names: readonly string[],
+  requires: readonly (readonly string[])[],
+  index: ReadonlyMap<string, number>,
+): (name: string) => string[] {
+  const n = names.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += requires[i]!.length;
+  const from = new Int32Array(total);
+  const to = new Int32Array(total);
+  // start[j]..start[j + 1]: where what requires j is listed in `by`.
+  const start = new Int32Array(n + 1);
+  let edges = 0;
+  for (let i = 0; i < n; i++) {
+    for (const required of requires[i]!) {
+      const j = index.get(required);
+      if (j === undefined) continue;
+      from[edges] = i;
+      to[edges] = j;
+      start[j + 1]!++;
+      edges++;
+    }
+  }
+  for (let j = 0; j < n; j++) start[j + 1]! += start[j]!;
+  const fill = start.slice(0, n);
+  const by = new Int32Array(edges);
+  for (let e = 0; e < edges; e++) by[fill[to[e]!]!++] = from[e]!;
+  return (name) => {
+    const j = index.get(name);
+    if (j === undefined) return [];
+    const out: string[] = [];
+    for (let e = start[j]!; e < start[j + 1]!; e++) out.push(names[by[e]!]!);
+    return out;
+  };
 }
 
 /** Types whose node runs at every update (update-diff.ts), and stored kinds that are not a plugin's. */
