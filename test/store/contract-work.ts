@@ -144,6 +144,9 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
     it('enqueueClaimed: items claimed at enqueue by one engine, claimed again by another once the lease ends', () =>
       withStore(open, async (store) => {
         const nodes = ['u:1', 'u:2', 'u:3'];
+        // Progress all the same: a watch (the console's feed) wakes on it as on any enqueue.
+        let woken = 0;
+        const stop = store.onWork(() => woken++);
         const items = await store.tx((tx) =>
           tx.work.enqueueClaimed(
             nodes.map((n) => work('t1', 's1', n, { runAt: 1000 })),
@@ -155,6 +158,8 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
           items.map((i) => [i.node, i.claimedBy, i.claimExpires, i.attempts, i.runAt, i.payload]),
           nodes.map((n) => [n, 'e1#1', 1000 + LEASE, 1, 1000, null]),
         );
+        stop();
+        assert.equal(woken, 1, 'the work listeners were told once, at commit');
         // Exactly the stored rows (ids included), as claimWork would have returned them.
         const listed = await store.tx((tx) => tx.work.listForTraversal('t1'));
         assert.deepEqual(listed, items);

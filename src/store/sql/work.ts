@@ -69,6 +69,8 @@ export function workRepository(
       // RETURNING gives no order the databases promise: the new ids, ascending, are the rows in
       // the order they were inserted (one statement, one transaction, an increasing key).
       const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      // Not due for anyone else, but progress: watchers (the console's feed) wake on it.
+      touched();
       return items.map((w, i) => ({
         id: ids[i]!,
         rootStackId: w.rootStackId,
