@@ -13,7 +13,7 @@ import { runSliced, type Sliceable } from '../../util/loop-slice.js';
  */
 
 /** One kind letter per implementation: plugin, template (nested stack), unknown. */
-export type KindLetter = 'p' | 't' | 'u';
+type KindLetter = 'p' | 't' | 'u';
 
 /** The bound resources of a template, in parallel arrays (one entry per resource, not an object each). */
 export interface ResourceTable {
@@ -90,8 +90,13 @@ export function headDigests(
   return { context, outputs: snippetDigest(getOwn(data, outputsKey) as Json | undefined) };
 }
 
-export function kindLetter(kind: string): KindLetter {
+function kindLetter(kind: string): KindLetter {
   return kind === 'plugin' ? 'p' : kind === 'template' ? 't' : 'u';
+}
+
+/** A resource's entry in `ResourceTable.types`. */
+export function typeEntry(implementation: { kind: string; type: string }): string {
+  return `${kindLetter(implementation.kind)}:${implementation.type}`;
 }
 
 /** Digests computed while a bind still held its document (bindTemplateSliced's `digests`). */
@@ -135,7 +140,7 @@ function* digestsSteps(definition: StackDefinition, record: TemplateRecord): Sli
     if (++i % 256 === 0) yield;
     names.push(name);
     digests.push(snippetDigest(getOwn(snippets, name)));
-    types.push(`${kindLetter(resource.implementation.kind)}:${resource.implementation.type}`);
+    types.push(typeEntry(resource.implementation));
     requires.push(resource.requires);
   }
   const disabled = Object.keys(snippets).filter((name) => !definition.resources.has(name));

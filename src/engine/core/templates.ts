@@ -11,6 +11,7 @@ import {
 import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
 import {
   type DeferredConstraints,
+  type DefineOptions,
   defineStackSteps,
   type StackDefinition,
 } from '../../template/stack-definition.js';
@@ -171,7 +172,9 @@ export function bindTemplate(
   limits: TemplateLimits,
   deferredConstraints?: DeferredConstraints,
 ): StackDefinition {
-  return runToEnd(bindSteps(record, stack, types, limits, deferredConstraints));
+  return runToEnd(
+    bindSteps(record, stack, types, limits, deferredConstraints ? { deferredConstraints } : {}),
+  );
 }
 
 /**
@@ -185,22 +188,8 @@ export async function bindTemplateSliced(
   limits: TemplateLimits,
   options: BindOptions = {},
 ): Promise<StackDefinition> {
-  const { deferredConstraints, parsed } = options;
-  // A big YAML document is parsed by a worker thread; JSON parses in slices here.
-  const text = record.template;
-  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
-  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
-  const steps = bindSteps(
-    record,
-    stack,
-    types,
-    limits,
-    deferredConstraints,
-    parsedYaml,
-    parsed,
-    options.digests,
-  );
-  return runSliced(steps);
+  const parsedYaml = await bigYamlOffLoop(record, limits, options.parsed);
+  return runSliced(bindSteps(record, stack, types, limits, { ...options, parsedYaml }));
 }
 
 export interface BindOptions {
@@ -211,20 +200,29 @@ export interface BindOptions {
   digests?: boolean;
 }
 
-function* bindSteps(
+/**
+ * A big YAML text not parsed yet, parsed by a worker thread into JSON text (which parses in
+ * slices here); undefined for anything else (JSON parses in slices, small YAML in one call).
+ */
+export async function bigYamlOffLoop(
+  record: TemplateRecord,
+  limits: TemplateLimits,
+  parsed: SourceDocument | undefined,
+): Promise<string | undefined> {
+  const text = record.template;
+  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
+  return bigYaml ? yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+}
+
+/** How a stored template is bound for `stack` (strictly), beside the template itself. */
+export function definitionOptions(
   record: TemplateRecord,
   stack: StackIdentity,
   types: TypeCatalog,
   limits: TemplateLimits,
-  deferredConstraints?: DeferredConstraints,
-  parsedYaml?: string,
-  parsed?: SourceDocument,
-  digests?: boolean,
-): Sliceable<StackDefinition> {
-  // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
-  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml, parsed);
-  const template = yield* parseTemplateSteps(source);
-  const definition = yield* defineStackSteps(template, {
+  deferredConstraints: DeferredConstraints | undefined,
+): DefineOptions {
+  return {
     ...(deferredConstraints ? { deferredConstraints } : {}),
     files: record.files,
     environment: environmentFromJSON(record.environment, limits),
@@ -236,9 +234,26 @@ function* bindSteps(
     stackId: stack.stackId,
     stackName: stack.stackName,
     projectId: stack.projectId,
-  });
+  };
+}
+
+function* bindSteps(
+  record: TemplateRecord,
+  stack: StackIdentity,
+  types: TypeCatalog,
+  limits: TemplateLimits,
+  options: BindOptions & { parsedYaml?: string | undefined },
+): Sliceable<StackDefinition> {
+  const { parsedYaml, parsed } = options;
+  // A JSON document (or a YAML one a worker parsed) parses in slices too; other YAML in one call.
+  const source = yield* parseSourceSteps(record.url, record.template, limits, parsedYaml, parsed);
+  const template = yield* parseTemplateSteps(source);
+  const definition = yield* defineStackSteps(
+    template,
+    definitionOptions(record, stack, types, limits, options.deferredConstraints),
+  );
   // Read from the document, which is released next.
-  if (digests) yield* keepDigestsSteps(definition, record);
+  if (options.digests) yield* keepDigestsSteps(definition, record);
   // Cached for the operation's length: it keeps what it shares of the document, not the rest.
   source.release();
   return definition;

@@ -1,12 +1,10 @@
 import type { StackRecord, TemplateRecord } from '../../store/contract.js';
-import type { ParentFacade } from '../../template/facade.js';
 import {
   type DeferredConstraints,
   defineStackSteps,
   type StackDefinition,
 } from '../../template/stack-definition.js';
-import { parseSourceSteps, SLICED_JSON_BYTES, SourceDocument, sourceFormat } from '../../template/source.js';
-import { yamlToJsonOffLoop } from '../../template/yaml-off-loop.js';
+import { parseSourceSteps, SourceDocument } from '../../template/source.js';
 import { parseTemplateSteps } from '../../template/template.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
@@ -15,12 +13,12 @@ import {
   decodeDigests,
   headDigests,
   keepDigests,
-  kindLetter,
   snippetDigest,
   type TemplateDigests,
+  typeEntry,
 } from '../core/digests.js';
-import { environmentFromJSON } from '../core/templates.js';
-import { CONVERGING } from './update-diff.js';
+import { bigYamlOffLoop, definitionOptions } from '../core/templates.js';
+import { converged } from './update-diff.js';
 import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
 import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chunks.js';
 
@@ -60,8 +58,7 @@ export async function partialBind(
 ): Promise<PartialBind | undefined> {
   const { stack, record } = input;
   const templateId = stack.templateId;
-  if (!templateId || !stack.convergence) return undefined;
-  if (stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
+  if (!templateId || !converged(stack)) return undefined;
   // Block-style YAML is split into chunks and compared with the stack's template text, chunk by
   // chunk: nothing but the head and the bound chunks is parsed.
   const limits = deps.settings.limits;
@@ -85,23 +82,17 @@ export async function partialBind(
       : await fromDocument(deps, input, prev, unsettled);
   if (!found) return undefined;
   const { source, scope, head } = found;
+  const options = definitionOptions(
+    record,
+    input.identity,
+    deps.plugins.typeCatalog,
+    limits,
+    input.deferredConstraints,
+  );
   const definition = await runSliced(
     (function* (): Sliceable<StackDefinition> {
       const template = yield* parseTemplateSteps(source);
-      return yield* defineStackSteps(template, {
-        ...(input.deferredConstraints ? { deferredConstraints: input.deferredConstraints } : {}),
-        files: record.files,
-        environment: environmentFromJSON(record.environment, limits),
-        ...(record.facade ? { facade: record.facade as unknown as ParentFacade } : {}),
-        ...(input.identity.topLevel ? { topLevel: true } : {}),
-        strict: true,
-        types: deps.plugins.typeCatalog,
-        limits,
-        stackId: input.identity.stackId,
-        stackName: input.identity.stackName,
-        projectId: input.identity.projectId,
-        stubs: scope.stubs,
-      });
+      return yield* defineStackSteps(template, { ...options, stubs: scope.stubs });
     })(),
   );
   for (const name of scope.affected) {
@@ -135,8 +126,7 @@ async function fromDocument(
   const { record, parsed } = input;
   const limits = deps.settings.limits;
   const text = record.template;
-  const bigYaml = !parsed && text.length >= SLICED_JSON_BYTES && sourceFormat(text) === 'yaml';
-  const parsedYaml = bigYaml ? await yamlToJsonOffLoop(text, limits.maxDocumentDepth) : undefined;
+  const parsedYaml = await bigYamlOffLoop(record, limits, parsed);
   const source = await runSliced(parseSourceSteps(record.url, text, limits, parsedYaml, parsed));
   // Parsed once: a full bind after all (a parameter changed...) takes this document.
   input.parsed = source;
@@ -226,7 +216,7 @@ function digestsOf(
   for (const [name, resource] of definition.resources) {
     names.push(name);
     snippets.push(bound.has(name) ? digestOf(name) : prev.table.snippets[index.get(name)!]!);
-    types.push(`${kindLetter(resource.implementation.kind)}:${resource.implementation.type}`);
+    types.push(typeEntry(resource.implementation));
     requires.push(resource.requires);
   }
   const all = definition.template.resources;

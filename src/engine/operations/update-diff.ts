@@ -15,12 +15,12 @@ import { type PlannedDiff, PartialMiss } from '../core/traversal.js';
  */
 
 /** Completed traversals that leave every live row converged to the stack's template. */
-export const CONVERGING: ReadonlySet<StackAction> = new Set<StackAction>([
-  'CREATE',
-  'UPDATE',
-  'ROLLBACK',
-  'ADOPT',
-]);
+const CONVERGING: ReadonlySet<StackAction> = new Set<StackAction>(['CREATE', 'UPDATE', 'ROLLBACK', 'ADOPT']);
+
+/** Whether every live row of a convergence stack is converged to its template (see CONVERGING). */
+export function converged(stack: StackRecord): boolean {
+  return stack.convergence && stack.status === 'COMPLETE' && CONVERGING.has(stack.action);
+}
 
 /** The diff an update of `stack` to `definition` can be planned from, or undefined (the full comparison). */
 export async function planFromDiff(
@@ -32,8 +32,7 @@ export async function planFromDiff(
   partial?: { prevTemplateId: string; removed: readonly string[]; affected: ReadonlySet<string> },
 ): Promise<PlannedDiff | undefined> {
   if (partial) return fromPartial(stack, definition, partial);
-  if (!stack.convergence || stack.status !== 'COMPLETE' || !CONVERGING.has(stack.action)) return undefined;
-  if (!stack.templateId) return undefined;
+  if (!converged(stack) || !stack.templateId) return undefined;
   const prev = decodeDigests(await tx.templates.digests(stack.templateId));
   const diff = prev && diffDigests(prev, next);
   if (!diff) return undefined;
@@ -60,8 +59,7 @@ function fromPartial(
   definition: StackDefinition,
   partial: { prevTemplateId: string; removed: readonly string[]; affected: ReadonlySet<string> },
 ): PlannedDiff {
-  const converged = stack.convergence && stack.status === 'COMPLETE' && CONVERGING.has(stack.action);
-  if (!converged || stack.templateId !== partial.prevTemplateId) throw new PartialMiss();
+  if (!converged(stack) || stack.templateId !== partial.prevTemplateId) throw new PartialMiss();
   return {
     removed: partial.removed,
     partial: true,
