@@ -1,4 +1,5 @@
 import { isNestedPlugin } from '../../resources/nested-type.js';
+import type { ResourcePlugin } from '../../resources/contract.js';
 import type { ResourceState } from '../../store/contract.js';
 import { isTemplateError } from '../../template/errors.js';
 import { diffProperties } from '../../template/properties/index.js';
@@ -47,8 +48,7 @@ export function unchangedResources(
     const resource = definition.resources.get(want.name);
     if (!resource || resource.implementation.kind !== 'plugin') continue;
     const plugin = deps.plugins.plugin(want.type);
-    // A type replaced on every update gets a node, which decides whether this is one.
-    if (!plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate) continue;
+    if (!plugin || nodeAtEveryUpdate(plugin)) continue;
     // An external resource is left alone while it names the same object (its properties are ignored).
     if (isExternal(row, resource)) {
       if (sameExternal(definition, resource, row)) unchanged.set(want.name, rowOutput(deps, row, stackId));
@@ -80,6 +80,15 @@ export function unchangedResources(
     unchanged.set(want.name, rowOutput(deps, row, stackId));
   }
   return unchanged;
+}
+
+/**
+ * A plugin type whose resources get a node at every update, whatever their definition: no
+ * plugin (the node reports it), a nested stack (its child's template may change), a type
+ * replaced on every update (the node decides whether this is one).
+ */
+export function nodeAtEveryUpdate(plugin: ResourcePlugin | undefined): boolean {
+  return !plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate === true;
 }
 
 function settled(row: ResourceState, type: string): boolean {

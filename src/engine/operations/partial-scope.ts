@@ -1,10 +1,10 @@
-import { isNestedPlugin } from '../../resources/nested-type.js';
 import type { ResourceStubs } from '../../template/stubs.js';
 import type { ResourceTypeInfo } from '../../template/types.js';
 import type { Sliceable } from '../../util/loop-slice.js';
 import type { EngineDeps } from '../core/deps.js';
 import type { TemplateDigests } from '../core/digests.js';
 import { withDependents } from './update-diff.js';
+import { nodeAtEveryUpdate } from '../nodes/unchanged.js';
 
 /*
  * What a partial bind (partial-bind.ts) binds: changed or new resources, those always visited,
@@ -119,6 +119,5 @@ function reverseEdges(
 /** Types whose node runs at every update (update-diff.ts), and stored kinds that are not a plugin's. */
 function alwaysVisited(deps: EngineDeps, typed: string, info: ResourceTypeInfo | undefined): boolean {
   if (!typed.startsWith('p:') || !info) return true;
-  const plugin = deps.plugins.plugin(typed.slice(2));
-  return !plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate === true;
+  return nodeAtEveryUpdate(deps.plugins.plugin(typed.slice(2)));
 }

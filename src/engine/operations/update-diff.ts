@@ -1,9 +1,9 @@
-import { isNestedPlugin } from '../../resources/nested-type.js';
 import type { StackAction, StackRecord, Tx } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import type { EngineDeps } from '../core/deps.js';
 import { decodeDigests, diffDigests, type TemplateDigests } from '../core/digests.js';
 import { type PlannedDiff, PartialMiss } from '../core/traversal.js';
+import { nodeAtEveryUpdate } from '../nodes/unchanged.js';
 
 /*
  * An update planned from a diff: the new template compared with the stack's, resource by
@@ -84,8 +84,7 @@ function alwaysVisited(deps: EngineDeps, definition: StackDefinition): string[] 
       names.push(name);
       continue;
     }
-    const plugin = deps.plugins.plugin(resource.implementation.type);
-    if (!plugin || isNestedPlugin(plugin) || plugin.replacedOnUpdate) names.push(name);
+    if (nodeAtEveryUpdate(deps.plugins.plugin(resource.implementation.type))) names.push(name);
   }
   return names;
 }
