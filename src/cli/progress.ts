@@ -1,6 +1,6 @@
 import type { Engine, StackProgress } from '../engine/engine.js';
 import type { StackRecord } from '../store/contract.js';
-import { eventInfo } from './backends/embedded-views.js';
+import { eventLineInfo } from './backends/embedded-views.js';
 import type { WaitDisplay } from './backend.js';
 import { StackFailed } from './errors.js';
 import {
@@ -145,9 +145,10 @@ export async function waitAndReport(
   let lastAction = '';
 
   const plain = async (progress: StackProgress) => {
-    const events = await store.tx((tx) => tx.events.list(stackId, { afterId: lastEvent }));
+    // On the read connection, narrow rows: a 100,000-resource operation tells 200,000 events.
+    const events = await store.read((tx) => tx.events.lines(stackId, lastEvent));
     lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events) log(eventLine(eventInfo(e), display.colour));
+    for (const e of events) log(eventLine(eventLineInfo(e), display.colour));
     const view = history.view(progress);
     const { done, total } = progress.counts;
     const counts = `${done}/${total}`;

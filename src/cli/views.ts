@@ -65,7 +65,10 @@ export function eventView(event: EventInfo): Record<string, unknown> {
 }
 
 /** An event as `--wait` prints it, one line each; with `colour`, its status coloured. */
-export function eventLine(event: EventInfo, colour = false): string {
+export function eventLine(
+  event: Pick<EventInfo, 'resourceName' | 'status' | 'reason' | 'time'>,
+  colour = false,
+): string {
   const style = colour ? statusStyle(event.status) : undefined;
   const status = style ? styled(style, event.status) : event.status;
   return `${event.time} [${event.resourceName}]: ${status}  ${event.reason}\n`;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Engine } from '../../src/engine/engine.js';
 import { Harness } from './harness.js';
 
 const T = 'OS::Heat::TestResource';
@@ -36,6 +37,12 @@ resources:
     const rows = await h.rows('s');
     const slow = rows.find((r) => r.name === 'slow')!;
     assert.equal(`${slow.action}_${slow.status}`, 'DELETE_IN_PROGRESS', 'the slow delete is polled');
+    // A stack's delete removes a row once its resource is gone (retained or not), as Heat does.
+    const stackId = (await h.stack('s')).id;
+    assert.deepEqual(
+      (await h.deps.store.tx((tx) => tx.resources.listAll(stackId))).map((r) => r.name),
+      ['slow'],
+    );
     assert.equal(await h.status('s'), 'DELETE_IN_PROGRESS');
 
     await h.settle();
@@ -76,6 +83,27 @@ resources:
       .map((e) => e.resourceName);
     assert.deepEqual(order, ['c', 'b', 'a']);
     assert.deepEqual(await h.live(), []);
+  });
+
+  it('a stack delete binds no template that cannot retain a resource', async () => {
+    const h = await Harness.create();
+    await h.create(
+      's',
+      `heat_template_version: 2018-08-31
+resources:
+  a: {type: ${T}, properties: {value: a}}
+  b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, output]}}}
+`,
+    );
+    await h.settle();
+    // Another engine process (an empty template cache) runs the delete.
+    h.engine = new Engine(h.deps);
+    const { id, templateId } = await h.stack('s');
+    await h.delete('s');
+    await h.settle();
+    assert.equal(await h.status('s'), 'DELETE_COMPLETE');
+    assert.deepEqual(await h.live(), []);
+    assert.equal(h.engine.cache.peek(templateId!, id), undefined, 'the template was not bound');
   });
 
   it('a resource removed by an update is deleted, unless it is retained', async () => {

@@ -52,6 +52,19 @@ export function eventsContract(open: () => Promise<Store>): void {
         assert.equal((await store.tx((tx) => tx.events.list('another-stack'))).length, 1);
         assert.equal(await store.tx((tx) => tx.events.latestId(s.id)), all[3]!.id);
         assert.equal(await store.tx((tx) => tx.events.latestId('no-such-stack')), 0);
+        // A follower's narrow rows: what a log line shows, after an id, of this stack only.
+        assert.deepEqual(
+          await store.read((tx) => tx.events.lines(s.id, all[1]!.id)),
+          [all[2]!, all[3]!].map(({ id, resourceName, action, status, reason, createdAt }) => ({
+            id,
+            resourceName,
+            action,
+            status,
+            reason,
+            createdAt,
+          })),
+        );
+        assert.deepEqual(await store.read((tx) => tx.events.lines(s.id, all[3]!.id)), []);
       }));
   });
 

@@ -301,6 +301,33 @@ export function resourcesContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.tx((tx) => tx.resources.updateMany([])), new Set());
       }));
 
+    it('removeMany removes each row under its own compare-and-swap', () =>
+      withStore(open, async (store) => {
+        const [a, b, c, d] = await store.tx((tx) =>
+          tx.resources.insert(['a', 'b', 'c', 'd'].map((n) => resource('s1', n))),
+        );
+        await store.tx((tx) => tx.resources.update(c!.id, 0, null, { engineId: 'other' }));
+        await store.tx((tx) => tx.resources.update(b!.id, 0, null, { engineId: 'me' }));
+        const removed = await store.tx((tx) =>
+          tx.resources.removeMany([
+            { id: a!.id, expectedKey: 0, expectedEngine: null },
+            // The lock holder's own removal.
+            { id: b!.id, expectedKey: 1, expectedEngine: 'me' },
+            // Lost races: a lock held by another engine, a stale key; a row already gone.
+            { id: c!.id, expectedKey: 1, expectedEngine: null },
+            { id: d!.id, expectedKey: 3, expectedEngine: null },
+            { id: a!.id + 1000, expectedKey: 0, expectedEngine: null },
+          ]),
+        );
+        assert.deepEqual(
+          [...removed].sort((x, y) => x - y),
+          [a!.id, b!.id],
+        );
+        const left = await store.tx((tx) => tx.resources.listAll('s1'));
+        assert.deepEqual(left.map((r) => r.name).sort(), ['c', 'd']);
+        assert.deepEqual(await store.tx((tx) => tx.resources.removeMany([])), new Set());
+      }));
+
     it('points the rows it is given at a new template, and only those', () =>
       withStore(open, async (store) => {
         const rows = await store.tx((tx) =>

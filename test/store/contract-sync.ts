@@ -99,6 +99,37 @@ export function syncContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.tx((tx) => tx.sync.getMany(traversalId, [])), []);
       }));
 
+    it('a counted report only counts down: no input stored, none read when not asked for', () =>
+      withStore(open, async (store) => {
+        const { stackId, traversalId } = await stackWithTraversal(store);
+        await store.tx((tx) =>
+          tx.sync.insert([
+            point(traversalId, stackId, 'c:1', { waiting: 2 }),
+            point(traversalId, stackId, 'u:2', { waiting: 1 }),
+          ]),
+        );
+        const ready = await store.tx((tx) =>
+          tx.sync.report(traversalId, [
+            { node: 'c:1', from: 'c:3', data: 1, counted: true },
+            { node: 'c:1', from: 'c:4', data: 2, counted: true },
+            { node: 'u:2', from: 'c:3', data: 3 },
+            // A point that is not there: nothing to count down.
+            { node: 'c:404', from: 'c:3', data: 1, counted: true },
+          ]),
+        );
+        assert.deepEqual([...ready].sort(), ['c:1', 'u:2']);
+        const points = await store.tx((tx) => tx.sync.getMany(traversalId, ['c:1', 'u:2']));
+        assert.deepEqual(points.map((p) => [p.node, p.waiting, p.inputs]).sort(), [
+          ['c:1', 0, {}],
+          ['u:2', 0, { 'c:3': 3 }],
+        ]);
+        const bare = await store.read((tx) => tx.sync.getMany(traversalId, ['u:2'], { inputs: false }));
+        assert.deepEqual(
+          bare.map((p) => [p.node, p.waiting, p.inputs]),
+          [['u:2', 0, {}]],
+        );
+      }));
+
     it('concurrent reports from distinct predecessors all count', () =>
       withStore(open, async (store) => {
         const { stackId, traversalId } = await stackWithTraversal(store);

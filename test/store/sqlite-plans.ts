@@ -83,6 +83,8 @@ async function exercise(store: Store): Promise<void> {
       { id: a!.id, expectedKey: 1, expectedEngine: 'e', changes: { engineId: null } },
       { id: b!.id, expectedKey: 0, expectedEngine: null, changes: { engineId: null } },
     ]);
+    await tx.resources.removeMany([{ id: b!.id, expectedKey: 9, expectedEngine: null }]);
+    await tx.events.lines(s.id, 0);
     await tx.sync.get(t.id, 'u:1');
     await tx.sync.report(t.id, [{ node: 'u:2', from: 'u:1', data: { x: 1 } }]);
     await tx.sync.report(t.id, [{ node: 'u:2', from: 'u:1', data: { x: 1 } }]);

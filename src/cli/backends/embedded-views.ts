@@ -1,6 +1,6 @@
 import { heatTime } from '../../views/time.js';
 import { knownValue, type PreviewedChange, type PreviewedResource } from '../../engine/operations/preview.js';
-import type { EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
+import type { EventLine, EventRecord, ResourceRecord, StackRecord } from '../../store/contract.js';
 import type { EventInfo, PreviewChange, PreviewResource, ResourceInfo, StackInfo } from '../backend.js';
 
 /** The store's records in the terms the CLI prints (Heat's, as the API shows them). */
@@ -41,6 +41,18 @@ export function eventInfo(event: EventRecord): EventInfo {
     id: event.uuid,
     resourceName: event.resourceName,
     physicalId: event.physicalId ?? '',
+    status: `${event.action}_${event.status}`,
+    reason: event.reason,
+    time: heatTime(event.createdAt),
+  };
+}
+
+/** What an event's log line shows (views.ts eventLine). */
+export function eventLineInfo(
+  event: EventLine,
+): Pick<EventInfo, 'resourceName' | 'status' | 'reason' | 'time'> {
+  return {
+    resourceName: event.resourceName,
     status: `${event.action}_${event.status}`,
     reason: event.reason,
     time: heatTime(event.createdAt),

@@ -1,7 +1,7 @@
-import type { NewWork, StackRecord, Tx, WorkItem } from '../../store/contract.js';
+import type { NewWork, StackRecord, SyncReport, Tx, WorkItem } from '../../store/contract.js';
 import type { Json } from '../../util/json.js';
 import { finishTraversal } from './finish.js';
-import { CHECK_NODE, nodeKey } from './nodes.js';
+import { CHECK_NODE, nodeKey, parseNodeKey } from './nodes.js';
 
 /**
  * A node finished: tell every node that needs it, enqueue those that now have all their inputs
@@ -46,8 +46,12 @@ export async function propagateMany(
   // twice report once, and a dependent added meanwhile (a replacement's cleanup) is not missed.
   const marked = await tx.sync.markDone(traversalId, [...finished.keys()]);
   if (marked.length === 0) return [];
+  // A cleanup node reads no inputs: reported to, it is only counted down (marked once, above).
   const reports = marked.flatMap(({ node, dependents }) =>
-    dependents.map((dependent) => ({ node: dependent, from: node, data: finished.get(node)! })),
+    dependents.map((dependent): SyncReport => {
+      const report = { node: dependent, from: node, data: finished.get(node)! };
+      return parseNodeKey(dependent).kind === 'c' ? { ...report, counted: true } : report;
+    }),
   );
   const ready = await tx.sync.report(traversalId, reports);
   let claimed: WorkItem[] = [];

@@ -18,6 +18,7 @@ import {
 import { runNestedDelete } from './nested/nested.js';
 import { parseNodeKey } from '../core/nodes.js';
 import { NodeResolveContext } from '../context/resolver.js';
+import { mayDeclareDeletionPolicy } from '../../template/deletion-policy.js';
 import { backOffDelete, mayRetry, retryReason } from './retry.js';
 import { drop, retryLater, waitForLock } from '../context/node-work.js';
 import { finishCleanup } from './record.js';
@@ -174,6 +175,7 @@ export async function retained(
   row: ResourceRecord,
 ): Promise<boolean> {
   if (externalIdOf(row) !== undefined) return true;
+  if (!(await mayRetain(scope, row.templateId))) return false;
   const definition = await definitionFor(scope, row.templateId).catch(() => undefined);
   const resource = definition?.resources.get(row.name);
   const policy = resource?.definition.deletionPolicy;
@@ -181,4 +183,29 @@ export async function retained(
   const value =
     typeof policy === 'string' ? policy : new NodeResolveContext(definition, new Map()).resolve(policy);
   return typeof value === 'string' && value.toLowerCase() === 'retain';
+}
+
+/** Templates (immutable) known to give no resource a deletion policy, or to maybe give one. */
+const policyScans = new Map<string, boolean>();
+const POLICY_SCANS_KEPT = 256;
+
+/**
+ * Whether a resource of template `templateId` may be retained: a delete of a big stack asks for
+ * every row, and a scan of the text spares binding the whole template to find no policy in it.
+ */
+async function mayRetain(
+  scope: Pick<NodeScope, 'deps' | 'cache' | 'stack'>,
+  templateId: string | null,
+): Promise<boolean> {
+  if (!templateId || scope.cache.peek(templateId, scope.stack.id)) return true;
+  let may = policyScans.get(templateId);
+  if (may === undefined) {
+    const record = await scope.deps.store.read((tx) => tx.templates.get(templateId));
+    // No record: definitionFor finds none either (not retained); nothing to remember.
+    if (!record) return true;
+    may = mayDeclareDeletionPolicy(record.template);
+    policyScans.set(templateId, may);
+    if (policyScans.size > POLICY_SCANS_KEPT) policyScans.delete(policyScans.keys().next().value!);
+  }
+  return may;
 }

@@ -97,6 +97,12 @@ export interface EventRecord {
   createdAt: string;
 }
 
+/** What a log line of an event shows (`hearth ... --wait`): no uuid, type or physical id. */
+export type EventLine = Pick<
+  EventRecord,
+  'id' | 'resourceName' | 'action' | 'status' | 'reason' | 'createdAt'
+>;
+
 /** The resources table: one row per resource, and per replaced or replacing one. */
 export interface ResourceRepository {
   /** Inserts rows and returns them with their ids, in order. */
@@ -160,6 +166,11 @@ export interface ResourceRepository {
    */
   updateMany(writes: readonly LockedWrite[]): Promise<Set<number>>;
   /**
+   * Removes rows, each under the compare-and-swap of a locked write (`changes` unused): a stack's
+   * delete drops a row once its resource is gone. Returns the ids of the rows removed.
+   */
+  removeMany(writes: readonly Omit<LockedWrite, 'changes'>[]): Promise<Set<number>>;
+  /**
    * Unconditional write of many rows: records that they are converged to `templateId` as they
    * are (the unchanged resources of an update). Returns the number of rows written.
    */
@@ -187,4 +198,6 @@ export interface EventRepository {
   query(query: EventQuery): Promise<EventRecord[]>;
   /** The id of a stack's newest event (0 when it has none): where following its events starts. */
   latestId(stackId: string): Promise<number>;
+  /** A stack's events after `afterId`, oldest first, as log lines show them: narrow rows for a follower. */
+  lines(stackId: string, afterId: number): Promise<EventLine[]>;
 }

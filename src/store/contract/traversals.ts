@@ -43,6 +43,12 @@ export interface SyncReport {
   /** The finished node. */
   from: string;
   data: Json;
+  /**
+   * The node reads no inputs (a cleanup node): the report only counts down, storing nothing.
+   * Not idempotent then: the caller reports once (propagate does, after marking the sender done
+   * in the same transaction).
+   */
+  counted?: true;
 }
 
 /** The traversals table: one persisted graph per running operation. */
@@ -61,12 +67,19 @@ export interface TraversalRepository {
 export interface SyncPointRepository {
   insert(points: SyncPointRecord[]): Promise<void>;
   get(traversalId: string, node: string): Promise<SyncPointRecord | undefined>;
-  /** The points of `nodes` that exist, inputs included (one query for a batch of nodes). */
-  getMany(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]>;
+  /**
+   * The points of `nodes` that exist, inputs included (one query for a batch of nodes), or with
+   * `inputs` false none read (`inputs` is {}: cleanup nodes read none).
+   */
+  getMany(
+    traversalId: string,
+    nodes: readonly string[],
+    options?: { inputs?: boolean },
+  ): Promise<SyncPointRecord[]>;
   /**
    * Finished predecessors report: each report stores its data in the node's inputs and
    * decrements the node's `waiting`. Idempotent per (node, from): a repeated report changes
-   * nothing, so a unit of work that runs twice counts once. Reports to points that are gone (a
+   * nothing, so a unit of work that runs twice counts once (but a `counted` one). Reports to points that are gone (a
    * superseded traversal) are ignored. Returns the nodes whose `waiting` these reports brought to
    * 0 and that are not done: each node is returned once, by the call that completed it.
    */

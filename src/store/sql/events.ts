@@ -5,6 +5,7 @@ import { eventQuerySql } from './event-query.js';
 import { EVENTS, SERVICES } from './tables.js';
 
 const NEW_EVENT = EVENTS.omit('id');
+const EVENT_LINE = EVENTS.pick('id', 'resourceName', 'action', 'status', 'reason', 'createdAt');
 const EVENT_COLUMNS = [...NEW_EVENT.columnNames, 'root_stack_id'];
 const UPSERT_SERVICE = `${insertSql('services', SERVICES.columnNames, 1)}
   ON CONFLICT (engine_id) DO UPDATE SET
@@ -50,6 +51,14 @@ export function eventsRepository(db: SqlExecutor, dialect: Dialect): Tx['events'
       if (query.stackIds.length === 0) return [];
       const { sql, params } = eventQuerySql(query, dialect);
       return (await db.all(`SELECT * FROM events ${sql}`, params)).map((r) => EVENTS.decode(r));
+    },
+
+    async lines(stackId, afterId) {
+      const rows = await db.all(
+        `SELECT ${EVENT_LINE.columnNames.join(', ')} FROM events WHERE stack_id = $1 AND id > $2 ORDER BY id`,
+        [stackId, afterId],
+      );
+      return rows.map((r) => EVENT_LINE.decode(r));
     },
 
     async latestId(stackId) {

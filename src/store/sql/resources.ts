@@ -228,6 +228,19 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       return written;
     },
 
+    async removeMany(writes) {
+      const removed = new Set<number>();
+      const size = rowsPerStatement(dialect, 3);
+      for (let start = 0; start < writes.length; start += size) {
+        const chunk = writes.slice(start, start + size);
+        const params: SqlValue[] = [];
+        for (const w of chunk) params.push(w.id, w.expectedKey, w.expectedEngine);
+        for (const row of await db.all(removeManySql(dialect, chunk.length), params))
+          removed.add(Number(row.id));
+      }
+      return removed;
+    },
+
     async setTemplate(ids, templateId) {
       if (ids.length === 0) return 0;
       return db.run(`UPDATE resources SET template_id = $2 WHERE ${idIn}`, [JSON.stringify(ids), templateId]);
@@ -246,6 +259,23 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
       await db.run(`DELETE FROM resources WHERE ${idIn}`, [JSON.stringify(ids)]);
     },
   };
+}
+
+/**
+ * `DELETE FROM resources WHERE id IN (<the rows of w whose compare-and-swap holds>)`: the join
+ * finds each row by its key (SQLite's DELETE has no FROM), then the delete by id.
+ */
+function removeManySql(dialect: Dialect, rows: number): string {
+  return memoSql(`resources.removeMany ${dialect.name}*${rows}`, () => {
+    const tuples: string[] = [];
+    for (let r = 0, n = 1; r < rows; r++, n += 3)
+      tuples.push(`(${dialect.bigintParam(`$${n}`)}, ${dialect.bigintParam(`$${n + 1}`)}, $${n + 2})`);
+    return `WITH w (w_id, w_key, w_engine) AS (VALUES ${tuples.join(', ')})
+    DELETE FROM resources WHERE id IN (
+      SELECT r.id FROM w JOIN resources r ON r.id = w.w_id AND r.atomic_key = w.w_key
+        AND ${dialect.nullSafeEquals('r.engine_id', 'w.w_engine')})
+    RETURNING id`;
+  });
 }
 
 /**

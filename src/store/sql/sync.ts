@@ -69,7 +69,11 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
     return byNode;
   }
 
-  async function points(traversalId: string, nodes: readonly string[]): Promise<SyncPointRecord[]> {
+  async function points(
+    traversalId: string,
+    nodes: readonly string[],
+    options: { inputs?: boolean } = {},
+  ): Promise<SyncPointRecord[]> {
     if (nodes.length === 0) return [];
     // The columns the record needs: not the keys the caller gave, nor the root it doesn't use.
     const rows = await db.all(
@@ -77,10 +81,13 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
       [traversalId, nodeParam(nodes)],
     );
     if (rows.length === 0) return [];
-    const inputs = await inputsOf(
-      traversalId,
-      rows.map((r) => r.node as string),
-    );
+    const inputs =
+      options.inputs === false
+        ? new Map<string, Record<string, Json>>()
+        : await inputsOf(
+            traversalId,
+            rows.map((r) => r.node as string),
+          );
     return rows.map((row) => ({
       traversalId,
       node: row.node as string,
@@ -153,9 +160,12 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
         seen.add(key);
         return true;
       });
+      // A counted report stores nothing: the countdown below finds its point if there is one.
+      for (const { node, counted } of reports) if (counted) arrived.set(node, (arrived.get(node) ?? 0) + 1);
+      const stored = reports.filter((r) => !r.counted);
       const size = Math.min(500, Math.floor((dialect.maxParams - 1) / 3));
-      for (let start = 0; start < reports.length; start += size) {
-        const chunk = reports.slice(start, start + size);
+      for (let start = 0; start < stored.length; start += size) {
+        const chunk = stored.slice(start, start + size);
         const params: SqlValue[] = [traversalId];
         for (const { node, from, data } of chunk) params.push(node, from, encodeValue('json', data));
         for (const row of await db.all(reportInputsSql(chunk.length), params)) {

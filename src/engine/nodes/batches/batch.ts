@@ -39,15 +39,16 @@ export interface Loaded {
 }
 
 /**
- * One transaction: the stacks, traversals, sync points (with inputs) and rows of a batch. A unit
- * whose stack is gone, whose traversal is a visit (CHECK...) or whose stack timed out maps to undefined: the
- * single path knows what to do with it.
+ * One transaction: the stacks, traversals, sync points (with inputs, unless `inputs` is false:
+ * cleanup nodes read none) and rows of a batch. A unit whose stack is gone, whose traversal is a
+ * visit (CHECK...) or whose stack timed out maps to undefined: the single path knows what to do with it.
  */
 export async function loadBatch(
   deps: EngineDeps,
   cache: TemplateCache,
   running: ReadonlySet<number>,
   items: readonly WorkItem[],
+  inputs = true,
 ): Promise<Map<WorkItem, Loaded | undefined>> {
   const byTraversal = new Map<string, WorkItem[]>();
   for (const item of items) {
@@ -67,6 +68,7 @@ export async function loadBatch(
       const found = await tx.sync.getMany(
         traversalId,
         group.map((i) => i.node),
+        { inputs },
       );
       for (const point of found) points.set(`${traversalId} ${point.node}`, point);
     }
@@ -102,7 +104,10 @@ export async function loadBatch(
 export interface BatchWrite {
   row: ResourceRecord;
   expectedEngine: string | null;
+  /** What the row becomes; with `remove`, what its events tell it became. */
   changes: Partial<ResourceRecord>;
+  /** The row leaves the table instead (a stack's delete: nothing reads it again). */
+  remove?: true;
 }
 
 /**
@@ -164,9 +169,11 @@ export async function recordBatch(
     const events: NewEvent[] = [];
     const completed = drop.map((scope) => scope.item);
     const reports = new Map<string, { stack: StackRecord; finished: Map<string, Json> }>();
-    const written = await tx.resources.updateMany(
-      results.flatMap((result) => (result.write ? [toLockedWrite(result.write)] : [])),
-    );
+    const writes = results.flatMap((result) => (result.write ? [result.write] : []));
+    const written = await tx.resources.updateMany(writes.filter((w) => !w.remove).map(toLockedWrite));
+    const removals = writes.filter((w) => w.remove);
+    if (removals.length > 0)
+      for (const id of await tx.resources.removeMany(removals.map(toLockedWrite))) written.add(id);
     for (const { scope, write, events: told, output } of results) {
       if (write) {
         if (!written.has(write.row.id)) {

@@ -37,7 +37,7 @@ export class CleanupBatch {
 
   /** Runs what it can of `items`; returns the items left for the single path. */
   async run(items: readonly WorkItem[]): Promise<WorkItem[]> {
-    const loaded = await loadBatch(this.deps, this.cache, this.running, items);
+    const loaded = await loadBatch(this.deps, this.cache, this.running, items, false);
     const single: WorkItem[] = [];
     const drop: NodeScope[] = [];
     const results: BatchResult[] = [];
@@ -116,7 +116,10 @@ export class CleanupBatch {
     return this.finished(scope, row, plugin.inRow ? null : d.holder!, true);
   }
 
-  /** The row deleted (`deleted`) or only dropped from the database; purged when the traversal ends. */
+  /**
+   * The row deleted (`deleted`) or only dropped from the database. A stack's delete removes it
+   * now, as Heat does; another traversal's cleanup marks it, purged when the traversal ends.
+   */
   private finished(
     scope: NodeScope,
     row: ResourceRecord,
@@ -133,6 +136,7 @@ export class CleanupBatch {
         row,
         expectedEngine: holder,
         changes: { engineId: null, action: 'DELETE', status: 'COMPLETE', reason, progress: null },
+        ...(scope.traversal?.action === 'DELETE' ? { remove: true as const } : {}),
       },
       events: (next) => [
         ...(toldStart ? [resourceEvent(next, 'DELETE', 'IN_PROGRESS', 'state changed', now)] : []),
