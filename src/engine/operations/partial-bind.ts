@@ -21,6 +21,7 @@ import { bigYamlOffLoop, definitionOptions } from '../core/templates.js';
 import { converged } from './update-diff.js';
 import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
 import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chunks.js';
+import { changedChunks } from '../../template/yaml-window.js';
 
 /*
  * An update that binds what changed: when the stack's template was bound with the same context
@@ -75,10 +76,11 @@ export async function partialBind(
   );
   const prev = decodeDigests(stored);
   if (!prev) return undefined;
-  const before = prevText === undefined ? undefined : yamlChunks(prevText);
+  const changed =
+    chunks && prevText !== undefined ? chunkChanges(prevText, record.template, chunks) : undefined;
   const found =
-    chunks && before
-      ? await fromChunks(deps, input, prev, chunks, before, unsettled)
+    chunks && changed
+      ? await fromChunks(deps, input, prev, chunks, changed, unsettled)
       : await fromDocument(deps, input, prev, unsettled);
   if (!found) return undefined;
   const { source, scope, head } = found;
@@ -106,6 +108,21 @@ export async function partialBind(
   );
   source.release();
   return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
+}
+
+/**
+ * Which chunks differ from the previous text's: found from the lines between the first and the
+ * last difference of the two texts (yaml-window.ts), else by cutting the previous text whole.
+ */
+function chunkChanges(
+  prevText: string,
+  text: string,
+  chunks: YamlChunks,
+): ((name: string) => boolean) | undefined {
+  const window = changedChunks(prevText, text, chunks);
+  if (window) return (name) => window.has(name);
+  const before = yamlChunks(prevText);
+  return before && ((name) => before.resources.get(name) !== chunks.resources.get(name));
 }
 
 /** What a partial bind binds: the document of the head and the bound snippets, and its scope. */
@@ -164,7 +181,7 @@ async function fromChunks(
   input: PartialBindInput,
   prev: TemplateDigests,
   chunks: YamlChunks,
-  before: YamlChunks,
+  changed: (name: string) => boolean,
   unsettled: readonly string[],
 ): Promise<Found | undefined> {
   const { record } = input;
@@ -174,7 +191,7 @@ async function fromChunks(
       deps,
       prev,
       [...chunks.resources.keys()],
-      (name, i) => i === undefined || before.resources.get(name) !== chunks.resources.get(name),
+      (name, i) => i === undefined || changed(name),
       unsettled,
     ),
   );
