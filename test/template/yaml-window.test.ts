@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { yamlChunks } from '../../src/template/yaml-chunks.js';
-import { changedChunks, commonEnds } from '../../src/template/yaml-window.js';
+import { changedChunks, chunkLayout, commonEnds, editChunks } from '../../src/template/yaml-window.js';
 
 const BASE = `heat_template_version: 2018-08-31
 resources:
@@ -122,5 +122,66 @@ describe('changedChunks', () => {
       assert.deepEqual([...found].sort(), [...byWholeCut(before, text)].sort(), `${before}\n---\n${text}`);
     }
     assert.ok(agreed > 100, `only ${agreed} comparisons`);
+  });
+
+  it('editChunks: the same changes from the stored layout alone, the removed and added names, each chunk by name', () => {
+    let seed = 11;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const pool = [
+      '  r{i}: {type: OS::Heat::Value, properties: {value: v{i}}}',
+      '  r{i}:',
+      '    type: OS::Heat::Value',
+      '    properties: {value: w{i}}',
+      '',
+      '  # note {i}',
+    ];
+    let agreed = 0;
+    for (let round = 0; round < 300; round++) {
+      const lines = ['heat_template_version: 2018-08-31', 'resources:'];
+      for (let i = 0; i < 12; i++)
+        lines.push(pool[random(2)]!.replaceAll('{i}', String(i)), pool[2 + random(4)]!);
+      const before = [...lines, ...(random(2) ? ['outputs:', '  o: {value: 1}'] : [])].join('\n') + '\n';
+      const after = before.split('\n');
+      for (let edits = 1 + random(3); edits > 0; edits--) {
+        const at = 2 + random(after.length - 3);
+        const line = pool[random(pool.length)]!.replaceAll('{i}', String(random(20)));
+        const kind = random(3);
+        if (kind === 0) after.splice(at, 1);
+        else if (kind === 1) after.splice(at, 0, line);
+        else after[at] = line;
+      }
+      const text = after.join('\n');
+      const old = yamlChunks(before);
+      const now = yamlChunks(text);
+      if (!old || !now) continue;
+      const had = (name: string) => old.resources.has(name);
+      const edit = editChunks(before, text, chunkLayout(old)!, had);
+      if (!edit) continue;
+      agreed++;
+      const context = `${before}\n---\n${text}`;
+      assert.deepEqual([...edit.changed].sort(), [...byWholeCut(before, text)].sort(), context);
+      const gone = old.names.filter((name) => !now.resources.has(name));
+      assert.deepEqual([...edit.removed].sort(), gone.sort(), context);
+      assert.deepEqual(
+        [...edit.added].sort(),
+        now.names.filter((name) => !old.resources.has(name)).sort(),
+        context,
+      );
+      assert.deepEqual(edit.layout, chunkLayout(now), context);
+      for (const name of now.names) {
+        const chunk: string = edit.chunkOf(name)!;
+        assert.equal(chunk.trimEnd(), now.resources.get(name)!.trimEnd(), context);
+      }
+    }
+    assert.ok(agreed > 100, `only ${agreed} comparisons`);
+  });
+
+  it('editChunks declines a name written again that the unchanged lines keep', () => {
+    const text = BASE.replace('  d: {type', '  b: {type');
+    const old = yamlChunks(BASE)!;
+    assert.equal(
+      editChunks(BASE, text, chunkLayout(old)!, (name) => old.resources.has(name)),
+      undefined,
+    );
   });
 });
