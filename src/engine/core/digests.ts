@@ -186,7 +186,14 @@ export function encodeDigests(digests: TemplateDigests): string {
     kinds.push(k);
   }
   // A name required but not bound (never, for a definition that bound) cannot be encoded: none stored.
-  const edges = requires.map((names) => names.map((name) => index.get(name) ?? -1).join(','));
+  const edges = requires.map((names) =>
+    // Most resources require none or one: no list of their own.
+    names.length === 0
+      ? ''
+      : names.length === 1
+        ? String(index.get(names[0]!) ?? -1)
+        : names.map((name) => index.get(name) ?? -1).join(','),
+  );
   return JSON.stringify({
     v: 2,
     c: digests.context,

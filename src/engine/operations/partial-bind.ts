@@ -121,7 +121,7 @@ export async function partialBind(
   const section = (source.data as Record<string, Json>).resources as Record<string, Json>;
   keepDigests(
     definition,
-    digestsOf(definition, head, prev, (name) => snippetDigest(section[name]), layout),
+    digestsOf(definition, head, prev, scope.index, (name) => snippetDigest(section[name]), layout),
   );
   source.release();
   return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
@@ -285,11 +285,10 @@ function digestsOf(
   definition: StackDefinition,
   head: { context: string; outputs: string },
   prev: TemplateDigests,
+  index: ReadonlyMap<string, number>,
   digestOf: (name: string) => string,
   layout: ChunkLayout | undefined,
 ): TemplateDigests {
-  const index = new Map<string, number>();
-  prev.table.names.forEach((name, i) => index.set(name, i));
   const bound = definition.partial!;
   const names: string[] = [];
   const snippets: string[] = [];

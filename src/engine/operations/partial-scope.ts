@@ -17,6 +17,8 @@ export interface PartialScope {
   affected: Set<string>;
   removed: string[];
   stubs: ResourceStubs;
+  /** Each stored name's place in the stored table. */
+  index: ReadonlyMap<string, number>;
 }
 
 /** Types whose binding reads other resources' snippets: a partial bind cannot vouch for them. */
@@ -100,7 +102,7 @@ export function* partialScopeSteps(
     const definition = stubDefinition(name, kind.type);
     stubs.set(name, { definition, implementation: kind.implementation, requires: requires[i]! });
   }
-  return { affected, removed, stubs: { all: present, resources: stubs } };
+  return { affected, removed, stubs: { all: present, resources: stubs }, index };
 }
 
 /**
