@@ -62,21 +62,25 @@ export function refersToNoFile(text: string): boolean {
   if (sourceFormat(text) !== 'yaml' || !text.includes('heat_template_version')) return false;
   if (text.includes('get_file') || text.includes('\\')) return false;
   const types = /\btype\b["']?[ ]*:[ ]*/g;
+  const end = /[,}\]\n#]/g;
+  // A big template names a few types many times: each distinct value is judged once.
+  const judged = new Set<string>();
   for (let m = types.exec(text); m; m = types.exec(text)) {
     const at = types.lastIndex;
     const quote = text[at];
     let value: string;
     if (quote === '"' || quote === "'") {
-      const end = text.indexOf(quote, at + 1);
-      if (end < 0) return false;
-      value = text.slice(at + 1, end);
+      const close = text.indexOf(quote, at + 1);
+      if (close < 0) return false;
+      value = text.slice(at + 1, close);
     } else {
-      const end = /[,}\]\n#]/g;
       end.lastIndex = at;
       const found = end.exec(text);
       value = text.slice(at, found ? found.index : text.length).trim();
     }
+    if (judged.has(value)) continue;
     if (value === '' || /^[|>[{&*!]/.test(value) || isTemplateType(value)) return false;
+    judged.add(value);
   }
   return true;
 }

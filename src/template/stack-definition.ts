@@ -21,7 +21,7 @@ import type { DefinedResource, Implementation, StackDefinition } from './stack-d
 import type { ParentFacade } from './facade.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
-import { bindCount, type ResourceStubs, stubDefinition } from './stubs.js';
+import { bindCount, type ResourceStubs } from './stubs.js';
 
 export type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
 export type { ResourceStubs } from './stubs.js';
@@ -177,7 +177,7 @@ function* defineUnannotated(
     }
   }
   const bound = stubs ? new Set(enabled.keys()) : undefined;
-  if (stubs) for (const [name, stub] of stubs.resources) enabled.set(name, stubDefinition(name, stub.type));
+  if (stubs) for (const [name, stub] of stubs.resources) enabled.set(name, stub.definition);
   context.bindResources(enabled, resourceNames);
 
   nesting.counter.resources += enabled.size;
@@ -194,14 +194,9 @@ function* defineUnannotated(
   const graph = new DependencyGraph<string>();
   const resources = new Map<string, DefinedResource>();
   for (const [name, def] of enabled) {
+    // The stubs come after the bound resources (enabled's order): they take the loop below.
+    if (bound && !bound.has(name)) break;
     graph.addNode(name);
-    const stub = bound && !bound.has(name) ? stubs!.resources.get(name) : undefined;
-    if (stub) {
-      for (const required of stub.requires) graph.addEdge(name, required);
-      const implementation = { kind: 'plugin' as const, type: stub.type, info: stub.info };
-      resources.set(name, { definition: def, implementation, requires: stub.requires });
-      continue;
-    }
     const requires =
       def.externalId === undefined
         ? dependenciesOf(def, template, conditions, scope, context)
@@ -211,6 +206,15 @@ function* defineUnannotated(
     resources.set(name, { definition: def, implementation, requires });
     bindCount.resources++;
     yield;
+  }
+  if (stubs) {
+    let stubbed = 0;
+    for (const [name, stub] of stubs.resources) {
+      if (++stubbed % 1024 === 0) yield;
+      graph.addNode(name);
+      for (const required of stub.requires) graph.addEdge(name, required);
+      resources.set(name, stub);
+    }
   }
   addImplicitDependencies(resources, graph, context);
   // The types' checks against each other run where their own checks do (see implement).
@@ -246,11 +250,12 @@ function* defineUnannotated(
   }
 
   // get_attr reads are checked once every type is known (reads may come before their target).
+  let checked = 0;
   for (const [name, resource] of resources) {
     const impl = resource.implementation;
     if (impl.kind === 'plugin') context.checkAttributeReads(name, impl.info);
     else if (impl.kind === 'template') context.checkAttributeReads(name, nestedTypeInfo(impl.stack));
-    yield;
+    if (++checked % 256 === 0) yield;
   }
 
   return {

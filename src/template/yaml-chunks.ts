@@ -14,6 +14,13 @@ export interface YamlChunks {
   head: string;
   /** Each resource's chunk (its key line through the line before the next key), by name. */
   resources: Map<string, string>;
+  /** The names in the text's order, and where each chunk starts (yaml-window.ts compares by offsets). */
+  names: string[];
+  starts: number[];
+  /** Where the last chunk's lines end: the next top-level key's line, or the text's end. */
+  end: number;
+  /** The indentation of the resources' keys. */
+  indent: number;
 }
 
 /** Characters that may change what other lines mean (anchors, aliases, tags, tabs...). */
@@ -27,6 +34,9 @@ export function yamlChunks(text: string): YamlChunks | undefined {
   if (UNSAFE.test(text) || text.includes('<<') || /^(---|\.\.\.)/m.test(text)) return undefined;
   const head: string[] = [];
   const resources = new Map<string, string>();
+  const names: string[] = [];
+  const starts: number[] = [];
+  let sectionEnd = text.length;
   let inResources = false;
   let seenResources = false;
   let indent = -1;
@@ -50,7 +60,10 @@ export function yamlChunks(text: string): YamlChunks | undefined {
       const line = text.slice(pos, next);
       const key = TOP_KEY.exec(line);
       if (!key) return undefined;
-      if (inResources) close();
+      if (inResources) {
+        close();
+        sectionEnd = pos;
+      }
       inResources = key[1] === 'resources';
       if (inResources) {
         const rest = key[2]?.trim() ?? '';
@@ -69,6 +82,8 @@ export function yamlChunks(text: string): YamlChunks | undefined {
         close();
         current = name;
         from = pos;
+        names.push(name);
+        starts.push(pos);
       }
       end = next;
     } else if (current !== undefined) {
@@ -78,7 +93,48 @@ export function yamlChunks(text: string): YamlChunks | undefined {
   }
   close();
   if (!seenResources) return undefined;
-  return { head: head.join('\n'), resources };
+  return { head: head.join('\n'), resources, names, starts, end: sectionEnd, indent };
+}
+
+/**
+ * The chunks of the lines `from` to `to` of a text whose resources' keys are at `indent`, read as
+ * yamlChunks reads them (`from` starts a key line, `to` a line), or undefined where yamlChunks
+ * would decline these lines: what yaml-window.ts reads of the previous text, the lines that changed.
+ */
+export function regionChunks(
+  text: string,
+  from: number,
+  to: number,
+  indent: number,
+): Map<string, string> | undefined {
+  const region = text.slice(from, to);
+  if (UNSAFE.test(region) || region.includes('<<')) return undefined;
+  const resources = new Map<string, string>();
+  let current: string | undefined;
+  let start = from;
+  let end = from;
+  for (let pos = from; pos < to;) {
+    let next = text.indexOf('\n', pos);
+    if (next < 0 || next > to) next = to;
+    let at = pos;
+    while (at < next && text.charCodeAt(at) === 0x20) at++;
+    const blank = at === next || text.charCodeAt(at) === 0x23;
+    if (!blank) {
+      if (at - pos < indent) return undefined;
+      if (at - pos === indent) {
+        const name = plainName(text, at);
+        if (name === undefined || (name.length <= 5 && SPECIAL.test(name))) return undefined;
+        if (resources.has(name) || name === current) return undefined;
+        if (current !== undefined) resources.set(current, text.slice(start, end));
+        current = name;
+        start = pos;
+      } else if (current === undefined) return undefined;
+    } else if (current === undefined) return undefined;
+    end = next;
+    pos = next + 1;
+  }
+  if (current !== undefined) resources.set(current, text.slice(start, end));
+  return resources;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { decodeDigests } from '../../src/engine/core/digests.js';
 import { bindCount } from '../../src/template/stubs.js';
 import { Harness } from './harness.js';
 
@@ -34,6 +35,12 @@ async function bound(fn: () => Promise<unknown>): Promise<number> {
   return bindCount.resources - before;
 }
 
+/** The chunk layout stored with the stack's template's digests (template/yaml-window.ts). */
+async function layout(h: Harness) {
+  const stack = await h.stack('s');
+  return decodeDigests(await h.deps.store.tx((tx) => tx.templates.digests(stack.templateId!)))?.layout;
+}
+
 /** The error an operation fails with. */
 async function failure(fn: () => Promise<unknown>): Promise<string> {
   try {
@@ -60,6 +67,9 @@ describe('updates that bind what changed', () => {
     assert.equal(await h.status('s'), 'UPDATE_COMPLETE');
     // r1005 and the four after it in its chain.
     assert.equal(count, 5);
+    // The text's chunk layout is stored with each template, so the next update cuts no text whole.
+    const updated = chains(n, { 1005: `{type: ${T}, properties: {value: ${value(1005, 'changed')}}}` });
+    assert.deepEqual(await layout(h), { start: 46, end: updated.length, indent: 2 });
     assert.match((await valueOf(h, 'r1009'))!, /^v1009-v1008-v1007-v1006-changed-v1004/);
     // A new resource, one removed: the update binds the new one (the removed one's cleanup reads
     // its snippet in the previous template, which this process binds whole).

@@ -209,6 +209,19 @@ export function queryPlanTests(): void {
       });
     });
 
+    it("an update's rows read by name are looked up by name, not read through the stack's index in id order", async () => {
+      await withRecordingStore(async (driver, store) => {
+        driver.statements.clear();
+        await store.tx((tx) => tx.resources.listStatesByName('s', ['a']));
+        const [sql] = driver.statements;
+        const plan = await driver.inner.query(`EXPLAIN QUERY PLAN ${sql}`, ['s', '["a"]']);
+        assert.match(
+          String(plan[0]?.detail),
+          /USING INDEX resources_by_stack_name \(stack_id=\? AND name=\?\)/,
+        );
+      });
+    });
+
     it('the monitoring counts read indexes only: no table row is read, whatever the size', async () => {
       await withRecordingStore(async (driver, store) => {
         driver.statements.clear();

@@ -3,6 +3,8 @@ import type { TemplateRecord } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
+import { yamlChunks } from '../../template/yaml-chunks.js';
+import { type ChunkLayout, chunkLayout } from '../../template/yaml-window.js';
 
 /*
  * What an update compares to plan from a diff (update-diff.ts), and what a partial bind stands
@@ -37,6 +39,11 @@ export interface TemplateDigests {
   table: ResourceTable;
   /** Names in the resources section left out by their condition. */
   disabled: readonly string[];
+  /**
+   * Where the text's resources lie when it is block-style YAML cut into chunks that name the
+   * section's resources (template/yaml-window.ts): the next update reads only what changed.
+   */
+  layout?: ChunkLayout;
 }
 
 const DIGEST_CHARS = 16;
@@ -143,14 +150,29 @@ function* digestsSteps(definition: StackDefinition, record: TemplateRecord): Sli
     types.push(typeEntry(resource.implementation));
     requires.push(resource.requires);
   }
-  const disabled = Object.keys(snippets).filter((name) => !definition.resources.has(name));
-  return { ...head, table: { names, snippets: digests, types, requires }, disabled };
+  const keys = Object.keys(snippets);
+  const disabled = keys.filter((name) => !definition.resources.has(name));
+  const layout = resourcesKey === 'resources' ? layoutOf(record.template, keys) : undefined;
+  return {
+    ...head,
+    table: { names, snippets: digests, types, requires },
+    disabled,
+    ...(layout ? { layout } : {}),
+  };
+}
+
+/** The layout of a text's chunks, when they name the parsed resources section's keys, in order. */
+function layoutOf(text: string, keys: readonly string[]): ChunkLayout | undefined {
+  const chunks = yamlChunks(text);
+  if (!chunks || chunks.names.length !== keys.length) return undefined;
+  for (let i = 0; i < keys.length; i++) if (chunks.names[i] !== keys[i]) return undefined;
+  return chunkLayout(chunks);
 }
 
 /**
  * Stored form: `{"v":2, "c": context, "o": outputs, "n": [names], "d": "digests, concatenated",
  * "t": [distinct types], "k": [type index per resource], "r": "i,j;;k" (indices of the required
- * names, `;` between resources), "x": [disabled names]}`.
+ * names, `;` between resources), "x": [disabled names], "l": [start, end, indent] (the layout, if any)}`.
  */
 export function encodeDigests(digests: TemplateDigests): string {
   const { names, snippets, types, requires } = digests.table;
@@ -164,7 +186,14 @@ export function encodeDigests(digests: TemplateDigests): string {
     kinds.push(k);
   }
   // A name required but not bound (never, for a definition that bound) cannot be encoded: none stored.
-  const edges = requires.map((names) => names.map((name) => index.get(name) ?? -1).join(','));
+  const edges = requires.map((names) =>
+    // Most resources require none or one: no list of their own.
+    names.length === 0
+      ? ''
+      : names.length === 1
+        ? String(index.get(names[0]!) ?? -1)
+        : names.map((name) => index.get(name) ?? -1).join(','),
+  );
   return JSON.stringify({
     v: 2,
     c: digests.context,
@@ -175,6 +204,7 @@ export function encodeDigests(digests: TemplateDigests): string {
     k: kinds,
     r: edges.join(';'),
     x: digests.disabled,
+    ...(digests.layout ? { l: [digests.layout.start, digests.layout.end, digests.layout.indent] } : {}),
   });
 }
 
@@ -184,7 +214,7 @@ const NO_NAMES: readonly string[] = Object.freeze([]);
 export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
   if (!text) return undefined;
   const parsed = JSON.parse(text) as Record<string, unknown>;
-  const { c, o, n, d, t, k, r, x } = parsed;
+  const { c, o, n, d, t, k, r, x, l } = parsed;
   if (parsed.v !== 2 || typeof c !== 'string' || typeof o !== 'string' || typeof d !== 'string')
     return undefined;
   if (
@@ -218,7 +248,17 @@ export function decodeDigests(text: string | undefined | null): TemplateDigests 
     }
     requires[i] = required;
   }
-  return { context: c, outputs: o, table: { names, snippets, types, requires }, disabled: x as string[] };
+  const layout =
+    Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v))
+      ? { start: l[0] as number, end: l[1] as number, indent: l[2] as number }
+      : undefined;
+  return {
+    context: c,
+    outputs: o,
+    table: { names, snippets, types, requires },
+    disabled: x as string[],
+    ...(layout ? { layout } : {}),
+  };
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

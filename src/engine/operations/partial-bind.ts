@@ -21,6 +21,13 @@ import { bigYamlOffLoop, definitionOptions } from '../core/templates.js';
 import { converged } from './update-diff.js';
 import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
 import { chunksText, type YamlChunks, yamlChunks } from '../../template/yaml-chunks.js';
+import {
+  type ChunkEdit,
+  type ChunkLayout,
+  changedChunks,
+  chunkLayout,
+  editChunks,
+} from '../../template/yaml-window.js';
 
 /*
  * An update that binds what changed: when the stack's template was bound with the same context
@@ -64,24 +71,36 @@ export async function partialBind(
   const limits = deps.settings.limits;
   // Over the size limit: the full bind refuses it, in its words.
   if (Buffer.byteLength(record.template, 'utf8') > limits.maxDocumentBytes) return undefined;
-  const chunks = yamlChunks(record.template);
+  const text = record.template;
+  // A JSON document is parsed whole; YAML is compared with the stack's text first.
+  const yaml = text.charCodeAt(0) !== 0x7b;
   const [stored, unsettled, prevText] = await deps.store.tx(
     async (tx) =>
       [
         await tx.templates.digests(templateId),
         (await tx.resources.listUnsettled(stack.id)).map((row) => row.name),
-        chunks ? (await tx.templates.get(templateId))?.template : undefined,
+        yaml ? (await tx.templates.get(templateId))?.template : undefined,
       ] as const,
   );
   const prev = decodeDigests(stored);
   if (!prev) return undefined;
-  const before = prevText === undefined ? undefined : yamlChunks(prevText);
-  const found =
-    chunks && before
-      ? await fromChunks(deps, input, prev, chunks, before, unsettled)
-      : await fromDocument(deps, input, prev, unsettled);
+  // Asked only of names the edit's lines add: the stored names' set is built for the first.
+  let known: Set<string> | undefined;
+  const had = (name: string) => (known ??= new Set([...prev.table.names, ...prev.disabled])).has(name);
+  const edit =
+    prevText !== undefined && prev.layout ? editChunks(prevText, text, prev.layout, had) : undefined;
+  let found: Found | undefined;
+  if (edit) found = await fromEdit(deps, input, prev, edit, unsettled);
+  else {
+    const chunks = yaml ? yamlChunks(text) : undefined;
+    const changed = chunks && prevText !== undefined ? chunkChanges(prevText, text, chunks) : undefined;
+    found =
+      chunks && changed
+        ? await fromChunks(deps, input, prev, chunks, changed, unsettled)
+        : await fromDocument(deps, input, prev, unsettled);
+  }
   if (!found) return undefined;
-  const { source, scope, head } = found;
+  const { source, scope, head, layout } = found;
   const options = definitionOptions(
     record,
     input.identity,
@@ -102,10 +121,25 @@ export async function partialBind(
   const section = (source.data as Record<string, Json>).resources as Record<string, Json>;
   keepDigests(
     definition,
-    digestsOf(definition, head, prev, (name) => snippetDigest(section[name])),
+    digestsOf(definition, head, prev, scope.index, (name) => snippetDigest(section[name]), layout),
   );
   source.release();
   return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
+}
+
+/**
+ * Which chunks differ from the previous text's: found from the lines between the first and the
+ * last difference of the two texts (yaml-window.ts), else by cutting the previous text whole.
+ */
+function chunkChanges(
+  prevText: string,
+  text: string,
+  chunks: YamlChunks,
+): ((name: string) => boolean) | undefined {
+  const window = changedChunks(prevText, text, chunks);
+  if (window) return (name) => window.has(name);
+  const before = yamlChunks(prevText);
+  return before && ((name) => before.resources.get(name) !== chunks.resources.get(name));
 }
 
 /** What a partial bind binds: the document of the head and the bound snippets, and its scope. */
@@ -114,6 +148,8 @@ interface Found {
   source: SourceDocument;
   scope: PartialScope;
   head: { context: string; outputs: string };
+  /** The new text's chunk layout, when it was read in chunks. */
+  layout?: ChunkLayout;
 }
 
 /** A template handed parsed (the API's body) or parsed here: each snippet's digest compared. */
@@ -143,8 +179,10 @@ async function fromDocument(
     partialScopeSteps(
       deps,
       prev,
-      Object.keys(snippets),
-      (name, i) => i === undefined || stored[i] !== snippetDigest(snippets[name]),
+      {
+        names: Object.keys(snippets),
+        changed: (name, i) => i === undefined || stored[i] !== snippetDigest(snippets[name]),
+      },
       unsettled,
     ),
   );
@@ -164,24 +202,66 @@ async function fromChunks(
   input: PartialBindInput,
   prev: TemplateDigests,
   chunks: YamlChunks,
-  before: YamlChunks,
+  changed: (name: string) => boolean,
   unsettled: readonly string[],
 ): Promise<Found | undefined> {
   const { record } = input;
-  const limits = deps.settings.limits;
   const scope = await runSliced(
     partialScopeSteps(
       deps,
       prev,
-      [...chunks.resources.keys()],
-      (name, i) => i === undefined || before.resources.get(name) !== chunks.resources.get(name),
+      { names: chunks.names, changed: (name, i) => i === undefined || changed(name) },
       unsettled,
     ),
   );
   if (!scope) return undefined;
+  return parseBound(deps, record, prev, scope, chunksText(chunks, scope.affected), chunkLayout(chunks));
+}
+
+/** Resources away from an edit looked up one by one (each a search of the text): at most these. */
+const LOOKUPS = 32;
+
+/** An edit of a text whose layout the stored digests have (yaml-window.ts): its lines alone read. */
+async function fromEdit(
+  deps: EngineDeps,
+  input: PartialBindInput,
+  prev: TemplateDigests,
+  edit: ChunkEdit,
+  unsettled: readonly string[],
+): Promise<Found | undefined> {
+  const { record } = input;
+  const scope = await runSliced(partialScopeSteps(deps, prev, edit, unsettled));
+  if (!scope) return undefined;
+  const text = record.template;
+  let whole: YamlChunks | undefined;
+  const chunkOf =
+    scope.affected.size <= LOOKUPS
+      ? edit.chunkOf
+      : (name: string) => (whole ??= yamlChunks(text))?.resources.get(name);
+  // The lines before the resources (the head's, `resources:` among them), the bound chunks, the rest.
+  const parts = [text.slice(0, edit.layout.start)];
+  for (const name of scope.affected) {
+    const chunk = chunkOf(name);
+    if (chunk === undefined) return undefined;
+    parts.push(chunk, '\n');
+  }
+  parts.push(text.slice(edit.layout.end));
+  return parseBound(deps, record, prev, scope, parts.join(''), edit.layout);
+}
+
+/** The head and the bound chunks parsed, each chunk read as the one entry it was cut as. */
+async function parseBound(
+  deps: EngineDeps,
+  record: TemplateRecord,
+  prev: TemplateDigests,
+  scope: PartialScope,
+  text: string,
+  layout: ChunkLayout | undefined,
+): Promise<Found | undefined> {
+  const limits = deps.settings.limits;
   let doc: SourceDocument;
   try {
-    doc = await runSliced(parseSourceSteps(record.url, chunksText(chunks, scope.affected), limits));
+    doc = await runSliced(parseSourceSteps(record.url, text, limits));
   } catch {
     // What the head and these chunks alone cannot say (an error): the whole document says it.
     return undefined;
@@ -196,7 +276,8 @@ async function fromChunks(
   const head = headDigests(data as Record<string, Json>, record, 'resources', 'outputs');
   if (head.context !== prev.context || head.outputs !== prev.outputs) return undefined;
   const reduced = { ...(data as Record<string, Json>), resources: section };
-  return { source: new SourceDocument(record.url, record.template, 'yaml', reduced, doc.shape), scope, head };
+  const source = new SourceDocument(record.url, record.template, 'yaml', reduced, doc.shape);
+  return { source, scope, head, ...(layout ? { layout } : {}) };
 }
 
 /** The new template's digests: the bound snippets' computed, the stubs' as stored (their snippets are the same). */
@@ -204,10 +285,10 @@ function digestsOf(
   definition: StackDefinition,
   head: { context: string; outputs: string },
   prev: TemplateDigests,
+  index: ReadonlyMap<string, number>,
   digestOf: (name: string) => string,
+  layout: ChunkLayout | undefined,
 ): TemplateDigests {
-  const index = new Map<string, number>();
-  prev.table.names.forEach((name, i) => index.set(name, i));
   const bound = definition.partial!;
   const names: string[] = [];
   const snippets: string[] = [];
@@ -221,5 +302,5 @@ function digestsOf(
   }
   const all = definition.template.resources;
   const disabled = [...bound].filter((name) => all.has(name) && !definition.resources.has(name));
-  return { ...head, table: { names, snippets, types, requires }, disabled };
+  return { ...head, table: { names, snippets, types, requires }, disabled, ...(layout ? { layout } : {}) };
 }

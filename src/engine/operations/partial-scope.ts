@@ -1,4 +1,5 @@
-import type { ResourceStubs } from '../../template/stubs.js';
+import type { DefinedResource, Implementation } from '../../template/stack-definition-types.js';
+import { type ResourceStubs, stubDefinition } from '../../template/stubs.js';
 import type { ResourceTypeInfo } from '../../template/types.js';
 import type { Sliceable } from '../../util/loop-slice.js';
 import type { EngineDeps } from '../core/deps.js';
@@ -16,6 +17,8 @@ export interface PartialScope {
   affected: Set<string>;
   removed: string[];
   stubs: ResourceStubs;
+  /** Each stored name's place in the stored table. */
+  index: ReadonlyMap<string, number>;
 }
 
 /** Types whose binding reads other resources' snippets: a partial bind cannot vouch for them. */
@@ -24,32 +27,54 @@ export function acrossResources(info: ResourceTypeInfo): boolean {
 }
 
 /**
- * The scope of a partial bind of the template whose resources section names `names`, given
- * which of them `changed` (`prevIndex`: its place in the stored table, undefined for a new one).
+ * The new template's names against the stored table's: all of them, with which `changed`
+ * (`prevIndex`: its place in the stored table, undefined for a new one); or only what an edit
+ * of the text changed, removed and added (template/yaml-window.ts), the others kept.
+ */
+export type NamesEdit =
+  | { names: readonly string[]; changed: (name: string, prevIndex: number | undefined) => boolean }
+  | { changed: ReadonlySet<string>; removed: ReadonlySet<string>; added: ReadonlySet<string> };
+
+/**
+ * The scope of a partial bind of the template whose resources section's names `edit` tells.
  * Undefined when the stored types cannot stand in, or a name disabled by its condition is back
  * (it may be enabled now: what named it in depends_on requires it again).
  */
 export function* partialScopeSteps(
   deps: EngineDeps,
   prev: TemplateDigests,
-  names: readonly string[],
-  changed: (name: string, prevIndex: number | undefined) => boolean,
+  edit: NamesEdit,
   unsettled: readonly string[],
 ): Sliceable<PartialScope | undefined> {
   const { names: before, types, requires } = prev.table;
   const index = new Map<string, number>();
   for (let i = 0; i < before.length; i++) index.set(before[i]!, i);
-  const present = new Set(names);
-  for (const name of prev.disabled) if (present.has(name)) return undefined;
   const seeds: string[] = [];
-  let step = 0;
-  for (const name of names) {
-    if (++step % 1024 === 0) yield;
-    if (changed(name, index.get(name))) seeds.push(name);
+  let present: ReadonlySet<string>;
+  let removed: string[];
+  // Whether a stored name is still there (the edit's removed names are few: no lookup in all).
+  let kept: (name: string) => boolean;
+  if ('names' in edit) {
+    present = new Set(edit.names);
+    let step = 0;
+    for (const name of edit.names) {
+      if (++step % 1024 === 0) yield;
+      if (edit.changed(name, index.get(name))) seeds.push(name);
+    }
+    removed = before.filter((name) => !present.has(name));
+    kept = (name) => present.has(name);
+  } else {
+    present = new EditedNames(before, index, prev.disabled, edit.removed, edit.added);
+    seeds.push(...edit.changed);
+    removed = [...edit.removed].filter((name) => index.has(name));
+    kept = (name) => !edit.removed.has(name);
   }
-  const removed = before.filter((name) => !present.has(name));
+  for (const name of prev.disabled) if (present.has(name)) return undefined;
   // Per distinct type: what stands in for its stubs, and whether its node runs at every update.
-  const kinds = new Map<string, { type: string; info: ResourceTypeInfo | undefined; always: boolean }>();
+  const kinds = new Map<
+    string,
+    { type: string; info: ResourceTypeInfo | undefined; always: boolean; implementation?: Implementation }
+  >();
   for (let i = 0; i < before.length; i++) {
     const typed = types[i]!;
     let kind = kinds.get(typed);
@@ -66,14 +91,18 @@ export function* partialScopeSteps(
   yield;
   const affected = withDependents(neededBy, [...seeds, ...removed]);
   for (const name of removed) affected.delete(name);
-  const stubs = new Map<string, { type: string; info: ResourceTypeInfo; requires: readonly string[] }>();
+  const stubs = new Map<string, DefinedResource>();
   for (let i = 0; i < before.length; i++) {
+    if (i % 4096 === 0) yield;
     const name = before[i]!;
-    if (affected.has(name) || !present.has(name)) continue;
+    if (affected.has(name) || !kept(name)) continue;
     const kind = kinds.get(types[i]!)!;
-    stubs.set(name, { type: kind.type, info: kind.info!, requires: requires[i]! });
+    // A stub is a plugin's (the others are always visited, so bound): one implementation per type.
+    kind.implementation ??= { kind: 'plugin', type: kind.type, info: kind.info! };
+    const definition = stubDefinition(name, kind.type);
+    stubs.set(name, { definition, implementation: kind.implementation, requires: requires[i]! });
   }
-  return { affected, removed, stubs: { all: present, resources: stubs } };
+  return { affected, removed, stubs: { all: present, resources: stubs }, index };
 }
 
 /**
@@ -120,4 +149,42 @@ function reverseEdges(
 function alwaysVisited(deps: EngineDeps, typed: string, info: ResourceTypeInfo | undefined): boolean {
   if (!typed.startsWith('p:') || !info) return true;
   return nodeAtEveryUpdate(deps.plugins.plugin(typed.slice(2)));
+}
+
+/** The stored names (enabled, then disabled) less those removed, and those added: a set never built. */
+class EditedNames implements ReadonlySet<string> {
+  private readonly disabled: ReadonlySet<string>;
+  constructor(
+    private readonly names: readonly string[],
+    private readonly index: ReadonlyMap<string, number>,
+    disabled: readonly string[],
+    private readonly removed: ReadonlySet<string>,
+    private readonly added: ReadonlySet<string>,
+  ) {
+    this.disabled = new Set(disabled);
+  }
+  has(name: string): boolean {
+    if (this.added.has(name)) return true;
+    return (this.index.has(name) || this.disabled.has(name)) && !this.removed.has(name);
+  }
+  get size(): number {
+    return this.index.size + this.disabled.size - this.removed.size + this.added.size;
+  }
+  *[Symbol.iterator](): SetIterator<string> {
+    for (const name of this.names) if (!this.removed.has(name)) yield name;
+    for (const name of this.disabled) if (!this.removed.has(name)) yield name;
+    yield* this.added;
+  }
+  keys(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+  values(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+  *entries(): SetIterator<[string, string]> {
+    for (const name of this) yield [name, name];
+  }
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void): void {
+    for (const name of this) fn(name, name, this);
+  }
 }
