@@ -106,7 +106,7 @@ function killed(...reports: PhaseReport[]): number {
 describe('crash recovery with real processes', () => {
   it(
     'a 500-resource create, update and delete, their engines killed over and over, converge exactly',
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     (t) =>
       withStack(t, 0, async (crasher, template) => {
         const created = await crasher.phase({
@@ -158,7 +158,7 @@ describe('crash recovery with real processes', () => {
   it(
     'an update superseded by another while engines are killed converges to the newest template',
     // Fails when a kill leaves a create interrupted inside the plugin call (often, not always).
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     (t) =>
       withStack(t, 1, async (crasher, template) => {
         await crasher.phase({
@@ -197,7 +197,7 @@ describe('crash recovery with real processes', () => {
 
   it(
     'a create interrupted inside the plugin call, then superseded by an update, applies the update',
-    { timeout: 120_000 },
+    { timeout: 400_000 },
     async (t) => {
       const seed = SEED + 2;
       t.diagnostic(`seed ${seed} (reproduce with CRASH_SEED=${SEED})`);

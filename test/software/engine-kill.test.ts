@@ -63,6 +63,14 @@ describe('crash: the engine killed while 20 deployments wait', () => {
     await until(`20 deployments wait (${action})`, async () =>
       (await waiting(action)) === 20 ? true : undefined,
     );
+    // IN_PROGRESS comes before the deployment publishes its config: killed in between, an agent
+    // would see nothing to run until a new engine resumed it. Killed once every agent runs it.
+    await until(`every agent runs its ${action} config`, async () => {
+      const list = await agents(cloud);
+      return list.filter((a) => a.configs.some((c) => c.deploy_action === action)).length === 20
+        ? true
+        : undefined;
+    });
     engine.kill();
     assert.equal((await engine.exited).signal, 'SIGKILL');
 

@@ -159,7 +159,8 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
           nodes.map((n) => [n, 'e1#1', 1000 + LEASE, 1, 1000, null]),
         );
         stop();
-        assert.equal(woken, 1, 'the work listeners were told once, at commit');
+        // At commit; on PostgreSQL the channel's notification may tell them a second time.
+        assert.ok(woken >= 1, 'the work listeners were told at commit');
         // Exactly the stored rows (ids included), as claimWork would have returned them.
         const listed = await store.tx((tx) => tx.work.listForTraversal('t1'));
         assert.deepEqual(listed, items);
