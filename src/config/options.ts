@@ -48,6 +48,7 @@ export const NON_OPTION_ENV_VARIABLES: ReadonlySet<string> = new Set([
   'HEARTH_TEST_CONCURRENCY', // test suite: test files run at once in each pass
   'HEARTH_TEST_NEWCOMER', // test suite: 1 runs the newcomer test (a clone and its npm ci) outside CI
   'HEARTH_TEST_SCREENSHOTS', // test suite: 1 makes the console's browser test write docs/console/*.png
+  'HEARTH_TEST_REAL_OPENSTACK', // test suite: 1 starts the installed openstack client for every command (no fork server)
 ]);
 
 /**
