@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hearthNodeArgs } from '../support/hearth-command.js';
+import { until as poll } from '../support/poll.js';
 import { type CliResult, hearth } from './helpers.js';
 import { startServe } from './serve-process.js';
 import { parseJson, type StackView, Workdir } from './workdir.js';
@@ -28,16 +29,8 @@ resources:
   slow: {type: OS::Heat::TestResource, properties: {value: x, action_wait_secs: {create: 4}}}
 `;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + CEILING_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`gave up waiting for ${what}`);
-    await sleep(250);
-  }
+function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  return poll(what, probe, { ceilingMs: CEILING_MS, intervalMs: 250 });
 }
 
 function run(w: Workdir, args: string[], env: Record<string, string> = ON): CliResult {

@@ -7,6 +7,7 @@ import { sandboxCloud } from '../sandbox/support.js';
 import { type ServeProcess, startServe } from './serve-process.js';
 import { serverStack } from './server-stack.js';
 import { Workdir } from './workdir.js';
+import { until as poll } from '../support/poll.js';
 
 /** Seconds between observations: short, so that a heal comes within the test's patience. */
 const INTERVAL = 1;
@@ -95,15 +96,13 @@ describe('continuous observation and healing (stack create --observe --heal)', (
   /** Polls `check` until it returns a value, up to `ms`; the elapsed time with it. */
   async function until<T>(ms: number, what: string, check: () => Promise<T | undefined> | T | undefined) {
     const start = Date.now();
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return { value, elapsed: Date.now() - start };
-      if (Date.now() - start > ms) {
-        const stack = what.split(' ')[0]!;
-        assert.fail(`${what}: not within ${ms} ms\n${(await events(stack).catch(() => [])).join('\n')}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const stack = what.split(' ')[0]!;
+    const value = await poll(what, check, {
+      ceilingMs: ms,
+      intervalMs: 200,
+      detail: async () => (await events(stack).catch(() => [])).join('\n'),
+    });
+    return { value, elapsed: Date.now() - start };
   }
 
   /** The stack's server, once a new one (not `old`) is ACTIVE and the stack settled. */

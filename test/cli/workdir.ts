@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliResult } from './helpers.js';
 import { hearthNodeArgs } from '../support/hearth-command.js';
+import { until } from '../support/poll.js';
 
 // End-to-end tests drive the real `hearth` command: a temporary directory holds the templates and
 // the SQLite state, and every call is a new process, as a user at a terminal would run it.
@@ -169,12 +170,8 @@ export class Workdir {
   }
 
   /** Polls `probe` (which runs `hearth`) until it returns true; fails after `timeoutMs`. */
-  async until(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await probe())) {
-      if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
+  async until(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+    await until(what, probe, { ceilingMs: timeoutMs });
   }
 }
 

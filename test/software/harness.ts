@@ -12,6 +12,7 @@ import { Child, type Exit } from '../crash/harness.js';
 import { login, type SandboxCloud, sandboxCloud } from '../sandbox/support.js';
 import { CORPUS } from '../support/shared.js';
 import { type ServeProcess, startServe } from '../cli/serve-process.js';
+import { until as poll } from '../support/poll.js';
 
 /** The corpus folder of software-config templates (used in place). */
 export const SW_CORPUS = join(CORPUS, 'hot/software-config');
@@ -124,14 +125,8 @@ export async function registerAgent(cloud: SandboxCloud, serverId: string, occ: 
 export const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 /** Polls `probe` until it returns a value other than undefined; fails after `ms` (a ceiling). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await sleep(100);
-  }
+export function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
+  return poll(what, probe, { ceilingMs: ms });
 }
 
 /** Short leases and heartbeats: a restarted engine takes a killed one's work over quickly. */
