@@ -92,8 +92,17 @@ export function cachePath(file: string, command: string): string {
     return join(dir, name);
   } catch {
     const place = createHash('sha1').update(file).digest('hex').slice(0, 12);
-    return join(tmpdir(), 'hearth-code-cache', `${place}-${name}`);
+    // A folder of this user's own: code another user could write there would run as this one.
+    const user = process.getuid?.() ?? 'user';
+    return join(tmpdir(), `hearth-code-cache-${user}`, `${place}-${name}`);
   }
+}
+
+/** Whether `dir` is this user's alone (no one else could have put a cache in it). */
+function ownedPrivately(dir: string): boolean {
+  if (!process.getuid) return true;
+  const stat = statSync(dir);
+  return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
 }
 
 /**
@@ -117,6 +126,7 @@ export function commandKey(argv: readonly string[]): string {
 // The file: the header's length (4 bytes), the header as JSON, V8's data.
 function readCache(path: string, expected: Header): Buffer | undefined {
   try {
+    if (!ownedPrivately(dirname(path))) return undefined;
     const bytes = readFileSync(path);
     const length = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8')) as Header;
@@ -134,7 +144,8 @@ function writeCache(path: string, script: Script, header: Header): void {
     const json = Buffer.from(JSON.stringify(header), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32LE(json.length, 0);
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (!ownedPrivately(dirname(path))) return;
     writeFileSync(temporary, Buffer.concat([length, json, script.createCachedData()]));
     renameSync(temporary, path);
   } catch {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -109,8 +109,21 @@ describe('the CLI bundle code cache', () => {
     assert.equal((await node('check')).stdout, 'none');
   });
 
-  it('keeps the cache in the temporary directory when the bundle’s cannot be written', () => {
-    assert.ok(cachePath('/nonexistent/dir/hearth.cjs', 'x').startsWith(join(tmpdir(), 'hearth-code-cache')));
+  it('uses no cache from a folder another user could write in', async () => {
+    const file = bundle();
+    const node = child(file);
+    await node('stack', 'list');
+    assert.equal((await node('check')).stdout, 'used');
+    chmodSync(join(file, '..'), 0o777);
+    assert.equal((await node('check')).stdout, 'none');
+  });
+
+  it('keeps the cache in a temporary folder of its user’s when the bundle’s cannot be written', () => {
+    assert.ok(
+      cachePath('/nonexistent/dir/hearth.cjs', 'x').startsWith(
+        join(tmpdir(), `hearth-code-cache-${process.getuid!()}`),
+      ),
+    );
     assert.ok(cachePath(join(tmpdir(), 'hearth.cjs'), 'x').startsWith(join(tmpdir(), 'hearth.cjs.')));
   });
 
