@@ -187,6 +187,16 @@ describe('sandbox: Nova servers on Neutron networks', () => {
       now += 60_000;
       assert.equal((await show(bare)).status, 'ACTIVE');
 
+      // Nor is an interface made there on an ACTIVE server (Nova's 400).
+      const attach = await n.app.inject({
+        method: 'POST',
+        url: `/compute/v2.1/servers/${bare}/os-interface`,
+        headers: { 'x-auth-token': n.token },
+        payload: { interfaceAttachment: { net_id: net.id } },
+      });
+      assert.equal(attach.statusCode, 400, attach.body);
+      assert.match(attach.body, /subnet associated in order to apply security groups/);
+
       await n.create('subnets', { network_id: net.id, cidr: '10.0.0.0/24', ip_version: 4 });
       const later = await boot('later', net.id);
       now += 60_000;

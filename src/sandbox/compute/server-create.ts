@@ -9,7 +9,13 @@ import { findFlavor } from './flavors.js';
 import { findKeypair } from './keypairs.js';
 import { validMetadata } from './metadata.js';
 import { validTags } from './server-tags.js';
-import { failedBoot, initialTimeline, type ServerRecord, servers } from './server-state.js';
+import {
+  failedBoot,
+  initialTimeline,
+  SECURITY_GROUP_CANNOT_BE_APPLIED,
+  type ServerRecord,
+  servers,
+} from './server-state.js';
 
 /** POST /servers: Nova's checks, the quota, then the ports and volumes the server is given. */
 
@@ -178,10 +184,6 @@ function returnsReservation(server: Record<string, unknown>): boolean {
   if (TRUE.includes(value as string)) return true;
   throw invalidInput('return_reservation_id', value, `is not one of ${JSON.stringify([...TRUE, ...FALSE])}`);
 }
-
-/** Nova's SecurityGroupCannotBeApplied. */
-const SECURITY_GROUP_CANNOT_BE_APPLIED =
-  'Network requires port_security_enabled and subnet associated in order to apply security groups.';
 
 /** Creates the server; answers what Nova's 202 carries. */
 export function createServer(

@@ -85,6 +85,9 @@ export function statesOf(status: string) {
 }
 
 export const NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.';
+/** Nova's SecurityGroupCannotBeApplied: a port it would make on a network with port security and no subnet. */
+export const SECURITY_GROUP_CANNOT_BE_APPLIED =
+  'Network requires port_security_enabled and subnet associated in order to apply security groups.';
 
 /** The phases of a server whose boot fails: BUILD now, then ERROR with the fault (ports released). */
 export function failedBoot(now: number, noise: Noise, message: string, details: string): Phase[] {
