@@ -38,6 +38,12 @@ export interface PortBinder {
   unbindAll(serverId: string): void;
   /** The server's addresses by network name, fixed and floating, in the order its ports were bound. */
   addresses(serverId: string): Record<string, ServerAddress[]>;
+  /**
+   * Whether Nova can make a server's port on the network: Neutron applies security groups only to
+   * a port with an address, so a network with port security needs a subnet (Nova's
+   * SecurityGroupCannotBeApplied). An unknown network is `bind`'s to refuse.
+   */
+  securable(networkId: string): boolean;
   /** The network a server gets when the request names none: the project's only network, if it has one. */
   defaultNetwork(projectId: string): string | undefined;
   /**

@@ -29,6 +29,8 @@ export class FakePorts implements PortBinder {
     { portId: string; networkId: string; ip: string; mac: string; made: boolean; groups: string[] }[]
   >();
   defaultNetworkId: string | undefined = NETWORK_ID;
+  /** Networks with port security and no subnet yet: Nova cannot make a port there. */
+  readonly subnetless = new Set<string>();
   private next = 10;
 
   bind(projectId: string, serverId: string, nic: NicRequest) {
@@ -89,6 +91,9 @@ export class FakePorts implements PortBinder {
       });
     }
     return result;
+  }
+  securable(networkId: string) {
+    return !this.subnetless.has(networkId);
   }
   defaultNetwork() {
     return this.defaultNetworkId;

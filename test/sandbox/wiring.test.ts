@@ -140,4 +140,71 @@ describe('sandbox: Nova servers on Neutron networks', () => {
       await n.app.close();
     }
   });
+
+  // As Nova's SecurityGroupCannotBeApplied: never ACTIVE with no address (a Heat server's
+  // first_address would silently be ''); a retry once the subnet exists gets one.
+  it('a server on a network with no subnet yet fails its build; once the subnet exists one boots with an address', async () => {
+    let now = 1_000_000;
+    const n = await networkClient({ now: () => now });
+    try {
+      const net = await n.create('networks', { name: 'late' });
+      const boot = async (name: string, network: string) => {
+        const r = await n.app.inject({
+          method: 'POST',
+          url: '/compute/v2.1/servers',
+          headers: { 'x-auth-token': n.token },
+          payload: {
+            server: {
+              name,
+              flavorRef: '1',
+              imageRef: 'cirros-0.6.2-x86_64-disk',
+              networks: [{ uuid: network }],
+            },
+          },
+        });
+        assert.equal(r.statusCode, 202, r.body);
+        return r.json().server.id as string;
+      };
+      const show = async (id: string) =>
+        (
+          await n.app.inject({
+            method: 'GET',
+            url: `/compute/v2.1/servers/${id}`,
+            headers: { 'x-auth-token': n.token },
+          })
+        ).json().server;
+      const early = await boot('early', net.id);
+      assert.deepEqual((await n.call('GET', `/ports?device_id=${early}`)).body.ports, []);
+      now += 60_000;
+      const failed = await show(early);
+      assert.equal(failed.status, 'ERROR');
+      assert.match(failed.fault.message, /subnet associated in order to apply security groups/);
+      assert.deepEqual(failed.addresses, {});
+
+      // Without port security Nova makes the port, addressless, as Neutron allows.
+      const open = await n.create('networks', { name: 'open', port_security_enabled: false });
+      const bare = await boot('bare', open.id);
+      now += 60_000;
+      assert.equal((await show(bare)).status, 'ACTIVE');
+
+      // Nor is an interface made there on an ACTIVE server (Nova's 400).
+      const attach = await n.app.inject({
+        method: 'POST',
+        url: `/compute/v2.1/servers/${bare}/os-interface`,
+        headers: { 'x-auth-token': n.token },
+        payload: { interfaceAttachment: { net_id: net.id } },
+      });
+      assert.equal(attach.statusCode, 400, attach.body);
+      assert.match(attach.body, /subnet associated in order to apply security groups/);
+
+      await n.create('subnets', { network_id: net.id, cidr: '10.0.0.0/24', ip_version: 4 });
+      const later = await boot('later', net.id);
+      now += 60_000;
+      const active = await show(later);
+      assert.equal(active.status, 'ACTIVE');
+      assert.match(active.addresses.late[0].addr, /^10\.0\.0\.\d+$/);
+    } finally {
+      await n.app.close();
+    }
+  });
 });

@@ -9,7 +9,13 @@ import { findFlavor } from './flavors.js';
 import { findKeypair } from './keypairs.js';
 import { validMetadata } from './metadata.js';
 import { validTags } from './server-tags.js';
-import { initialTimeline, type ServerRecord, servers } from './server-state.js';
+import {
+  failedBoot,
+  initialTimeline,
+  SECURITY_GROUP_CANNOT_BE_APPLIED,
+  type ServerRecord,
+  servers,
+} from './server-state.js';
 
 /** POST /servers: Nova's checks, the quota, then the ports and volumes the server is given. */
 
@@ -271,10 +277,22 @@ export function createServer(
     for (const nic of nics) if (nic.portId === undefined) nic.securityGroups = groups;
   }
 
+  // As Nova's network allocation on the host: a port it would make where Neutron can give it no
+  // address fails the build (the API has answered 202), before any port is made or bound.
+  const unsecured = nics.find(
+    (nic) =>
+      nic.portId === undefined && nic.networkId !== undefined && !compute.ports.securable(nic.networkId),
+  );
+  if (unsecured) {
+    const message = `Build of instance ${id} aborted: ${SECURITY_GROUP_CANNOT_BE_APPLIED}`;
+    const details = `network ${unsecured.networkId!} has no subnet`;
+    record.timeline = failedBoot(now, ctx.noise(), message, details);
+  }
+
   ctx.state.transaction(() => {
     checkQuota(compute, caller.projectId, flavor.vcpus, flavor.ram);
     try {
-      for (const nic of nics) {
+      for (const nic of unsecured ? [] : nics) {
         const { portId } = compute.ports.bind(caller.projectId, id, nic);
         record.ports.push({ portId, networkId: nic.networkId ?? null });
       }

@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { conflict, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import type { NicRequest } from '../bindings.js';
 import { bodyObject, type Compute, invalidInput, member } from './common.js';
-import { currentPhase, type ServerRecord, statesOf } from './server-state.js';
+import {
+  currentPhase,
+  SECURITY_GROUP_CANNOT_BE_APPLIED,
+  type ServerRecord,
+  statesOf,
+} from './server-state.js';
 import { findServer } from './server-view.js';
 
 /**
@@ -98,6 +103,9 @@ export function registerInterfaces(app: FastifyInstance, compute: Compute): void
   app.post<ById>('/servers/:id/os-interface', async (request) => {
     const server = guard(request, request.params.id, 'attach_interface');
     const nic = nicOf(compute, request, server.projectId);
+    if (nic.portId === undefined && nic.networkId !== undefined && !compute.ports.securable(nic.networkId)) {
+      throw badRequest(SECURITY_GROUP_CANNOT_BE_APPLIED);
+    }
     // The server's project's port or network: another project's is Neutron's "not found".
     const { portId } = compute.ports.bind(server.projectId, server.id, nic);
     const ports = [...server.ports, { portId, networkId: nic.networkId ?? null }];

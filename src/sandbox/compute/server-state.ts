@@ -85,6 +85,18 @@ export function statesOf(status: string) {
 }
 
 export const NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.';
+/** Nova's SecurityGroupCannotBeApplied: a port it would make on a network with port security and no subnet. */
+export const SECURITY_GROUP_CANNOT_BE_APPLIED =
+  'Network requires port_security_enabled and subnet associated in order to apply security groups.';
+
+/** The phases of a server whose boot fails: BUILD now, then ERROR with the fault (ports released). */
+export function failedBoot(now: number, noise: Noise, message: string, details: string): Phase[] {
+  const at = now + noise.bootDelayMs;
+  return [
+    { at: now, status: 'BUILD' },
+    { at, status: 'ERROR', fault: { code: 500, message, details, created: at }, releasesPorts: true },
+  ];
+}
 
 /** The phases of a new server: BUILD now, then ACTIVE or ERROR, then maybe an error or its end. */
 export function initialTimeline(now: number, noise: Noise, random: Random, serverId: string): Phase[] {
@@ -92,13 +104,7 @@ export function initialTimeline(now: number, noise: Noise, random: Random, serve
   const timeline: Phase[] = [{ at: now, status: 'BUILD' }];
   if (happens(noise.bootFailureRate, random)) {
     const details = `Exceeded maximum number of retries. Exhausted all hosts available for retrying build failures for instance ${serverId}. (sandbox noise: bootFailureRate)`;
-    timeline.push({
-      at: activeAt,
-      status: 'ERROR',
-      fault: { code: 500, message: NO_VALID_HOST, details, created: activeAt },
-      releasesPorts: true,
-    });
-    return timeline;
+    return failedBoot(now, noise, NO_VALID_HOST, details);
   }
   timeline.push({ at: activeAt, status: 'ACTIVE' });
   if (happens(noise.errorAfterRate, random)) {

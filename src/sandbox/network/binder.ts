@@ -10,6 +10,7 @@ import {
   type Network,
   type Port,
   type SecurityGroup,
+  subnetsOf,
 } from './model.js';
 import { createPort, deletePort } from './ports.js';
 
@@ -195,6 +196,12 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
         }
       }
       return names;
+    },
+
+    securable(networkId: string) {
+      const network = state.get<Network & { port_security_enabled?: boolean }>(KIND.network, networkId);
+      if (!network || network.port_security_enabled === false) return true;
+      return subnetsOf(state, networkId).length > 0;
     },
 
     defaultNetwork(projectId: string) {
