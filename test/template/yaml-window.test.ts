@@ -20,6 +20,41 @@ outputs:
   o: {value: {get_attr: [b, value]}}
 `;
 
+/** The line kinds of a random template: resource key lines, then the lines that may follow one. */
+const POOL = [
+  '  r{i}: {type: OS::Heat::Value, properties: {value: v{i}}}',
+  '  r{i}:',
+  '    type: OS::Heat::Value',
+  '    properties: {value: w{i}}',
+  '',
+  '  # note {i}',
+];
+
+/**
+ * 300 random 12-resource templates (a seeded generator, so a failure replays), each with one to
+ * three lines removed, inserted or replaced: the text before and after.
+ */
+function* randomEdits(seed: number, extra: string[] = []): Generator<{ before: string; text: string }> {
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const pool = [...POOL, ...extra];
+  for (let round = 0; round < 300; round++) {
+    const lines = ['heat_template_version: 2018-08-31', 'resources:'];
+    for (let i = 0; i < 12; i++)
+      lines.push(pool[random(2)]!.replaceAll('{i}', String(i)), pool[2 + random(pool.length - 2)]!);
+    const before = [...lines, ...(random(2) ? ['outputs:', '  o: {value: 1}'] : [])].join('\n') + '\n';
+    const after = before.split('\n');
+    for (let edits = 1 + random(3); edits > 0; edits--) {
+      const at = 2 + random(after.length - 3);
+      const line = pool[random(pool.length)]!.replaceAll('{i}', String(random(20)));
+      const kind = random(3);
+      if (kind === 0) after.splice(at, 1);
+      else if (kind === 1) after.splice(at, 0, line);
+      else after[at] = line;
+    }
+    yield { before, text: after.join('\n') };
+  }
+}
+
 /** What cutting both texts whole finds: the new text's chunks not the same in the old. */
 function byWholeCut(before: string, text: string): Set<string> {
   const old = yamlChunks(before)!;
@@ -88,33 +123,8 @@ describe('changedChunks', () => {
   });
 
   it('agrees with cutting both texts whole on random line edits', () => {
-    let seed = 7;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-    const pool = [
-      '  r{i}: {type: OS::Heat::Value, properties: {value: v{i}}}',
-      '  r{i}:',
-      '    type: OS::Heat::Value',
-      '    properties: {value: w{i}}',
-      '',
-      '  # note {i}',
-      '      deeper: {i}',
-    ];
     let agreed = 0;
-    for (let round = 0; round < 300; round++) {
-      const lines = ['heat_template_version: 2018-08-31', 'resources:'];
-      for (let i = 0; i < 12; i++)
-        lines.push(pool[random(2)]!.replaceAll('{i}', String(i)), pool[2 + random(5)]!);
-      const before = [...lines, ...(random(2) ? ['outputs:', '  o: {value: 1}'] : [])].join('\n') + '\n';
-      const after = before.split('\n');
-      for (let edits = 1 + random(3); edits > 0; edits--) {
-        const at = 2 + random(after.length - 3);
-        const line = pool[random(pool.length)]!.replaceAll('{i}', String(random(20)));
-        const kind = random(3);
-        if (kind === 0) after.splice(at, 1);
-        else if (kind === 1) after.splice(at, 0, line);
-        else after[at] = line;
-      }
-      const text = after.join('\n');
+    for (const { before, text } of randomEdits(7, ['      deeper: {i}'])) {
       if (!yamlChunks(before) || !yamlChunks(text)) continue;
       const found = changed(before, text);
       if (!found) continue;
@@ -125,32 +135,8 @@ describe('changedChunks', () => {
   });
 
   it('editChunks: the same changes from the stored layout alone, the removed and added names, each chunk by name', () => {
-    let seed = 11;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-    const pool = [
-      '  r{i}: {type: OS::Heat::Value, properties: {value: v{i}}}',
-      '  r{i}:',
-      '    type: OS::Heat::Value',
-      '    properties: {value: w{i}}',
-      '',
-      '  # note {i}',
-    ];
     let agreed = 0;
-    for (let round = 0; round < 300; round++) {
-      const lines = ['heat_template_version: 2018-08-31', 'resources:'];
-      for (let i = 0; i < 12; i++)
-        lines.push(pool[random(2)]!.replaceAll('{i}', String(i)), pool[2 + random(4)]!);
-      const before = [...lines, ...(random(2) ? ['outputs:', '  o: {value: 1}'] : [])].join('\n') + '\n';
-      const after = before.split('\n');
-      for (let edits = 1 + random(3); edits > 0; edits--) {
-        const at = 2 + random(after.length - 3);
-        const line = pool[random(pool.length)]!.replaceAll('{i}', String(random(20)));
-        const kind = random(3);
-        if (kind === 0) after.splice(at, 1);
-        else if (kind === 1) after.splice(at, 0, line);
-        else after[at] = line;
-      }
-      const text = after.join('\n');
+    for (const { before, text } of randomEdits(11)) {
       const old = yamlChunks(before);
       const now = yamlChunks(text);
       if (!old || !now) continue;
