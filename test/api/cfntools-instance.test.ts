@@ -157,7 +157,8 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
     });
     assert.equal(image.statusCode, 201, image.body);
     await addKeypair(cloud);
-    // The instance names no subnet: Nova takes the project's only network.
+    // The instance names no network: Nova takes the project's only one. With a subnet: Nova
+    // refuses a port with security groups on a network without one.
     const net = await cloud.app.inject({
       method: 'POST',
       url: '/network/v2.0/networks',
@@ -165,6 +166,19 @@ describe('API: AWS::EC2::Instance servers run cfn-init and cfn-signal in the san
       payload: { network: { name: 'corpus-net' } },
     });
     assert.equal(net.statusCode, 201, net.body);
+    const subnet = await cloud.app.inject({
+      method: 'POST',
+      url: '/network/v2.0/subnets',
+      headers: { 'x-auth-token': token },
+      payload: {
+        subnet: {
+          network_id: (net.json() as { network: { id: string } }).network.id,
+          cidr: '10.75.0.0/24',
+          ip_version: 4,
+        },
+      },
+    });
+    assert.equal(subnet.statusCode, 201, subnet.body);
     const template = readFileSync(join(CORPUS, 'cfn/F17/MySQL_Single_Instance.template'), 'utf8');
     const stack = await create('mysql', template, {
       KeyName: KEY,
