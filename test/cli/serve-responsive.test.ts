@@ -168,9 +168,9 @@ describe('hearth serve answers requests while big work runs', { timeout: 600_000
     baseline = Math.max(baseline, await idleP99());
     const shown = `PUTs answered in ${answered.map((ms) => ms.toFixed(0)).join(', ')} ms; alone ${alone.toFixed(0)} ms; idle p99 ${baseline.toFixed(0)} ms`;
     t.diagnostic(shown);
-    // Sharing the loop with the running update's work, a PUT may take twice its own time; waiting
-    // for that update (seconds) would be far beyond.
-    assert.ok(worst < ALLOWANCE_MS + baseline + 2 * alone, shown);
+    // Sharing the loop (and, on a loaded machine, the cores) with the running update's work, a PUT
+    // may take three times its own time; waiting for that update (seconds) would be far beyond.
+    assert.ok(worst < ALLOWANCE_MS + baseline + 3 * alone, shown);
     assert.equal(stack.stack_status, 'UPDATE_COMPLETE', String(stack.stack_status_reason));
     const outputs = new Map(
       (stack.outputs as { output_key: string; output_value: unknown }[]).map((o) => [
