@@ -4,7 +4,7 @@
 and every plugin it finds. The suite runs it hundreds of times. This server imports the clients once,
 then for each request forks a child that runs the client's own main() with the caller's argv,
 environment, working directory and file descriptors (received over the socket), and sends back
-its exit code. The child is the real client, only its imports are shared: about 30 ms a command.
+its exit code. The child is the real client, only its imports are shared: about 0.1 CPU-s a command.
 
     /usr/bin/python3 server.py SOCKET        prints "ready" once it listens
 """
