@@ -1,8 +1,9 @@
 // The real OpenStack clients for a test run, started once (test/support/openstack-forkserver/):
 // a directory put first on the passes' PATH holds `openstack` and `heat`, which hand their command
 // to a Python process that imported the clients once and forks one child a command. A command then
-// costs about a tenth of a CPU second (shim and child) instead of 1.4; the suite runs hundreds. Until the server listens, and
-// if it never does, the same names run the installed clients themselves (the shim execs them).
+// costs about a tenth of a CPU second (shim and child) instead of 1.4; the suite runs hundreds.
+// Until the server listens, and if it never does, the same names run the installed clients
+// themselves (the shim execs them).
 // HEARTH_TEST_REAL_OPENSTACK=1 leaves PATH alone: every command starts the installed client.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
