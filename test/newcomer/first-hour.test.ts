@@ -4,7 +4,7 @@
 // compiles better-sqlite3 from source (minutes of CPU), so every step shares the one clone.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -187,7 +187,10 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
   it('a create without --wait reaches CREATE_COMPLETE with no further command; its engine then exits', async (t: TestContext) => {
     requires('npm ci');
     // README's command, without --wait; `--no`: never a package of that name from the registry. Being
-    // the checkout's first npx, it also runs `prepare` again (npm puts the project in its npx cache).
+    // the checkout's first npx, it also runs `prepare` again (npm links the project into its npx
+    // cache), which must find the build current instead of spending half a minute of CPU on it.
+    const bundle = join(clone, 'dist/bundle/hearth.cjs');
+    const built = statSync(bundle).mtimeMs;
     const started = Date.now();
     const created = await runStep(
       'npx',
@@ -200,6 +203,11 @@ describe("a newcomer's first hour: clone, npm ci, npm run demo, a create without
     );
     assert.equal(created.code, 0, describeStep('npx hearth stack create', created));
     t.diagnostic(`npx hearth stack create: ${cost(created)}`);
+    assert.equal(
+      statSync(bundle).mtimeMs,
+      built,
+      "the first npx built the CLI again: prepare's check failed",
+    );
     assert.ok(
       created.stderr.includes(
         `A background engine runs it (log: ${log}); watch with: hearth stack event list hello --follow`,
