@@ -1,15 +1,14 @@
 import { closest } from '../util/suggest.js';
 import { DependencyGraph } from '../graph/index.js';
-import { type Json, setOwn } from '../util/json.js';
+import type { Json } from '../util/json.js';
 import { runToEnd, type Sliceable } from '../util/loop-slice.js';
 import { ConditionEvaluator } from './conditions.js';
 import { collectReferences } from './dependencies.js';
 import { checkExternal, dependenciesOf, refersToParameter } from './resource-references.js';
 import { type Environment, ResourceRegistry, resolveTemplateUrl } from './environment/index.js';
-import { type DocPath, isTemplateError, TemplateError, unknownResourceType } from './errors.js';
+import { TemplateError, unknownResourceType } from './errors.js';
 import { type ResolveContext, UNKNOWN, type Unknown, type Value } from './functions/types.js';
 import { DEFAULT_LIMITS, type TemplateLimits } from './limits.js';
-import type { ConstraintUse } from './properties/constraint-uses.js';
 import { resolveParameterValues } from './parameters/index.js';
 import { addImplicitDependencies, crossCheckResources } from './implicit-dependencies.js';
 import { type DeferredConstraints, deferParameterConstraints } from './deferred-constraints.js';
@@ -22,6 +21,12 @@ import type { ParentFacade } from './facade.js';
 import { EMPTY_CATALOG, type ResourceTypeInfo, type TypeCatalog } from './types.js';
 import { checkReference, ValidationContext } from './validation-context.js';
 import { bindCount, type ResourceStubs } from './stubs.js';
+import {
+  checkDeletionPolicy,
+  constraintUsesOf,
+  pendingParameters,
+  suppliedValues,
+} from './definition-values.js';
 
 export type { DefinedResource, Implementation, StackDefinition } from './stack-definition-types.js';
 export type { ResourceStubs } from './stubs.js';
@@ -126,12 +131,12 @@ function* defineUnannotated(
         : ('values' as const);
   // A nested stack's parameters fed by values not known before the parent runs (another
   // resource's attribute) are unknown here; the child stack checks them when it is created.
-  const pending = pendingParameters(template, nesting);
+  const pending = pendingParameters(template, nesting.supplied);
   const schemas =
     pending.size === 0
       ? template.parameters
       : new Map([...template.parameters].filter(([name]) => !pending.has(name)));
-  const parameters = resolveParameterValues(schemas, suppliedValues(template, env, nesting), {
+  const parameters = resolveParameterValues(schemas, suppliedValues(template, env, nesting.supplied), {
     strict,
     ...(lenient ? { lenient } : {}),
     maxDepth: limits.maxDocumentDepth,
@@ -274,39 +279,6 @@ function* defineUnannotated(
   };
 }
 
-/** Parameter values for this template: env parameters (root only), parameter_defaults, parent properties. */
-function suppliedValues(
-  template: Template,
-  env: Environment | undefined,
-  nesting: Nesting,
-): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [name, value] of Object.entries(env?.parameterDefaults ?? {})) {
-    if (template.parameters.has(name)) setOwn(out, name, value);
-  }
-  const explicit = nesting.supplied ?? env?.parameters ?? {};
-  for (const [name, value] of Object.entries(explicit)) {
-    if (!mentionsUnknown(value)) setOwn(out, name, value as Json);
-  }
-  return out;
-}
-
-/** Parameters of a nested template whose value from the parent is (partly) unknown. */
-function pendingParameters(template: Template, nesting: Nesting): Set<string> {
-  const pending = new Set<string>();
-  for (const [name, value] of Object.entries(nesting.supplied ?? {})) {
-    if (template.parameters.has(name) && mentionsUnknown(value)) pending.add(name);
-  }
-  return pending;
-}
-
-function mentionsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(mentionsUnknown);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(mentionsUnknown);
-  return false;
-}
-
 function implement(
   def: ResourceDefinition,
   template: Template,
@@ -363,39 +335,6 @@ function implement(
   }
   const stack = defineNested(def, resolved.url, properties, template, options, nesting);
   return { kind: 'template', type: def.type, url: resolved.url, stack };
-}
-
-/** The cloud checks a resource's known values need; when validating, values that do not convert have none. */
-function constraintUsesOf(
-  info: ResourceTypeInfo,
-  properties: Value,
-  path: DocPath,
-  deferred: DeferredConstraints,
-  phase: 'validate' | 'create',
-): ConstraintUse[] {
-  try {
-    return info.constraintUses!(properties, path, deferred.wanted);
-  } catch (err) {
-    if (phase === 'validate' && isTemplateError(err)) return [];
-    throw err;
-  }
-}
-
-function checkDeletionPolicy(value: Value, template: Template, def: ResourceDefinition): void {
-  if (value === UNKNOWN) return;
-  if (typeof value !== 'string' || !template.version.deletionPolicies.includes(value)) {
-    if (template.version.format === 'cfn') {
-      throw new TemplateError('schema', `Invalid deletion policy "${String(value)}"`, [
-        ...def.path,
-        'deletion_policy',
-      ]);
-    }
-    throw new TemplateError(
-      'schema',
-      `invalid deletion policy ${JSON.stringify(value)}; expected one of ${template.version.deletionPolicies.join(', ')}`,
-      [...def.path, 'deletion_policy'],
-    );
-  }
 }
 
 function defineNested(
