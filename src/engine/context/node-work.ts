@@ -136,7 +136,7 @@ async function templateMetadata(
   const { cache, traversal } = scope;
   if (!cache) return {};
   const definition = await definitionFor(
-    { ...scope, cache },
+    { cache, ...scope },
     traversal ? traversal.templateId : scope.stack.templateId,
     traversal ? [name] : undefined,
   );

@@ -50,7 +50,7 @@ export async function propagateMany(
   const reports = marked.flatMap(({ node, dependents }) =>
     dependents.map((dependent): SyncReport => {
       const report = { node: dependent, from: node, data: finished.get(node)! };
-      return parseNodeKey(dependent).kind === 'c' ? { ...report, counted: true } : report;
+      return parseNodeKey(dependent).kind === 'c' ? { counted: true, ...report } : report;
     }),
   );
   const ready = await tx.sync.report(traversalId, reports);

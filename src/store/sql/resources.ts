@@ -71,12 +71,17 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
         const row = rows[i]!;
         const { id, uuid } = ids[i]!;
         if (uuid !== row.uuid) throw new Error('resources.insert: returned ids out of input order');
-        out.push({
-          ...row,
+        // `id` before the spread: `{ ...row, id }` (a key the source lacks, after a spread) gives
+        // every object a hidden class of its own in V8, 600 bytes each and megamorphic reads.
+        const record: ResourceRecord = {
           id,
+          ...row,
           createdAt: normalizeTime(row.createdAt)!,
           updatedAt: normalizeTime(row.updatedAt),
-        });
+        };
+        // A row given as a copy of a stored one (its `id` and all) gets its own.
+        record.id = id;
+        out.push(record);
       }
       return out;
     },

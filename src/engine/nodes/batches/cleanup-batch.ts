@@ -87,9 +87,9 @@ export class CleanupBatch {
     );
     await Promise.all(deleting.filter((_, i) => !locked.has(i)).map((d) => retryLater(d.scope)));
     return [...locked].map(([index, row]) => ({
+      holder: deleting[index]!.scope.holder,
       ...deleting[index]!,
       row,
-      holder: deleting[index]!.scope.holder,
     }));
   }
 

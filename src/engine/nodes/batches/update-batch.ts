@@ -71,7 +71,7 @@ export class UpdateBatch {
     }
 
     const acting = await this.lock(plans.filter((p) => p.op && !p.plugin.inRow));
-    const finished: Finished[] = plans.filter((p) => !p.op).map((p) => ({ ...p, result: {} }));
+    const finished: Finished[] = plans.filter((p) => !p.op).map((p) => ({ result: {}, ...p }));
     await Promise.all(
       [...plans.filter((p) => p.op && p.plugin.inRow), ...acting].map(async (plan) => {
         const outcome = await this.act(plan);
@@ -126,14 +126,14 @@ export class UpdateBatch {
         row: plan.row,
         expectedEngine: null,
         changes: {
-          ...startChanges(plan.scope, plan.op!, plan.properties),
           requires: requiresWhileRunning(plan.scope, plan.row),
+          ...startChanges(plan.scope, plan.op!, plan.properties),
         },
       })),
       (index, next) => resourceEvent(next, ACTION_OF[plans[index]!.op!], 'IN_PROGRESS', 'state changed', now),
     );
     await Promise.all(plans.filter((_, i) => !locked.has(i)).map((plan) => retryLater(plan.scope)));
-    return [...locked].map(([index, row]) => ({ ...plans[index]!, row, holder: plans[index]!.scope.holder }));
+    return [...locked].map(([index, row]) => ({ holder: plans[index]!.scope.holder, ...plans[index]!, row }));
   }
 
   /**
@@ -156,7 +156,7 @@ export class UpdateBatch {
       await afterAction(scope, plugin, row, op!, properties, result, 0);
       return undefined;
     }
-    return { ...plan, result };
+    return { result, ...plan };
   }
 
   /** What recording each finished node writes, tells and reports. */
