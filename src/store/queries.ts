@@ -69,6 +69,8 @@ export type StackSortKey = 'name' | 'status' | 'createdAt' | 'updatedAt';
 export interface StackQuery extends StackFilter {
   ids?: string[];
   names?: string[];
+  /** Names with this text in them, ignoring ASCII case (the console's search; Heat has none). */
+  nameContains?: string;
   /** `COMPLETE` matches the status; `CREATE_COMPLETE` the action and status together. */
   statuses?: string[];
   actions?: string[];

@@ -213,6 +213,30 @@ describe('web console in a browser', { skip }, () => {
     await shot(page, 'stack-aggregate.png');
   });
 
+  it('searches names for a text, case aside, counting every page’s stacks by status', async () => {
+    // The project's stacks by now: web and many complete, bad failed.
+    await page.goto(`${server.url}/console/`);
+    const counts = page.getByTestId('stack-counts');
+    const count = (status: string, text: string) =>
+      counts.locator(`[data-count="${status}"]`, { hasText: new RegExp(`^${text}$`) }).waitFor();
+    await count('COMPLETE', '2 complete');
+    await count('FAILED', '1 failed');
+    await count('IN_PROGRESS', '0 progress');
+    const search = page.getByRole('searchbox');
+    await search.fill('MAN');
+    await search.press('Enter');
+    await count('COMPLETE', '1 complete');
+    await count('FAILED', '0 failed');
+    await page.locator('tr[data-stack="many"]').waitFor();
+    assert.deepEqual(
+      await page.locator('tr[data-stack]').evaluateAll((rows) => rows.map((r) => r.dataset.stack)),
+      ['many'],
+    );
+    await search.fill('');
+    await search.press('Enter');
+    await page.locator('tr[data-stack="bad"]').waitFor();
+  });
+
   it('previews an update as a diff of the graph, changing nothing', async () => {
     await page.goto(`${server.url}/console/`);
     await page.getByRole('link', { name: 'web', exact: true }).click();

@@ -68,6 +68,61 @@ export function stacksContract(open: () => Promise<Store>): void {
         );
       }));
 
+    it('queries and counts names containing a text, ASCII case aside, wildcards taken literally', () =>
+      withStore(open, async (store) => {
+        const names = ['web-prod', 'Web-Staging', 'db', '100%_real', '100x_real', 'a\\b', 'other-web'];
+        await store.tx(async (tx) => {
+          for (const [i, name] of names.entries())
+            await tx.stacks.insert(stack({ name, createdAt: `2024-05-01T10:0${i}:00.000Z` }));
+          await tx.stacks.insert(stack({ name: 'web-elsewhere', projectId: 'project-b' }));
+        });
+        const found = (nameContains: string) =>
+          store.tx(async (tx) => {
+            const query = {
+              projectId: 'project-a',
+              nameContains,
+              sortKey: 'name' as const,
+              sortDir: 'asc' as const,
+            };
+            const listed = (await tx.stacks.query(query)).map((s) => s.name);
+            assert.equal(await tx.stacks.count(query), listed.length);
+            return listed.sort();
+          });
+        assert.deepEqual(await found('web'), ['Web-Staging', 'other-web', 'web-prod'].sort());
+        assert.deepEqual(await found('WEB-P'), ['web-prod']);
+        assert.deepEqual(await found('%_'), ['100%_real']);
+        assert.deepEqual(await found('_'), ['100%_real', '100x_real']);
+        assert.deepEqual(await found('\\'), ['a\\b']);
+        assert.deepEqual(await found('nothing'), []);
+        // A page of the matches (oldest first: no collation in the way), then the next after its marker.
+        const first = await store.tx((tx) =>
+          tx.stacks.query({
+            projectId: 'project-a',
+            nameContains: 'web',
+            sortKey: 'createdAt',
+            sortDir: 'asc',
+            limit: 2,
+          }),
+        );
+        assert.deepEqual(
+          first.map((s) => s.name),
+          ['web-prod', 'Web-Staging'],
+        );
+        const next = await store.tx((tx) =>
+          tx.stacks.query({
+            projectId: 'project-a',
+            nameContains: 'web',
+            sortKey: 'createdAt',
+            sortDir: 'asc',
+            marker: first[1]!.id,
+          }),
+        );
+        assert.deepEqual(
+          next.map((s) => s.name),
+          ['other-web'],
+        );
+      }));
+
     it('lists, queries and counts by engine: convergence or legacy', () =>
       withStore(open, async (store) => {
         const modern = stack({ name: 'modern', createdAt: '2024-05-01T10:00:00.000Z' });

@@ -92,16 +92,32 @@ export async function call<T>(session: Session, method: string, path: string, bo
 export const stackPath = (s: { stack_name: string; id: string }) =>
   `/stacks/${encodeURIComponent(s.stack_name)}/${encodeURIComponent(s.id)}`;
 
-/** A page of stacks: Heat's list with its limit/marker paging and name filter. */
+/** The list's filters: a text in the name (Hearth's name_contains), a status. */
+export interface StackFilters {
+  search?: string;
+  status?: string;
+}
+
+function filterQuery(q: URLSearchParams, options: StackFilters): URLSearchParams {
+  if (options.search) q.set('name_contains', options.search);
+  if (options.status) q.set('status', options.status);
+  return q;
+}
+
+/** A page of stacks: Heat's list with its limit/marker paging. */
 export async function listStacks(
   session: Session,
-  options: { search?: string; status?: string; marker?: string; limit: number },
+  options: StackFilters & { marker?: string; limit: number },
 ): Promise<Stack[]> {
-  const q = new URLSearchParams({ limit: String(options.limit) });
-  if (options.search) q.set('name', options.search);
-  if (options.status) q.set('status', options.status);
+  const q = filterQuery(new URLSearchParams({ limit: String(options.limit) }), options);
   if (options.marker) q.set('marker', options.marker);
   return (await call<{ stacks: Stack[] }>(session, 'GET', `/stacks?${q}`)).stacks;
+}
+
+/** How many of the project's stacks match, all pages (Heat's with_count), listing none. */
+export async function countStacks(session: Session, options: StackFilters): Promise<number> {
+  const q = filterQuery(new URLSearchParams({ limit: '0', with_count: 'true' }), options);
+  return (await call<{ count: number }>(session, 'GET', `/stacks?${q}`)).count;
 }
 
 /** Checks a session by its cheapest read: one stack of the project. */

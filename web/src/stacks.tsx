@@ -1,17 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
-import { listStacks, type Session, type Stack } from './api.js';
-import { Badge, tone } from './status.js';
+import { countStacks, listStacks, type Session, type Stack } from './api.js';
+import { Badge, type Tone } from './status.js';
 
 const PAGE = 50;
 const STATUSES = ['', 'IN_PROGRESS', 'COMPLETE', 'FAILED'];
+/** The counts shown above the list: every page's stacks matching the search, by status. */
+const COUNTED: readonly (readonly [string, Tone])[] = [
+  ['COMPLETE', 'complete'],
+  ['IN_PROGRESS', 'progress'],
+  ['FAILED', 'failed'],
+];
 
-/** The project's stacks, a page at a time (the API's limit and marker), filtered by name and status. */
+/** The project's stacks, a page at a time (the API's limit and marker), filtered by a text in their name and status. */
 export function StacksList({ session }: { session: Session }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   // Markers of the pages before this one: "previous" pops one.
   const [markers, setMarkers] = useState<string[]>([]);
   const [stacks, setStacks] = useState<Stack[] | undefined>();
+  const [counts, setCounts] = useState<number[] | undefined>();
   const [error, setError] = useState('');
   const [reload, setReload] = useState(0);
 
@@ -31,9 +38,18 @@ export function StacksList({ session }: { session: Session }) {
     };
   }, [session, search, status, markers, reload]);
 
+  // Counted by the database (with_count), not from a page: right at 10,000 stacks too.
+  useEffect(() => {
+    let live = true;
+    Promise.all(COUNTED.map(([s]) => countStacks(session, { ...(search ? { search } : {}), status: s })))
+      .then((n) => live && setCounts(n))
+      .catch(() => live && setCounts(undefined));
+    return () => {
+      live = false;
+    };
+  }, [session, search, reload]);
+
   const shown = stacks?.slice(0, PAGE) ?? [];
-  const counts = new Map<string, number>();
-  for (const s of shown) counts.set(tone(s.stack_status), (counts.get(tone(s.stack_status)) ?? 0) + 1);
 
   return (
     <section>
@@ -59,12 +75,13 @@ export function StacksList({ session }: { session: Session }) {
           Refresh
         </button>
       </form>
-      <p class="counts" aria-live="polite">
-        {[...counts].map(([t, n]) => (
-          <span class={`badge ${t}`}>
-            {n} {t}
-          </span>
-        ))}
+      <p class="counts" aria-live="polite" data-testid="stack-counts">
+        {counts &&
+          COUNTED.map(([s, t], i) => (
+            <span class={`badge ${t}`} data-count={s}>
+              {counts[i]} {t}
+            </span>
+          ))}
       </p>
       {error && (
         <p role="alert" class="error">

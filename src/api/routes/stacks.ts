@@ -44,6 +44,8 @@ const ListQuery = Type.Object(
     sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     id: Type.Optional(Strings),
     name: Type.Optional(Strings),
+    // Hearth's: names containing this text, case aside (the console's search).
+    name_contains: Type.Optional(Type.String()),
     status: Type.Optional(Strings),
     action: Type.Optional(Strings),
     tags: Type.Optional(Type.String()),
@@ -117,6 +119,7 @@ export function registerStackRoutes(app: Api, deps: ApiDeps): void {
         ...(flag('show_deleted') ? { includeDeleted: true } : {}),
         ...(q.id ? { ids: q.id } : {}),
         ...(q.name ? { names: q.name } : {}),
+        ...(q.name_contains ? { nameContains: q.name_contains } : {}),
         ...(q.status ? { statuses: q.status } : {}),
         ...(q.action ? { actions: q.action } : {}),
         ...(q.tags ? { tags: tagList(q.tags)! } : {}),

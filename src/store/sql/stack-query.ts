@@ -27,6 +27,12 @@ export function stackQuerySql(query: StackQuery): { sql: string; params: SqlValu
   if (!query.includeDeleted) where.add('deleted_at IS NULL');
   where.anyOf('id', query.ids);
   where.anyOf('name', query.names);
+  if (query.nameContains) {
+    // The database's LOWER on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's only
+    // outside ASCII; each backend then folds the name and the text alike.
+    const text = `%${query.nameContains.replace(/[%_\\]/g, '\\$&')}%`;
+    where.add(`LOWER(name) LIKE LOWER(${where.param(text)}) ESCAPE '\\'`);
+  }
   where.anyOf('action', query.actions);
   where.statuses(query.statuses);
   for (const tag of query.tags ?? []) where.add(hasTag(tag));
