@@ -24,11 +24,10 @@ const STDIO: CliIO = {
   err: (s) => process.stderr.write(s),
 };
 
-/** Builds the `hearth` command tree. */
-export function buildProgram(
-  io: CliIO = STDIO,
-  types: TypeCatalog = pluginCatalog(builtinPlugins()).typeCatalog,
-): Command {
+/** Builds the `hearth` command tree; the type catalog (built-in plugins') only if a command needs it. */
+export function buildProgram(io: CliIO = STDIO, types?: TypeCatalog): Command {
+  let catalog = types;
+  const typeCatalog = () => (catalog ??= pluginCatalog(builtinPlugins()).typeCatalog);
   const program = new Command('hearth')
     .description('Hearth: orchestration of Heat templates on a convergence engine')
     .version(HEARTH_VERSION)
@@ -44,7 +43,7 @@ export function buildProgram(
     )
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
-  registerTemplateCommands(program, types, io.out);
+  registerTemplateCommands(program, typeCatalog, io.out);
   registerStackCommands(program, io.out);
   registerSoftwareCommands(program, io.out);
   registerEngineCommand(program, io.out);

@@ -30,6 +30,8 @@ export class SandboxState {
   private readonly db: Database.Database;
   /** Prefixed to the regional kinds of a region's view ('' for RegionOne, the state itself). */
   private readonly prefix: string;
+  /** Statements by their SQL: preparing one costs more than running it (a server list runs thousands). */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file = ':memory:', shared?: { db: Database.Database; region: string }) {
     if (shared) {
@@ -52,6 +54,8 @@ export class SandboxState {
       CREATE INDEX IF NOT EXISTS objects_by_project ON objects (kind, project_id, seq);
       -- MAX(seq) for each new object: an index lookup, not a scan of every object.
       CREATE INDEX IF NOT EXISTS objects_by_seq ON objects (seq);
+      -- A server's ports (its addresses, in every server view): found without reading every port.
+      CREATE INDEX IF NOT EXISTS objects_by_device ON objects (kind, json_extract(body, '$."device_id"'));
       CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
   }
@@ -64,35 +68,45 @@ export class SandboxState {
     return new SandboxState(':memory:', { db: this.db, region: name });
   }
 
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      // A list's SQL varies with its filter's values (`IN (?, ?)`): the cache stays bounded.
+      if (this.statements.size >= 256) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private kind(kind: string): string {
     return this.prefix === '' || GLOBAL_KINDS.has(kind) ? kind : `${this.prefix}${kind}`;
   }
 
   /** Stores a new object (or replaces one of the same kind and id), keeping its creation order. */
   put<T extends SandboxObject>(kind: string, projectId: string | null, object: T): T {
-    const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM objects').get() as { n: number })
-      .n;
-    this.db
-      .prepare(
-        `INSERT INTO objects (kind, id, project_id, seq, body) VALUES (?, ?, ?, ?, ?)
+    const seq = (this.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM objects').get() as { n: number }).n;
+    this.prepare(
+      `INSERT INTO objects (kind, id, project_id, seq, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, project_id = excluded.project_id`,
-      )
-      .run(this.kind(kind), object.id, projectId, seq, JSON.stringify(object));
+    ).run(this.kind(kind), object.id, projectId, seq, JSON.stringify(object));
     return object;
   }
 
   get<T extends SandboxObject>(kind: string, id: string): T | undefined {
-    const row = this.db
-      .prepare('SELECT body FROM objects WHERE kind = ? AND id = ?')
-      .get(this.kind(kind), id) as { body: string } | undefined;
+    const row = this.prepare('SELECT body FROM objects WHERE kind = ? AND id = ?').get(
+      this.kind(kind),
+      id,
+    ) as { body: string } | undefined;
     return row ? (JSON.parse(row.body) as T) : undefined;
   }
 
   /** The project that owns an object (null: shared, e.g. a public image or network). */
   owner(kind: string, id: string): string | null | undefined {
-    const row = this.db
-      .prepare('SELECT project_id FROM objects WHERE kind = ? AND id = ?')
-      .get(this.kind(kind), id) as { project_id: string | null } | undefined;
+    const row = this.prepare('SELECT project_id FROM objects WHERE kind = ? AND id = ?').get(
+      this.kind(kind),
+      id,
+    ) as { project_id: string | null } | undefined;
     return row?.project_id;
   }
 
@@ -105,52 +119,48 @@ export class SandboxState {
       params.push(filter.projectId);
     }
     for (const [field, values] of Object.entries(filter.equal ?? {})) {
-      sql += ` AND json_extract(body, ?) IN (${values.map(() => '?').join(', ')})`;
-      params.push(`$."${field.replace(/"/g, '')}"`, ...values);
+      // The path written in the SQL, not bound: the index on a port's device_id then serves.
+      sql += ` AND json_extract(body, '$."${field.replace(/["']/g, '')}"') IN (${values.map(() => '?').join(', ')})`;
+      params.push(...values);
     }
-    const rows = this.db.prepare(`${sql} ORDER BY seq`).all(...params) as { body: string }[];
+    const rows = this.prepare(`${sql} ORDER BY seq`).all(...params) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as T);
   }
 
   /** Objects of a kind the project can see: its own and the shared ones (no owner). */
   visible<T extends SandboxObject>(kind: string, projectId: string): T[] {
-    const rows = this.db
-      .prepare(
-        'SELECT body FROM objects WHERE kind = ? AND (project_id = ? OR project_id IS NULL) ORDER BY seq',
-      )
-      .all(this.kind(kind), projectId) as { body: string }[];
+    const rows = this.prepare(
+      'SELECT body FROM objects WHERE kind = ? AND (project_id = ? OR project_id IS NULL) ORDER BY seq',
+    ).all(this.kind(kind), projectId) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as T);
   }
 
   delete(kind: string, id: string): boolean {
-    return (
-      this.db.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(this.kind(kind), id).changes > 0
-    );
+    return this.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(this.kind(kind), id).changes > 0;
   }
 
   count(kind: string, projectId?: string): number {
     const row = (
       projectId === undefined
-        ? this.db.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ?').get(this.kind(kind))
-        : this.db
-            .prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ? AND project_id = ?')
-            .get(this.kind(kind), projectId)
+        ? this.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ?').get(this.kind(kind))
+        : this.prepare('SELECT COUNT(*) AS n FROM objects WHERE kind = ? AND project_id = ?').get(
+            this.kind(kind),
+            projectId,
+          )
     ) as { n: number };
     return row.n;
   }
 
   setting(name: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
+    const row = this.prepare('SELECT value FROM settings WHERE name = ?').get(name) as
       { value: string } | undefined;
     return row?.value;
   }
 
   setSetting(name: string, value: string): void {
-    this.db
-      .prepare(
-        'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-      )
-      .run(name, value);
+    this.prepare(
+      'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    ).run(name, value);
   }
 
   /** Runs `fn` in one transaction (a check-then-write, e.g. a quota or an IP allocation). */

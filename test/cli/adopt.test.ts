@@ -89,8 +89,10 @@ describe('stack adopt', () => {
     );
 
     // A new parameter value: t1 updated in place, the member's child follows; nothing replaced.
-    await w.ok(['stack', 'update', 'mine', '--existing', '--parameter', 'v=two', '--wait']);
-    assert.equal(await w.status('mine'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 'mine', '--existing', '--parameter', 'v=two', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(await w.outputs('mine'), { out: 'two', member: 'm-two-U2TEtD' });
     assert.deepEqual(await stackIds(w, 'mine'), documentIds(doc));
 
@@ -133,8 +135,10 @@ outputs:
     const objects = physical(w).sort();
     await w.ok(['stack', 'abandon', 'round', '--output-file', 'round.json']);
 
-    await w.ok(['stack', 'adopt', 'round', '--adopt-file', 'round.json', '--wait']);
-    assert.equal(await w.status('round'), 'ADOPT_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'adopt', 'round', '--adopt-file', 'round.json', '--wait']),
+      'ADOPT_COMPLETE',
+    );
     assert.deepEqual(await stackIds(w, 'round'), ids);
     assert.deepEqual(await w.outputs('round'), outputs);
     assert.equal(outputs.out, 'two', 'the parameters it was created with came back with it');

@@ -44,8 +44,10 @@ describe('OS::Heat::Delay through the CLI', () => {
     });
 
     // Another stack is created from start to end while the delay waits.
-    await w.ok(['stack', 'create', 'quick', '-t', 'quick.yaml', '--wait']);
-    assert.equal(await w.status('quick'), 'CREATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'create', 'quick', '-t', 'quick.yaml', '--wait']),
+      'CREATE_COMPLETE',
+    );
     assert.equal(await w.status('slow'), 'CREATE_IN_PROGRESS');
 
     // The engine running the slow create dies; another picks the operation up.

@@ -196,8 +196,7 @@ resources:
 `;
     const w = new Workdir({ 'a.yaml': group('a'), 'b.yaml': group('b') });
     await w.ok(['stack', 'create', 's', '-t', 'a.yaml', '--wait']);
-    await w.ok(['stack', 'update', 's', '-t', 'b.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'update', 's', '-t', 'b.yaml', '--wait']), 'UPDATE_COMPLETE');
     const childId = (await w.resources('s')).find((r) => r.resource_name === 'group')!.physical_resource_id;
     const events = await w.events(childId);
     const at = (name: string, status: string) =>

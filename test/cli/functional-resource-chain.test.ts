@@ -60,8 +60,18 @@ async function memberRows(w: Workdir, stack: string): Promise<ResourceRow[]> {
 describe('OS::Heat::ResourceChain through the CLI (Heat functional tests)', { concurrency: true }, () => {
   it('test_create and test_update: members from resource_properties, then replaced by other types', async () => {
     const w = new Workdir({ 'simple.yaml': SIMPLE, 'updated.yaml': UPDATED });
-    await w.ok(['stack', 'create', 's', '-t', 'simple.yaml', ...params({ 'string-length': 8 }), '--wait']);
-    assert.equal(await w.status('s'), 'CREATE_COMPLETE');
+    assert.equal(
+      await w.finished([
+        'stack',
+        'create',
+        's',
+        '-t',
+        'simple.yaml',
+        ...params({ 'string-length': 8 }),
+        '--wait',
+      ]),
+      'CREATE_COMPLETE',
+    );
     assert.deepEqual(
       (await w.resources('s')).map((r) => [r.resource_name, r.resource_type]),
       [['my-chain', 'OS::Heat::ResourceChain']],
@@ -78,8 +88,18 @@ describe('OS::Heat::ResourceChain through the CLI (Heat functional tests)', { co
     assert.ok(Object.values(attrs).every((v) => v.length === 8));
     assert.equal(attrs['0'], out['resource-0-value']);
 
-    await w.ok(['stack', 'update', 's', '-t', 'updated.yaml', ...params({ 'string-length': 8 }), '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished([
+        'stack',
+        'update',
+        's',
+        '-t',
+        'updated.yaml',
+        ...params({ 'string-length': 8 }),
+        '--wait',
+      ]),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(await members(w, 's'), { 0: 'OS::Heat::None' });
   });
 
@@ -98,8 +118,10 @@ describe('OS::Heat::ResourceChain through the CLI (Heat functional tests)', { co
     const [first] = await memberRows(w, 's');
 
     const types = 'OS::Heat::None,OS::Heat::RandomString,OS::Heat::None';
-    await w.ok(['stack', 'update', 's', '--existing', ...params({ 'chain-types': types }), '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '--existing', ...params({ 'chain-types': types }), '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(await members(w, 's'), {
       0: 'OS::Heat::None',
       1: 'OS::Heat::RandomString',

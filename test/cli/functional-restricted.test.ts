@@ -66,8 +66,10 @@ describe('restricted_actions (Heat functional test_update_restricted)', { concur
     await refused(w, 'u.yaml', 'both.yaml', UPDATE_RESTRICTED);
     assert.equal(reasons(await w.events('s'), UPDATE_RESTRICTED), 1);
 
-    await w.ok(['stack', 'update', 's', '-t', 'u.yaml', '-e', 'replace.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'u.yaml', '-e', 'replace.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(statuses(await w.resources('s')), { bar: 'UPDATE_COMPLETE' });
     assert.equal((await w.ids('s')).bar, id, 'updated in place');
     const events = await w.events('s');
@@ -82,8 +84,10 @@ describe('restricted_actions (Heat functional test_update_restricted)', { concur
     await refused(w, 'r.yaml', 'replace.yaml', REPLACE_RESTRICTED);
     assert.equal(reasons(await w.events('s'), REPLACE_RESTRICTED), 2);
 
-    await w.ok(['stack', 'update', 's', '-t', 'r.yaml', '-e', 'update.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'r.yaml', '-e', 'update.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(statuses(await w.resources('s')), { bar: 'CREATE_COMPLETE' }, 'a new resource');
     assert.notEqual((await w.ids('s')).bar, id, 'replaced');
     assert.equal(reasons(await w.events('s'), UPDATE_RESTRICTED), 0);
@@ -93,8 +97,10 @@ describe('restricted_actions (Heat functional test_update_restricted)', { concur
     const w = await created({ 'n.yaml': RETYPE });
     await refused(w, 'n.yaml', 'both.yaml', REPLACE_RESTRICTED);
     await refused(w, 'n.yaml', 'replace.yaml', REPLACE_RESTRICTED);
-    await w.ok(['stack', 'update', 's', '-t', 'n.yaml', '-e', 'update.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'n.yaml', '-e', 'update.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.equal((await w.resources('s'))[0]!.resource_type, 'OS::Heat::None');
     // The new row has the new type: the same template again leaves it alone.
     const id = (await w.ids('s')).bar;
@@ -113,8 +119,10 @@ describe('restricted_actions (Heat functional test_update_restricted)', { concur
       'wild.yaml': 'resource_registry:\n  resources:\n    "ba*":\n      restricted_actions: update\n',
     });
     await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
-    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '-e', 'bar.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'v2.yaml', '-e', 'bar.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.deepEqual(statuses(await w.resources('s')), { bar: 'CREATE_COMPLETE', baz: 'UPDATE_COMPLETE' });
 
     const r = await w.run(['stack', 'update', 's', '-t', 'v3.yaml', '-e', 'wild.yaml', '--wait']);
@@ -145,8 +153,10 @@ describe('restricted_actions (Heat functional test_update_restricted)', { concur
     assert.equal(snapshot(w, OPERATION_LOG), before, 'nothing changed, nested stacks included');
     // The same restriction does not hold back an update that leaves the resource alone.
     w.write('leaf.yaml', nested(8));
-    await w.ok(['stack', 'update', 's', '-t', 'parent.yaml', '-e', 'deep.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'parent.yaml', '-e', 'deep.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
   });
 
   it('with rollback enabled, the refused update is rolled back (to the template it kept)', async () => {

@@ -30,8 +30,7 @@ describe('functional: suspend and resume', () => {
     const w = new Workdir(FILES);
     await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
 
-    await w.ok(['stack', 'suspend', 's', '--wait']);
-    assert.equal(await w.status('s'), 'SUSPEND_COMPLETE');
+    assert.equal(await w.finished(['stack', 'suspend', 's', '--wait']), 'SUSPEND_COMPLETE');
     for (const row of await w.resources('s', 1))
       assert.equal(row.resource_status, 'SUSPEND_COMPLETE', `${row.resource_name} is suspended`);
     assert.deepEqual(await order(w, 'SUSPEND_COMPLETE'), ['nested', 'c', 'b', 'a', 's']);
@@ -43,15 +42,13 @@ describe('functional: suspend and resume', () => {
     const refused = await w.run(['stack', 'resource', 'signal', 's', 'a']);
     assert.notEqual(refused.code, 0, 'a suspended resource takes no signal');
 
-    await w.ok(['stack', 'resume', 's', '--wait']);
-    assert.equal(await w.status('s'), 'RESUME_COMPLETE');
+    assert.equal(await w.finished(['stack', 'resume', 's', '--wait']), 'RESUME_COMPLETE');
     for (const row of await w.resources('s', 1))
       assert.equal(row.resource_status, 'RESUME_COMPLETE', `${row.resource_name} is resumed`);
     assert.deepEqual(await order(w, 'RESUME_COMPLETE'), ['a', 'b', 'c', 'nested', 's']);
 
     // The stack updates as usual afterwards.
-    await w.ok(['stack', 'update', 's', '-t', 't.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'update', 's', '-t', 't.yaml', '--wait']), 'UPDATE_COMPLETE');
   });
 
   it('fails a resume of a stack that was not suspended, naming the state (as Heat)', async () => {

@@ -324,8 +324,10 @@ resources:
     });
     await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
     const original = (await w.ids('s')).replaced;
-    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--rollback', 'enabled', '--wait']);
-    assert.equal(await w.status('s'), 'ROLLBACK_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 's', '-t', 'v2.yaml', '--rollback', 'enabled', '--wait']),
+      'ROLLBACK_COMPLETE',
+    );
     assert.deepEqual(await w.ids('s'), { replaced: original }, 'the original survives, its replacement goes');
     assert.equal(await w.attribute('s', 'replaced'), 'one');
   });

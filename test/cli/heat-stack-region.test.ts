@@ -117,8 +117,19 @@ describe('OS::Heat::Stack in another region, on the sandbox cloud', () => {
       bad.stderr,
       /Error validating value 'Nowhere': The KeystoneRegion \(Nowhere\) could not be found\./,
     );
-    await w.ok(['stack', 'create', 'r', '-t', 'region.yaml', '--parameter', 'region=RegionTwo', '--wait']);
-    assert.equal(await w.status('r'), 'CREATE_COMPLETE');
+    assert.equal(
+      await w.finished([
+        'stack',
+        'create',
+        'r',
+        '-t',
+        'region.yaml',
+        '--parameter',
+        'region=RegionTwo',
+        '--wait',
+      ]),
+      'CREATE_COMPLETE',
+    );
   });
 
   it('gives the region to the child’s own nested stacks', async () => {

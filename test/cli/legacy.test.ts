@@ -81,8 +81,10 @@ describe('legacy engine mode through the CLI', () => {
     assert.match(record.traversalId, /^legacy-/);
 
     // The setting decides at create time only: with convergence on again, the stack stays legacy.
-    await w.ok(['stack', 'update', 'old', '-t', 'chain2.yaml', '--wait']);
-    assert.equal(await w.status('old'), 'UPDATE_COMPLETE');
+    assert.equal(
+      await w.finished(['stack', 'update', 'old', '-t', 'chain2.yaml', '--wait']),
+      'UPDATE_COMPLETE',
+    );
     assert.equal(outputValues(await w.show('old')).last, 'two-a');
     assert.equal((await stackRecord(w.db, 'old')).convergence, false);
     const events = await w.events('old');
@@ -95,8 +97,10 @@ describe('legacy engine mode through the CLI', () => {
 
   it('a legacy tree with nested stacks migrates, then takes a second update while one runs', async () => {
     const w = legacyWorkdir({ 'parent.yaml': PARENT, 'child.yaml': CHILD });
-    await w.ok([...LEGACY, 'stack', 'create', 'tree', '-t', 'parent.yaml', '--wait']);
-    assert.equal(await w.status('tree'), 'CREATE_COMPLETE');
+    assert.equal(
+      await w.finished([...LEGACY, 'stack', 'create', 'tree', '-t', 'parent.yaml', '--wait']),
+      'CREATE_COMPLETE',
+    );
     const before = await w.ids('tree');
     const record = await stackRecord(w.db, 'tree');
     assert.equal(record.convergence, false);

@@ -64,8 +64,7 @@ describe('OS::Nova::Server networks, floating IP, tags and consoles through the 
 
   it('associates the floating IP, shows consoles and tags, then updates networks and tags in place', async () => {
     const w = new Workdir({ 'v1.yaml': V1, 'v2.yaml': V2 });
-    await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'CREATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']), 'CREATE_COMPLETE');
     const [server] = servers();
     assert.ok(server);
     assert.deepEqual(server.tags, ['web', 'blue']);
@@ -80,8 +79,7 @@ describe('OS::Nova::Server networks, floating IP, tags and consoles through the 
     assert.match(String(outputs.novnc), /^http:\/\/.*vnc_lite\.html\?path=%3Ftoken%3D[0-9a-f-]{36}$/);
     assert.equal(outputs.spice, 'Cannot get console url: Unavailable console type spice-html5.');
 
-    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']), 'UPDATE_COMPLETE');
     const after = servers();
     assert.deepEqual(
       after.map((s) => [s.id, s.tags]),

@@ -48,8 +48,7 @@ describe('OS::Nova::Server replaced while a networks entry names a user port', (
     const before = await w.ids('s');
     assert.equal(port(before.user_port!)?.device_id, before.server);
 
-    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']), 'UPDATE_COMPLETE');
     const after = await w.ids('s');
     assert.notEqual(after.server, before.server, 'the server was replaced');
     assert.equal(after.user_port, before.user_port, 'the port is the same');

@@ -28,8 +28,7 @@ describe('OS::Nova::Server through the CLI, on the sandbox cloud', () => {
 
   it('creates the server on the stack’s network, updates its metadata in place, deletes it', async () => {
     const w = new Workdir({ 'v1.yaml': TEMPLATE('web'), 'v2.yaml': TEMPLATE('db') });
-    await w.ok(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'CREATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'create', 's', '-t', 'v1.yaml', '--wait']), 'CREATE_COMPLETE');
     const [server] = servers();
     assert.ok(server);
     assert.equal(server.metadata.role, 'web');
@@ -38,8 +37,7 @@ describe('OS::Nova::Server through the CLI, on the sandbox cloud', () => {
     assert.match(String(outputs.ip), /^10\.1\.0\.\d+$/);
     assert.equal(outputs.by_name, outputs.ip);
 
-    await w.ok(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'UPDATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'update', 's', '-t', 'v2.yaml', '--wait']), 'UPDATE_COMPLETE');
     assert.deepEqual(
       servers().map((s) => [s.id, s.metadata.role]),
       [[server.id, 'db']],

@@ -125,6 +125,14 @@ export class Workdir {
     return this.json<StackView>(['stack', 'show', stack]);
   }
 
+  /**
+   * Runs an operation with `--wait` (create, update, adopt, suspend, resume) and `-f json`: the
+   * status the stack ended in, as the command printed it (one `hearth` child, not two).
+   */
+  async finished(args: string[]): Promise<string> {
+    return (await this.json<StackView>(args)).stack_status;
+  }
+
   async status(stack: string): Promise<string> {
     return (await this.show(stack)).stack_status;
   }

@@ -61,8 +61,7 @@ describe('yaql standard library through `hearth stack create`', () => {
   it('evaluates dates, sets, generators, math and branching in properties and outputs', async () => {
     const w = new Workdir({ 't.yaml': TEMPLATE });
     const before = Date.now();
-    await w.ok(['stack', 'create', 's', '-t', 't.yaml', '--wait']);
-    assert.equal(await w.status('s'), 'CREATE_COMPLETE');
+    assert.equal(await w.finished(['stack', 'create', 's', '-t', 't.yaml', '--wait']), 'CREATE_COMPLETE');
     const outputs = await w.outputs('s');
     const after = Date.now();
 

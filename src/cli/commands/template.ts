@@ -80,9 +80,10 @@ function validateTable(result: Record<string, unknown>): string {
   return out;
 }
 
+/** `types` is called only by the commands that need the catalog (building it costs start-up). */
 export function registerTemplateCommands(
   program: Command,
-  types: TypeCatalog,
+  types: () => TypeCatalog,
   print: (s: string) => void,
 ): void {
   const template = program.command('template').description('Validate and inspect HOT templates');
@@ -98,7 +99,7 @@ export function registerTemplateCommands(
     .option('--show-environment', 'include the merged environment in the output')
     .action((opts: StackOptions & { format: Format; showEnvironment?: boolean }) => {
       const input = loadStackInput(opts.template, opts.environment, readLocalFile);
-      const stack = defineFromOptions(opts, types, {}, input);
+      const stack = defineFromOptions(opts, types(), {}, input);
       const supplied = [
         ...Object.keys(input.environment.parameters),
         ...Object.keys(parseParameterArgs(opts.parameter)),
@@ -117,7 +118,7 @@ export function registerTemplateCommands(
     .option('-f, --format <format>', 'dot or json', 'dot')
     .action((opts: StackOptions & { format: string }) => {
       // The graph needs only the structure: types no plugin implements yet do not stop it.
-      const stack = defineFromOptions(opts, types, { allowUnknownTypes: true });
+      const stack = defineFromOptions(opts, types(), { allowUnknownTypes: true });
       const format = checkFormat(opts.format, ['dot', 'json']);
       if (format === 'json') {
         const json = graphToJSON(stack.graph);

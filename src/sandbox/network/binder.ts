@@ -43,8 +43,9 @@ export function networkPorts(state: SandboxState, clock: BinderClock = {}): Port
    */
   const serverPorts = (serverId: string) => {
     const projectId = state.owner('server', serverId);
+    // Filtered by SQLite first: a server list (every server's addresses) would parse every port each.
     return state
-      .list<Port>(KIND.port)
+      .list<Port>(KIND.port, { equal: { device_id: [serverId] } })
       .filter(
         (p) =>
           p.device_id === serverId &&
