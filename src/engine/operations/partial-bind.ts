@@ -9,14 +9,8 @@ import { parseTemplateSteps } from '../../template/template.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
 import type { EngineDeps } from '../core/deps.js';
-import {
-  decodeDigests,
-  headDigests,
-  keepDigests,
-  snippetDigest,
-  type TemplateDigests,
-  typeEntry,
-} from '../core/digests.js';
+import { decodeDigests } from '../core/digests-form.js';
+import { headDigests, keepDigests, snippetDigest, type TemplateDigests, typeEntry } from '../core/digests.js';
 import { bigYamlOffLoop, definitionOptions } from '../core/templates.js';
 import { converged } from './update-diff.js';
 import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';

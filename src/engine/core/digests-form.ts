@@ -1,0 +1,160 @@
+import type { ChunkLayout } from '../../template/yaml-window.js';
+import { DIGEST_CHARS, type TemplateDigests } from './digests.js';
+
+/*
+ * The stored form of a template's digests (core/digests.ts): one line per resource, `name TAB
+ * digest TAB type [TAB required name]...`, then a last line of JSON with the rest (`v`: 3,
+ * context, outputs, disabled names, layout). A resource's line depends on it alone, so the store,
+ * which keeps texts in pieces cut by their lines (util/text-pieces.ts), stores again only the
+ * lines around a changed resource. A field with a tab, a line break or a leading `"` is written as
+ * a JSON string.
+ */
+
+const ESCAPE = /[\t\n\r]/;
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+function field(value: string): string {
+  return value.charCodeAt(0) === 0x22 || ESCAPE.test(value) ? JSON.stringify(value) : value;
+}
+
+function unfield(value: string): string {
+  return value.charCodeAt(0) === 0x22 ? (JSON.parse(value) as string) : value;
+}
+
+export function encodeDigests(digests: TemplateDigests): string {
+  const { names, snippets, types, requires } = digests.table;
+  const bound = new Set(names);
+  // A name required but not bound (never, for a definition that bound): stored as unreadable.
+  let readable = true;
+  const lines: string[] = new Array<string>(names.length + 1);
+  for (let i = 0; i < names.length; i++) {
+    let line = `${field(names[i]!)}\t${snippets[i]!}\t${field(types[i]!)}`;
+    for (const name of requires[i]!) {
+      if (!bound.has(name)) readable = false;
+      line += `\t${field(name)}`;
+    }
+    lines[i] = line;
+  }
+  lines[names.length] = JSON.stringify({
+    v: readable ? 3 : 0,
+    c: digests.context,
+    o: digests.outputs,
+    x: digests.disabled,
+    ...(digests.layout ? { l: [digests.layout.start, digests.layout.end, digests.layout.indent] } : {}),
+  });
+  return lines.join('\n');
+}
+
+/** The stored digests; undefined for none, or those of an older form (the full comparison then). */
+export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
+  if (!text) return undefined;
+  if (text.startsWith('{"v":2,')) return decodeV2(text);
+  const last = text.lastIndexOf('\n');
+  let trailer: Record<string, unknown>;
+  try {
+    trailer = JSON.parse(text.slice(last + 1)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const { c, o, x, l } = trailer;
+  if (trailer.v !== 3 || typeof c !== 'string' || typeof o !== 'string' || !Array.isArray(x))
+    return undefined;
+  const names: string[] = [];
+  const snippets: string[] = [];
+  const types: string[] = [];
+  const requires: (readonly string[])[] = [];
+  // One string per distinct type, not one per resource.
+  const typeNames = new Map<string, string>();
+  let lastWritten = '';
+  let lastType = '';
+  // Fields found by scanning for tabs: no array per line.
+  for (let pos = 0; pos < last;) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0 || end > last) end = last;
+    const tab1 = text.indexOf('\t', pos);
+    const tab2 = tab1 < 0 ? -1 : text.indexOf('\t', tab1 + 1);
+    if (tab2 < 0 || tab2 > end || tab2 - tab1 - 1 !== DIGEST_CHARS) return undefined;
+    let tab3 = text.indexOf('\t', tab2 + 1);
+    if (tab3 < 0 || tab3 > end) tab3 = end;
+    names.push(unfield(text.slice(pos, tab1)));
+    snippets.push(text.slice(tab1 + 1, tab2));
+    const written = text.slice(tab2 + 1, tab3);
+    // Neighbours mostly share a type: compared with the last before a lookup.
+    if (written !== lastWritten) {
+      lastWritten = written;
+      const known = typeNames.get(written);
+      lastType = known ?? unfield(written);
+      if (known === undefined) typeNames.set(written, lastType);
+    }
+    types.push(lastType);
+    if (tab3 === end) requires.push(NO_NAMES);
+    else {
+      const rest = text.slice(tab3 + 1, end);
+      requires.push(rest.includes('\t') ? rest.split('\t').map(unfield) : [unfield(rest)]);
+    }
+    pos = end + 1;
+  }
+  return {
+    context: c,
+    outputs: o,
+    table: { names, snippets, types, requires },
+    disabled: x as string[],
+    ...layoutOf(l),
+  };
+}
+
+function layoutOf(l: unknown): { layout?: ChunkLayout } {
+  return Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v))
+    ? { layout: { start: l[0] as number, end: l[1] as number, indent: l[2] as number } }
+    : {};
+}
+
+/** The form stored before schema 26 (one JSON document, indices for the required names). */
+function decodeV2(text: string): TemplateDigests | undefined {
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  const { c, o, n, d, t, k, r, x, l } = parsed;
+  if (parsed.v !== 2 || typeof c !== 'string' || typeof o !== 'string' || typeof d !== 'string')
+    return undefined;
+  if (
+    !Array.isArray(n) ||
+    !Array.isArray(t) ||
+    !Array.isArray(k) ||
+    !Array.isArray(x) ||
+    typeof r !== 'string'
+  )
+    return undefined;
+  const names = n as string[];
+  const snippets: string[] = new Array<string>(names.length);
+  const types: string[] = new Array<string>(names.length);
+  const requires: (readonly string[])[] = new Array<readonly string[]>(names.length);
+  const edges = names.length === 0 ? [] : r.split(';');
+  if (edges.length !== names.length || d.length !== names.length * DIGEST_CHARS) return undefined;
+  for (let i = 0; i < names.length; i++) {
+    snippets[i] = d.slice(i * DIGEST_CHARS, (i + 1) * DIGEST_CHARS);
+    types[i] = t[k[i] as number] as string;
+    const e = edges[i]!;
+    // Most resources require none or one: no list of their own, no split.
+    if (e === '') {
+      requires[i] = NO_NAMES;
+      continue;
+    }
+    const required: string[] = [];
+    for (const j of e.includes(',') ? e.split(',') : [e]) {
+      const name = names[Number(j)];
+      if (name === undefined) return undefined;
+      required.push(name);
+    }
+    requires[i] = required;
+  }
+  const layout =
+    Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v))
+      ? { start: l[0] as number, end: l[1] as number, indent: l[2] as number }
+      : undefined;
+  return {
+    context: c,
+    outputs: o,
+    table: { names, snippets, types, requires },
+    disabled: x as string[],
+    ...(layout ? { layout } : {}),
+  };
+}
