@@ -15,8 +15,15 @@ import { createHash } from 'node:crypto';
 
 const MIN_CHARS = 8 * 1024;
 const MAX_CHARS = 256 * 1024;
-/** One line in 1,024 starts a piece (a 100,000-resource template of one-line resources: ~75 KiB). */
-const CUT_MASK = 1023;
+/** One line in 512 starts a piece (a 100,000-resource template of one-line resources: ~40 KiB). */
+const CUT_MASK = 511;
+
+export interface CutOptions {
+  /** Cuts fall before one line in `mask + 1` (a power of two): smaller for text that deflates less. */
+  mask?: number;
+  /** The first line is a piece of its own (a summary that changes with any edit). */
+  firstLineAlone?: boolean;
+}
 
 /** The characters of a line its hash reads (with its length): a key and the start of its value. */
 const LINE_PREFIX = 32;
@@ -37,7 +44,8 @@ function safeCut(text: string, at: number): number {
 }
 
 /** The pieces of `text`, in order: joined, they are the text. An empty text has none. */
-export function cutText(text: string): string[] {
+export function cutText(text: string, options: CutOptions = {}): string[] {
+  const mask = options.mask ?? CUT_MASK;
   const pieces: string[] = [];
   // The open paths: the indentation and hash of each line the current one may be nested under.
   const indents: number[] = [];
@@ -62,7 +70,7 @@ export function cutText(text: string): string[] {
       const mixed = finish(h);
       indents.push(indent);
       hashes.push(mixed);
-      if ((mixed & CUT_MASK) === 0 && pos - start >= MIN_CHARS) {
+      if ((mixed & mask) === 0 && pos - start >= MIN_CHARS) {
         pieces.push(text.slice(start, pos));
         start = pos;
       }

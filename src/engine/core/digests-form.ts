@@ -2,12 +2,12 @@ import type { ChunkLayout } from '../../template/yaml-window.js';
 import { DIGEST_CHARS, type TemplateDigests } from './digests.js';
 
 /*
- * The stored form of a template's digests (core/digests.ts): one line per resource, `name TAB
- * digest TAB type [TAB required name]...`, then a last line of JSON with the rest (`v`: 3,
- * context, outputs, disabled names, layout). A resource's line depends on it alone, so the store,
- * which keeps texts in pieces cut by their lines (util/text-pieces.ts), stores again only the
- * lines around a changed resource. A field with a tab, a line break or a leading `"` is written as
- * a JSON string.
+ * The stored form of a template's digests (core/digests.ts): a first line of JSON with all but
+ * the resources (`v`: 3, context, outputs, disabled names, layout), then one line per resource,
+ * `name TAB digest TAB type [TAB required name]...`. A resource's line depends on it alone, so the
+ * store, which keeps texts in pieces cut by their lines (util/text-pieces.ts; the first line a
+ * piece of its own), stores again only the lines around a changed resource. A field with a tab, a
+ * line break or a leading `"` is written as a JSON string.
  */
 
 const ESCAPE = /[\t\n\r]/;
@@ -33,9 +33,9 @@ export function encodeDigests(digests: TemplateDigests): string {
       if (!bound.has(name)) readable = false;
       line += `\t${field(name)}`;
     }
-    lines[i] = line;
+    lines[i + 1] = line;
   }
-  lines[names.length] = JSON.stringify({
+  lines[0] = JSON.stringify({
     v: readable ? 3 : 0,
     c: digests.context,
     o: digests.outputs,
@@ -49,15 +49,16 @@ export function encodeDigests(digests: TemplateDigests): string {
 export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
   if (!text) return undefined;
   if (text.startsWith('{"v":2,')) return decodeV2(text);
-  const last = text.lastIndexOf('\n');
-  let trailer: Record<string, unknown>;
+  let first = text.indexOf('\n');
+  if (first < 0) first = text.length;
+  let summary: Record<string, unknown>;
   try {
-    trailer = JSON.parse(text.slice(last + 1)) as Record<string, unknown>;
+    summary = JSON.parse(text.slice(0, first)) as Record<string, unknown>;
   } catch {
     return undefined;
   }
-  const { c, o, x, l } = trailer;
-  if (trailer.v !== 3 || typeof c !== 'string' || typeof o !== 'string' || !Array.isArray(x))
+  const { c, o, x, l } = summary;
+  if (summary.v !== 3 || typeof c !== 'string' || typeof o !== 'string' || !Array.isArray(x))
     return undefined;
   const names: string[] = [];
   const snippets: string[] = [];
@@ -68,9 +69,9 @@ export function decodeDigests(text: string | undefined | null): TemplateDigests 
   let lastWritten = '';
   let lastType = '';
   // Fields found by scanning for tabs: no array per line.
-  for (let pos = 0; pos < last;) {
+  for (let pos = first + 1; pos < text.length;) {
     let end = text.indexOf('\n', pos);
-    if (end < 0 || end > last) end = last;
+    if (end < 0) end = text.length;
     const tab1 = text.indexOf('\t', pos);
     const tab2 = tab1 < 0 ? -1 : text.indexOf('\t', tab1 + 1);
     if (tab2 < 0 || tab2 > end || tab2 - tab1 - 1 !== DIGEST_CHARS) return undefined;

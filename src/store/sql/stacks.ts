@@ -4,7 +4,14 @@ import { insertSql } from './columns.js';
 import { stackActivity, stackProgress } from './stack-progress.js';
 import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
-import { distinctHashes, piecesOf, readPieces, releasePieces, retainPieces } from './template-text.js';
+import {
+  DIGEST_CUTS,
+  distinctHashes,
+  piecesOf,
+  readPieces,
+  releasePieces,
+  retainPieces,
+} from './template-text.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
 // A retried insert (a transaction run again, an operation retried) finds its row and adds nothing.
@@ -116,7 +123,7 @@ export function templatesRepository(db: SqlExecutor, dialect: Dialect): Tx['temp
   return {
     async insert(template: TemplateRecord, rootStackId, digests) {
       const pieced = piecesOf(template.template);
-      const digestPieces = digests === undefined ? undefined : piecesOf(digests);
+      const digestPieces = digests === undefined ? undefined : piecesOf(digests, DIGEST_CUTS);
       const values = TEMPLATES.encode({ ...template, template: '' });
       const added = await db.run(INSERT_TEMPLATE, [
         ...values,

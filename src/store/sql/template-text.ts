@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { cutText, pieceHash } from '../../util/text-pieces.js';
+import { type CutOptions, cutText, pieceHash } from '../../util/text-pieces.js';
 import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
 
 /*
@@ -20,10 +20,16 @@ export interface PiecedText {
   readonly pieces: ReadonlyMap<string, string>;
 }
 
-export function piecesOf(text: string): PiecedText {
+/**
+ * How a template's digests are cut (engine/core/digests-form.ts: a summary line, then a line per
+ * resource): the summary alone, and smaller pieces (their digests do not deflate).
+ */
+export const DIGEST_CUTS: CutOptions = { mask: 255, firstLineAlone: true };
+
+export function piecesOf(text: string, options?: CutOptions): PiecedText {
   const hashes: string[] = [];
   const pieces = new Map<string, string>();
-  for (const piece of cutText(text)) {
+  for (const piece of cutText(text, options)) {
     const hash = pieceHash(piece);
     hashes.push(hash);
     pieces.set(hash, piece);
@@ -154,7 +160,7 @@ export async function moveTemplateTexts(db: SqlExecutor, dialect: Dialect): Prom
     for (const row of rows) {
       const root = (row.root_stack_id as string | null) ?? '';
       const text = piecesOf(row.template as string);
-      const digests = typeof row.digests === 'string' ? piecesOf(row.digests) : undefined;
+      const digests = typeof row.digests === 'string' ? piecesOf(row.digests, DIGEST_CUTS) : undefined;
       await retainPieces(db, dialect, root, new Map([...text.pieces, ...(digests?.pieces ?? [])]));
       await db.run(
         "UPDATE templates SET template = '', digests = NULL, text_chunks = $2, digest_chunks = $3 WHERE id = $1",
