@@ -117,7 +117,28 @@ export async function releasePieces(
   );
 }
 
-/** The text a stored list names, its pieces read and inflated. */
+/**
+ * Pieces read lately, by hash (a hash names one text whatever the tree): the next version of a
+ * template, or the same one read again, fetches and inflates only the pieces not among them.
+ * Least recently used first out, bounded in characters.
+ */
+const recent = new Map<string, string>();
+let recentChars = 0;
+const RECENT_CHARS = 32 * 1024 * 1024;
+
+function remember(hash: string, text: string): void {
+  if (recent.delete(hash)) recentChars -= text.length;
+  if (text.length > RECENT_CHARS / 8) return;
+  recent.set(hash, text);
+  recentChars += text.length;
+  for (const [oldest, old] of recent) {
+    if (recentChars <= RECENT_CHARS) break;
+    recent.delete(oldest);
+    recentChars -= old.length;
+  }
+}
+
+/** The text a stored list names, its pieces read and inflated (or read lately). */
 export async function readPieces(
   db: SqlExecutor,
   dialect: Dialect,
@@ -126,13 +147,22 @@ export async function readPieces(
 ): Promise<string> {
   const hashes = listHashes(list);
   if (hashes.length === 0) return '';
-  const rows = await db.all(
-    `SELECT hash, body FROM template_chunks WHERE root_stack_id = $1 AND ${dialect.inStrings('hash', '$2')}`,
-    [root, JSON.stringify([...new Set(hashes)])],
-  );
   const texts = new Map<string, string>();
-  for (const row of rows)
-    texts.set(row.hash as string, inflateRawSync(row.body as Uint8Array).toString('utf8'));
+  const wanted: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const text = recent.get(hash);
+    if (text === undefined) wanted.push(hash);
+    else texts.set(hash, text);
+  }
+  if (wanted.length > 0) {
+    const rows = await db.all(
+      `SELECT hash, body FROM template_chunks WHERE root_stack_id = $1 AND ${dialect.inStrings('hash', '$2')}`,
+      [root, JSON.stringify(wanted)],
+    );
+    for (const row of rows)
+      texts.set(row.hash as string, inflateRawSync(row.body as Uint8Array).toString('utf8'));
+  }
+  for (const [hash, text] of texts) remember(hash, text);
   return hashes
     .map((hash) => {
       const text = texts.get(hash);
