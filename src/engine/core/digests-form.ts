@@ -27,8 +27,12 @@ export function encodeDigests(digests: TemplateDigests): string {
   // A name required but not bound (never, for a definition that bound): stored as unreadable.
   let readable = true;
   const lines: string[] = new Array<string>(names.length + 1);
+  // Neighbours mostly share a type: written once per run of them.
+  let lastType: string | undefined;
+  let typeField = '';
   for (let i = 0; i < names.length; i++) {
-    let line = `${field(names[i]!)}\t${snippets[i]!}\t${field(types[i]!)}`;
+    if (types[i] !== lastType) typeField = field((lastType = types[i]!));
+    let line = `${field(names[i]!)}\t${snippets[i]!}\t${typeField}`;
     for (const name of requires[i]!) {
       if (!bound.has(name)) readable = false;
       line += `\t${field(name)}`;

@@ -180,22 +180,21 @@ export function distinctHashes(
   return [...new Set([...listHashes(textList), ...listHashes(digestList)])];
 }
 
-/** Schema 26: every template row's text and digests moved into pieces (a few rows at a time). */
+/** Schema 26: every template row's text and digests moved into pieces, one row in memory at a time. */
 export async function moveTemplateTexts(db: SqlExecutor, dialect: Dialect): Promise<void> {
-  for (;;) {
-    const rows = await db.all(
-      'SELECT id, root_stack_id, template, digests FROM templates WHERE text_chunks IS NULL ORDER BY id LIMIT 64',
+  const ids = await db.all('SELECT id FROM templates WHERE text_chunks IS NULL ORDER BY id');
+  for (const { id } of ids) {
+    const [row] = await db.all('SELECT root_stack_id, template, digests FROM templates WHERE id = $1', [
+      id as string,
+    ]);
+    if (!row) continue;
+    const root = (row.root_stack_id as string | null) ?? '';
+    const text = piecesOf(row.template as string);
+    const digests = typeof row.digests === 'string' ? piecesOf(row.digests, DIGEST_CUTS) : undefined;
+    await retainPieces(db, dialect, root, new Map([...text.pieces, ...(digests?.pieces ?? [])]));
+    await db.run(
+      "UPDATE templates SET template = '', digests = NULL, text_chunks = $2, digest_chunks = $3 WHERE id = $1",
+      [id as string, text.list, digests?.list ?? null],
     );
-    if (rows.length === 0) return;
-    for (const row of rows) {
-      const root = (row.root_stack_id as string | null) ?? '';
-      const text = piecesOf(row.template as string);
-      const digests = typeof row.digests === 'string' ? piecesOf(row.digests, DIGEST_CUTS) : undefined;
-      await retainPieces(db, dialect, root, new Map([...text.pieces, ...(digests?.pieces ?? [])]));
-      await db.run(
-        "UPDATE templates SET template = '', digests = NULL, text_chunks = $2, digest_chunks = $3 WHERE id = $1",
-        [row.id as string, text.list, digests?.list ?? null],
-      );
-    }
   }
 }
