@@ -40,10 +40,6 @@ const TREE_TABLES: Record<string, string> = {
   work: 'SELECT s.root_stack_id AS expected, w.root_stack_id AS actual FROM work w JOIN stacks s ON s.id = w.stack_id',
   templates: `SELECT s.root_stack_id AS expected, t.root_stack_id AS actual FROM templates t
     JOIN stacks s ON s.template_id = t.id OR s.prev_template_id = t.id`,
-  // A template's pieces are placed by its root: some template of that tree names them.
-  template_chunks: `SELECT c.root_stack_id AS expected,
-    (SELECT MIN(t.root_stack_id) FROM templates t WHERE t.root_stack_id = c.root_stack_id) AS actual
-    FROM template_chunks c`,
 };
 
 async function checkRoots(h: Harness, seen: Map<string, number>): Promise<void> {

@@ -7,7 +7,7 @@ import { STACKS, TEMPLATES } from './tables.js';
 import {
   DIGEST_CUTS,
   distinctHashes,
-  piecesOf,
+  piecedIfLong,
   readPieces,
   releasePieces,
   retainPieces,
@@ -17,7 +17,7 @@ const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
 // A retried insert (a transaction run again, an operation retried) finds its row and adds nothing.
 const INSERT_TEMPLATE = `${insertSql(
   'templates',
-  [...TEMPLATES.columnNames, 'root_stack_id', 'text_chunks', 'digest_chunks'],
+  [...TEMPLATES.columnNames, 'root_stack_id', 'text_chunks', 'digests', 'digest_chunks'],
   1,
 )} ON CONFLICT (id) DO NOTHING`;
 const TEMPLATE_COLUMNS = TEMPLATES.columnNames.join(', ');
@@ -122,21 +122,22 @@ export function templatesRepository(db: SqlExecutor, dialect: Dialect): Tx['temp
 
   return {
     async insert(template: TemplateRecord, rootStackId, digests) {
-      const pieced = piecesOf(template.template);
-      const digestPieces = digests === undefined ? undefined : piecesOf(digests, DIGEST_CUTS);
-      const values = TEMPLATES.encode({ ...template, template: '' });
+      const text = piecedIfLong(template.template);
+      const digestPieces = piecedIfLong(digests, DIGEST_CUTS);
+      const values = TEMPLATES.encode(text ? { ...template, template: '' } : template);
       const added = await db.run(INSERT_TEMPLATE, [
         ...values,
         rootStackId,
-        pieced.list,
+        text?.list ?? null,
+        digestPieces ? null : (digests ?? null),
         digestPieces?.list ?? null,
       ]);
-      if (added === 0) return;
+      if (added === 0 || (!text && !digestPieces)) return;
       await retainPieces(
         db,
         dialect,
         rootStackId,
-        new Map([...pieced.pieces, ...(digestPieces?.pieces ?? [])]),
+        new Map([...(text?.pieces ?? []), ...(digestPieces?.pieces ?? [])]),
       );
     },
 

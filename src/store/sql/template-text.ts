@@ -26,6 +26,18 @@ export interface PiecedText {
  */
 export const DIGEST_CUTS: CutOptions = { mask: 255, firstLineAlone: true };
 
+/**
+ * Texts shorter than this stay in their row: most templates (a nested stack's, a group's member)
+ * are a piece or less, and a piece's count shared by many sibling stacks would be a row every
+ * one of their transactions writes (on PostgreSQL, conflicts run them again one by one).
+ */
+export const PIECED_FROM = 32 * 1024;
+
+/** A text's pieces, or undefined when it stays in its row (short) or there is none. */
+export function piecedIfLong(text: string | undefined, options?: CutOptions): PiecedText | undefined {
+  return text === undefined || text.length < PIECED_FROM ? undefined : piecesOf(text, options);
+}
+
 export function piecesOf(text: string, options?: CutOptions): PiecedText {
   const hashes: string[] = [];
   const pieces = new Map<string, string>();
@@ -180,7 +192,7 @@ export function distinctHashes(
   return [...new Set([...listHashes(textList), ...listHashes(digestList)])];
 }
 
-/** Schema 26: every template row's text and digests moved into pieces, one row in memory at a time. */
+/** Schema 26: every long template text and digests moved into pieces, one row in memory at a time. */
 export async function moveTemplateTexts(db: SqlExecutor, dialect: Dialect): Promise<void> {
   const ids = await db.all('SELECT id FROM templates WHERE text_chunks IS NULL ORDER BY id');
   for (const { id } of ids) {
@@ -189,12 +201,14 @@ export async function moveTemplateTexts(db: SqlExecutor, dialect: Dialect): Prom
     ]);
     if (!row) continue;
     const root = (row.root_stack_id as string | null) ?? '';
-    const text = piecesOf(row.template as string);
-    const digests = typeof row.digests === 'string' ? piecesOf(row.digests, DIGEST_CUTS) : undefined;
-    await retainPieces(db, dialect, root, new Map([...text.pieces, ...(digests?.pieces ?? [])]));
+    const text = piecedIfLong(row.template as string);
+    const digests = piecedIfLong((row.digests as string | null) ?? undefined, DIGEST_CUTS);
+    if (!text && !digests) continue;
+    await retainPieces(db, dialect, root, new Map([...(text?.pieces ?? []), ...(digests?.pieces ?? [])]));
     await db.run(
-      "UPDATE templates SET template = '', digests = NULL, text_chunks = $2, digest_chunks = $3 WHERE id = $1",
-      [id as string, text.list, digests?.list ?? null],
+      `UPDATE templates SET template = ${text ? "''" : 'template'}, digests = ${digests ? 'NULL' : 'digests'},
+       text_chunks = $2, digest_chunks = $3 WHERE id = $1`,
+      [id as string, text?.list ?? null, digests?.list ?? null],
     );
   }
 }
