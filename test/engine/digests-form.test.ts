@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TemplateDigests } from '../../src/engine/core/digests.js';
-import { decodeDigests, encodeDigests } from '../../src/engine/core/digests-form.js';
+import { decodeDigests, derivedFrom, encodeDigests } from '../../src/engine/core/digests-form.js';
 
 /* The stored form of a template's digests (core/digests-form.ts): one line per resource. */
 
@@ -47,6 +47,41 @@ describe('digests stored one line per resource', () => {
     const differing = after.flatMap((line, i) => (line === before[i] ? [] : [i]));
     assert.deepEqual(differing, [26]);
     assert.equal(JSON.parse(after[0]!).v, 3);
+  });
+
+  it('digests derived from decoded ones are written as the old text patched: the same text as whole', () => {
+    const names = Array.from({ length: 300 }, (_, i) => (i === 7 ? 'odd\tname' : `r${i}`));
+    const requires = names.map((_, i) => (i % 10 === 0 ? [] : [names[i - 1]!]));
+    const prev = decodeDigests(encodeDigests(digests(names, requires)))!;
+    const derive = (change: (t: { snippets: string[]; types: string[]; requires: string[][] }) => void) => {
+      const table = {
+        names: [...prev.table.names],
+        snippets: [...prev.table.snippets],
+        types: [...prev.table.types],
+        requires: prev.table.requires.map((r) => [...r]),
+      };
+      change(table);
+      const next: TemplateDigests = { ...prev, table, layout: { start: 40, end: 9100, indent: 2 } };
+      const whole = encodeDigests(structuredClone(next));
+      derivedFrom(next, prev);
+      return [encodeDigests(next), whole] as const;
+    };
+    const cases: ((t: { snippets: string[]; types: string[]; requires: string[][] }) => void)[] = [
+      () => {},
+      (t) => void (t.snippets[0] = 'Z'.repeat(16)),
+      (t) => void (t.snippets[299] = 'Z'.repeat(16)),
+      (t) => {
+        t.snippets[8] = 'Y'.repeat(16);
+        t.types[40] = 't:"nested.yaml';
+        t.requires[41] = ['r3', 'odd\tname'];
+      },
+      (t) => void (t.requires[5] = ['missing']),
+    ];
+    for (const [i, change] of cases.entries()) {
+      const [patched, whole] = derive(change);
+      assert.equal(patched, whole, `case ${i}`);
+    }
+    assert.equal(decodeDigests(derive(cases[4]!)[0]), undefined, 'an unbound name: unreadable');
   });
 
   it('a name required but not bound is stored unreadable (the full comparison then)', () => {

@@ -21,8 +21,36 @@ function unfield(value: string): string {
   return value.charCodeAt(0) === 0x22 ? (JSON.parse(value) as string) : value;
 }
 
+/** Digests decoded from a text of this form: the text, and where each resource's line starts. */
+const sources = new WeakMap<TemplateDigests, { text: string; starts: Int32Array }>();
+/** Digests made from others by changing a few resources (a partial bind's): what they came from. */
+const bases = new WeakMap<TemplateDigests, TemplateDigests>();
+
+/** Records that `next` is `prev` with a few resources changed: its text is patched from prev's. */
+export function derivedFrom(next: TemplateDigests, prev: TemplateDigests): void {
+  bases.set(next, prev);
+}
+
+function summaryLine(digests: TemplateDigests, readable: boolean): string {
+  return JSON.stringify({
+    v: readable ? 3 : 0,
+    c: digests.context,
+    o: digests.outputs,
+    x: digests.disabled,
+    ...(digests.layout ? { l: [digests.layout.start, digests.layout.end, digests.layout.indent] } : {}),
+  });
+}
+
+function resourceLine(table: TemplateDigests['table'], i: number, typeField: string): string {
+  let line = `${field(table.names[i]!)}\t${table.snippets[i]!}\t${typeField}`;
+  for (const name of table.requires[i]!) line += `\t${field(name)}`;
+  return line;
+}
+
 export function encodeDigests(digests: TemplateDigests): string {
-  const { names, snippets, types, requires } = digests.table;
+  const patched = patchOf(digests);
+  if (patched !== undefined) return patched;
+  const { names, types, requires } = digests.table;
   const bound = new Set(names);
   // A name required but not bound (never, for a definition that bound): stored as unreadable.
   let readable = true;
@@ -32,21 +60,61 @@ export function encodeDigests(digests: TemplateDigests): string {
   let typeField = '';
   for (let i = 0; i < names.length; i++) {
     if (types[i] !== lastType) typeField = field((lastType = types[i]!));
-    let line = `${field(names[i]!)}\t${snippets[i]!}\t${typeField}`;
-    for (const name of requires[i]!) {
-      if (!bound.has(name)) readable = false;
-      line += `\t${field(name)}`;
-    }
-    lines[i + 1] = line;
+    for (const name of requires[i]!) if (!bound.has(name)) readable = false;
+    lines[i + 1] = resourceLine(digests.table, i, typeField);
   }
-  lines[0] = JSON.stringify({
-    v: readable ? 3 : 0,
-    c: digests.context,
-    o: digests.outputs,
-    x: digests.disabled,
-    ...(digests.layout ? { l: [digests.layout.start, digests.layout.end, digests.layout.indent] } : {}),
-  });
+  lines[0] = summaryLine(digests, readable);
   return lines.join('\n');
+}
+
+/** Changed lines past which the whole text is written again. */
+const PATCH_LINES = 256;
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The text of digests derived from decoded ones with the same names in the same order: the old
+ * text with the changed resources' lines written again (what encoding it whole would give).
+ */
+function patchOf(digests: TemplateDigests): string | undefined {
+  const prev = bases.get(digests);
+  const source = prev && sources.get(prev);
+  if (!prev || !source) return undefined;
+  const next = digests.table;
+  const old = prev.table;
+  const n = next.names.length;
+  if (n !== old.names.length) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (next.names[i] !== old.names[i]) return undefined;
+    if (
+      next.snippets[i] !== old.snippets[i] ||
+      next.types[i] !== old.types[i] ||
+      !sameList(next.requires[i]!, old.requires[i]!)
+    ) {
+      changed.push(i);
+      if (changed.length > PATCH_LINES) return undefined;
+    }
+  }
+  // The unchanged lines required bound names (their text decoded); the changed ones are checked.
+  let bound: Set<string> | undefined;
+  let readable = true;
+  const { text, starts } = source;
+  const parts = [summaryLine(digests, true)];
+  let at = n === 0 ? text.length : starts[0]! - 1;
+  for (const i of changed) {
+    for (const name of next.requires[i]!) if (!(bound ??= new Set(next.names)).has(name)) readable = false;
+    parts.push(text.slice(at, starts[i]!), resourceLine(next, i, field(next.types[i]!)));
+    at = i + 1 < n ? starts[i + 1]! - 1 : text.length;
+  }
+  parts.push(text.slice(at));
+  if (!readable) parts[0] = summaryLine(digests, false);
+  return parts.join('');
 }
 
 /** The stored digests; undefined for none, or those of an older form (the full comparison then). */
@@ -73,7 +141,9 @@ export function decodeDigests(text: string | undefined | null): TemplateDigests 
   let lastWritten = '';
   let lastType = '';
   // Fields found by scanning for tabs: no array per line.
+  const starts: number[] = [];
   for (let pos = first + 1; pos < text.length;) {
+    starts.push(pos);
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     const tab1 = text.indexOf('\t', pos);
@@ -99,13 +169,15 @@ export function decodeDigests(text: string | undefined | null): TemplateDigests 
     }
     pos = end + 1;
   }
-  return {
+  const decoded: TemplateDigests = {
     context: c,
     outputs: o,
     table: { names, snippets, types, requires },
     disabled: x as string[],
     ...layoutOf(l),
   };
+  sources.set(decoded, { text, starts: Int32Array.from(starts) });
+  return decoded;
 }
 
 function layoutOf(l: unknown): { layout?: ChunkLayout } {
