@@ -82,6 +82,27 @@ describe('digests stored one line per resource', () => {
       assert.equal(patched, whole, `case ${i}`);
     }
     assert.equal(decodeDigests(derive(cases[4]!)[0]), undefined, 'an unbound name: unreadable');
+    // A partial bind lists its bound resources first: the text keeps the old order, same entries.
+    const moved = (i: number) => [i, ...Array.from({ length: 300 }, (_, k) => k).filter((k) => k !== i)];
+    const order = moved(150);
+    const table = {
+      names: order.map((k) => prev.table.names[k]!),
+      snippets: order.map((k) => (k === 150 ? 'Q'.repeat(16) : prev.table.snippets[k]!)),
+      types: order.map((k) => prev.table.types[k]!),
+      requires: order.map((k) => prev.table.requires[k]!),
+    };
+    const next: TemplateDigests = { ...prev, table };
+    const whole = decodeDigests(encodeDigests(structuredClone(next)))!;
+    derivedFrom(next, prev);
+    const text = encodeDigests(next);
+    const patched = decodeDigests(text)!;
+    assert.deepEqual(patched.table.names, prev.table.names, 'the old order');
+    const entries = (t: TemplateDigests) =>
+      new Map(
+        t.table.names.map((name, k) => [name, [t.table.snippets[k], t.table.types[k], t.table.requires[k]]]),
+      );
+    assert.deepEqual(entries(patched), entries(whole));
+    assert.equal(patched.table.snippets[150], 'Q'.repeat(16));
   });
 
   it('a name required but not bound is stored unreadable (the full comparison then)', () => {

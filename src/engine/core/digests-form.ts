@@ -78,8 +78,9 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * The text of digests derived from decoded ones with the same names in the same order: the old
- * text with the changed resources' lines written again (what encoding it whole would give).
+ * The text of digests derived from decoded ones with the same names: the old text with the changed
+ * resources' lines written again, in the old text's order (a partial bind's definition lists its
+ * bound resources first; the table's order means nothing, each entry is found by its name).
  */
 function patchOf(digests: TemplateDigests): string | undefined {
   const prev = bases.get(digests);
@@ -89,15 +90,23 @@ function patchOf(digests: TemplateDigests): string | undefined {
   const old = prev.table;
   const n = next.names.length;
   if (n !== old.names.length) return undefined;
-  const changed: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (next.names[i] !== old.names[i]) return undefined;
+  // Old line j → next entry i: the same place until the orders differ, then by name.
+  let byName: Map<string, number> | undefined;
+  const changed: [number, number][] = [];
+  for (let j = 0; j < n; j++) {
+    let i = j;
+    if (byName !== undefined || next.names[j] !== old.names[j]) {
+      byName ??= new Map(next.names.map((name, k) => [name, k]));
+      const k = byName.get(old.names[j]!);
+      if (k === undefined) return undefined;
+      i = k;
+    }
     if (
-      next.snippets[i] !== old.snippets[i] ||
-      next.types[i] !== old.types[i] ||
-      !sameList(next.requires[i]!, old.requires[i]!)
+      next.snippets[i] !== old.snippets[j] ||
+      next.types[i] !== old.types[j] ||
+      !sameList(next.requires[i]!, old.requires[j]!)
     ) {
-      changed.push(i);
+      changed.push([j, i]);
       if (changed.length > PATCH_LINES) return undefined;
     }
   }
@@ -107,10 +116,10 @@ function patchOf(digests: TemplateDigests): string | undefined {
   const { text, starts } = source;
   const parts = [summaryLine(digests, true)];
   let at = n === 0 ? text.length : starts[0]! - 1;
-  for (const i of changed) {
+  for (const [j, i] of changed) {
     for (const name of next.requires[i]!) if (!(bound ??= new Set(next.names)).has(name)) readable = false;
-    parts.push(text.slice(at, starts[i]!), resourceLine(next, i, field(next.types[i]!)));
-    at = i + 1 < n ? starts[i + 1]! - 1 : text.length;
+    parts.push(text.slice(at, starts[j]!), resourceLine(next, i, field(next.types[i]!)));
+    at = j + 1 < n ? starts[j + 1]! - 1 : text.length;
   }
   parts.push(text.slice(at));
   if (!readable) parts[0] = summaryLine(digests, false);
