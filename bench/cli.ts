@@ -4,11 +4,21 @@
 // the CLI and the server), peak RSS of each, and the floor (bench/cli-floor.ts, run in the same
 // run) with the ratio CPU / floor; the load average before and after.
 // Environment: BENCH_SIZES (default 100000), BENCH_SHAPES (chains,fan,group), BENCH_MODES
-// (embedded,serve), BENCH_OPS (update-one,update-all,delete: after the create), BENCH_HEARTH (the
+// (embedded,serve), BENCH_OPS (update-one,update-all,delete: after the create; updates-10: ten
+// updates of one resource each, then the database's size, chains and fan only), BENCH_HEARTH (the
 // command's script, default bin/hearth.js of this checkout), BENCH_NODE_FLAGS (node flags for
 // every Hearth child, to compare runtime settings).
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { envList, markdownTable } from './report.js';
@@ -212,6 +222,23 @@ async function run(mode: string, shape: Shape, n: number, floorMs: number): Prom
         file('one.yaml', template(n, shape, value, true)),
         '--wait',
       ]);
+    if (ops.has('updates-10') && shape !== 'group') {
+      const base = template(n, shape, value);
+      const at = base.lastIndexOf(`{value: ${value}}`);
+      console.log(`  database after the create: ${dbSize(db)}`);
+      for (let k = 1; k <= 10; k++) {
+        const text = `${base.slice(0, at)}{value: ${value}-${k}}${base.slice(at + `{value: ${value}}`.length)}`;
+        await timed(`update one #${k}`, [
+          'stack',
+          'update',
+          'bench',
+          '-t',
+          file(`u${k}.yaml`, text),
+          '--wait',
+        ]);
+      }
+      console.log(`  database after ten updates of one resource: ${dbSize(db)}`);
+    }
     if (ops.has('update-all')) {
       value = 'b';
       await timed('update all', [
@@ -228,6 +255,12 @@ async function run(mode: string, shape: Shape, n: number, floorMs: number): Prom
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The database file's size and its write-ahead log's, in MiB. */
+function dbSize(db: string): string {
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+  return `${(size(db) / 2 ** 20).toFixed(1)} MiB (+ WAL ${(size(`${db}-wal`) / 2 ** 20).toFixed(1)} MiB)`;
 }
 
 /** The figures as a Markdown table, for docs/benchmarks.md. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeDigests } from '../../src/engine/core/digests.js';
+import { decodeDigests } from '../../src/engine/core/digests-form.js';
 import { bindCount } from '../../src/template/stubs.js';
 import { Harness } from './harness.js';
 

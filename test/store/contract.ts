@@ -9,6 +9,7 @@ import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
 import { scaleContract } from './contract-scale.js';
 import { stacksContract } from './contract-stacks.js';
+import { templatesContract } from './contract-templates.js';
 import { transactionContract } from './contract-tx.js';
 import { syncContract } from './contract-sync.js';
 import { workContract, type WorkContractOptions } from './contract-work.js';
@@ -25,6 +26,7 @@ export interface StoreContractOptions extends WorkContractOptions {
 export function storeContractTests(open: () => Promise<Store>, options: StoreContractOptions = {}): void {
   transactionContract(open);
   stacksContract(open);
+  templatesContract(open, options.openPair);
   resourcesContract(open);
   syncContract(open);
   workContract(open, options);

@@ -72,15 +72,65 @@ export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>):
       assert.deepEqual(upgraded?.templateId, 'tpl-new', 'the stack is intact');
       // It was made with the deployment's login: it keeps acting with it.
       assert.deepEqual(upgraded?.credentials, { kind: 'deployment' });
-      const rows = await driver.query('SELECT id, root_stack_id, template FROM templates ORDER BY id');
+      const rows = await driver.query('SELECT id, root_stack_id FROM templates ORDER BY id');
+      const texts = await store.tx(async (tx) =>
+        Promise.all(rows.map(async (r) => (await tx.templates.get(r.id as string))?.template)),
+      );
       assert.deepEqual(
-        rows.map((r) => [r.id, r.root_stack_id, r.template]),
+        rows.map((r, i) => [r.id, r.root_stack_id, texts[i]]),
         [
           ['tpl-new', 'root', 'heat_template_version: 2018-08-31'],
           ['tpl-old', 'root', 'heat_template_version: 2018-08-31'],
           ['tpl-orphan', null, 'heat_template_version: 2018-08-31'],
         ],
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('upgrades templates of schema 25 into pieces: texts and digests read back, shared pieces counted once', async () => {
+    const driver = await newDriver();
+    const store = new SqlStore(driver);
+    try {
+      assert.equal(
+        await migrate(
+          driver,
+          MIGRATIONS.filter((m) => m.version <= 25),
+        ),
+        25,
+      );
+      const lines = Array.from({ length: 30_000 }, (_, i) => `  r${i}: {type: OS::Heat::None}`);
+      const text = `heat_template_version: 2018-08-31\nresources:\n${lines.join('\n')}\n`;
+      const rows: [string, string | null, string, string | null][] = [
+        ['tpl-a', 'root', text, '{"v":2}'],
+        ['tpl-b', 'root', text.replace('r7:', 'r7b:'), null],
+        ['tpl-c', null, 'description: Zürich\r\n', null],
+        ['tpl-d', 'root', '', '{}'],
+      ];
+      for (const [id, root, template, digests] of rows) {
+        await driver.query(
+          `INSERT INTO templates (id, template, url, files, environment, created_at, root_stack_id, digests)
+           VALUES ($1, $2, 'file:///t.yaml', '{}', '{}', 5, $3, $4)`,
+          [id, template, root, digests],
+        );
+      }
+      assert.equal(await migrate(driver), SCHEMA_VERSION);
+      for (const [id, , template, digests] of rows) {
+        assert.equal((await store.tx((tx) => tx.templates.get(id)))?.template, template, id);
+        assert.equal(await store.tx((tx) => tx.templates.digests(id)), digests ?? undefined, id);
+      }
+      const kept = await driver.query("SELECT id FROM templates WHERE template <> '' ORDER BY id");
+      assert.deepEqual(
+        kept.map((r) => r.id),
+        ['tpl-c'],
+        'long texts left their rows, a short one stays',
+      );
+      const shared = await store.tx((tx) => tx.templates.footprint('root'));
+      assert.ok(shared.chars < 2 * text.length * 0.6, 'the two versions share their pieces');
+      for (const [id] of rows) await store.tx((tx) => tx.templates.delete(id));
+      const [pieces] = await driver.query('SELECT COUNT(*) AS n FROM template_chunks');
+      assert.equal(Number(pieces!.n), 0);
     } finally {
       await store.close();
     }

@@ -10,8 +10,8 @@ import { type ChunkLayout, chunkLayout } from '../../template/yaml-window.js';
  * What an update compares to plan from a diff (update-diff.ts), and what a partial bind stands
  * unchanged resources in with (partial-bind.ts): per bound resource the digest of its snippet as
  * written, its type, kind and the names it requires; one digest of everything else its resolution
- * can depend on, one of the outputs. Stored with the template row (`templates.digests`) in
- * parallel arrays, so the previous template is never parsed again and decodes in milliseconds.
+ * can depend on, one of the outputs. Stored with the template (one line per resource: digests-form.ts),
+ * so the previous template is never parsed again and decodes in milliseconds.
  */
 
 /** One kind letter per implementation: plugin, template (nested stack), unknown. */
@@ -46,7 +46,7 @@ export interface TemplateDigests {
   layout?: ChunkLayout;
 }
 
-const DIGEST_CHARS = 16;
+export const DIGEST_CHARS = 16;
 
 function digest(text: string): string {
   return createHash('sha1').update(text).digest('base64').slice(0, DIGEST_CHARS);
@@ -167,98 +167,6 @@ function layoutOf(text: string, keys: readonly string[]): ChunkLayout | undefine
   if (!chunks || chunks.names.length !== keys.length) return undefined;
   for (let i = 0; i < keys.length; i++) if (chunks.names[i] !== keys[i]) return undefined;
   return chunkLayout(chunks);
-}
-
-/**
- * Stored form: `{"v":2, "c": context, "o": outputs, "n": [names], "d": "digests, concatenated",
- * "t": [distinct types], "k": [type index per resource], "r": "i,j;;k" (indices of the required
- * names, `;` between resources), "x": [disabled names], "l": [start, end, indent] (the layout, if any)}`.
- */
-export function encodeDigests(digests: TemplateDigests): string {
-  const { names, snippets, types, requires } = digests.table;
-  const index = new Map<string, number>();
-  for (let i = 0; i < names.length; i++) index.set(names[i]!, i);
-  const typeIndex = new Map<string, number>();
-  const kinds: number[] = [];
-  for (const type of types) {
-    let k = typeIndex.get(type);
-    if (k === undefined) typeIndex.set(type, (k = typeIndex.size));
-    kinds.push(k);
-  }
-  // A name required but not bound (never, for a definition that bound) cannot be encoded: none stored.
-  const edges = requires.map((names) =>
-    // Most resources require none or one: no list of their own.
-    names.length === 0
-      ? ''
-      : names.length === 1
-        ? String(index.get(names[0]!) ?? -1)
-        : names.map((name) => index.get(name) ?? -1).join(','),
-  );
-  return JSON.stringify({
-    v: 2,
-    c: digests.context,
-    o: digests.outputs,
-    n: names,
-    d: snippets.join(''),
-    t: [...typeIndex.keys()],
-    k: kinds,
-    r: edges.join(';'),
-    x: digests.disabled,
-    ...(digests.layout ? { l: [digests.layout.start, digests.layout.end, digests.layout.indent] } : {}),
-  });
-}
-
-const NO_NAMES: readonly string[] = Object.freeze([]);
-
-/** The stored digests; undefined for none, or those of an older form (the full comparison then). */
-export function decodeDigests(text: string | undefined | null): TemplateDigests | undefined {
-  if (!text) return undefined;
-  const parsed = JSON.parse(text) as Record<string, unknown>;
-  const { c, o, n, d, t, k, r, x, l } = parsed;
-  if (parsed.v !== 2 || typeof c !== 'string' || typeof o !== 'string' || typeof d !== 'string')
-    return undefined;
-  if (
-    !Array.isArray(n) ||
-    !Array.isArray(t) ||
-    !Array.isArray(k) ||
-    !Array.isArray(x) ||
-    typeof r !== 'string'
-  )
-    return undefined;
-  const names = n as string[];
-  const snippets: string[] = new Array<string>(names.length);
-  const types: string[] = new Array<string>(names.length);
-  const requires: (readonly string[])[] = new Array<readonly string[]>(names.length);
-  const edges = names.length === 0 ? [] : r.split(';');
-  if (edges.length !== names.length || d.length !== names.length * DIGEST_CHARS) return undefined;
-  for (let i = 0; i < names.length; i++) {
-    snippets[i] = d.slice(i * DIGEST_CHARS, (i + 1) * DIGEST_CHARS);
-    types[i] = t[k[i] as number] as string;
-    const e = edges[i]!;
-    // Most resources require none or one: no list of their own, no split.
-    if (e === '') {
-      requires[i] = NO_NAMES;
-      continue;
-    }
-    const required: string[] = [];
-    for (const j of e.includes(',') ? e.split(',') : [e]) {
-      const name = names[Number(j)];
-      if (name === undefined) return undefined;
-      required.push(name);
-    }
-    requires[i] = required;
-  }
-  const layout =
-    Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v))
-      ? { start: l[0] as number, end: l[1] as number, indent: l[2] as number }
-      : undefined;
-  return {
-    context: c,
-    outputs: o,
-    table: { names, snippets, types, requires },
-    disabled: x as string[],
-    ...(layout ? { layout } : {}),
-  };
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

@@ -13,7 +13,8 @@ import { beginLegacy, notInLegacyMode } from '../legacy/begin.js';
 import { prepareCreate } from './prepare.js';
 import { getStack } from './queries.js';
 import type { CreateRequest } from '../core/requests.js';
-import { digestsOf, encodeDigests } from '../core/digests.js';
+import { digestsOf } from '../core/digests.js';
+import { encodeDigests } from '../core/digests-form.js';
 
 /* `stack create` (and an adopt's create): credentials made, cloud checks, one transaction. */
 

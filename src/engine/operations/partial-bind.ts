@@ -9,14 +9,8 @@ import { parseTemplateSteps } from '../../template/template.js';
 import { getOwn, isPlainObject, type Json } from '../../util/json.js';
 import { runSliced, type Sliceable } from '../../util/loop-slice.js';
 import type { EngineDeps } from '../core/deps.js';
-import {
-  decodeDigests,
-  headDigests,
-  keepDigests,
-  snippetDigest,
-  type TemplateDigests,
-  typeEntry,
-} from '../core/digests.js';
+import { decodeDigests, derivedFrom } from '../core/digests-form.js';
+import { headDigests, keepDigests, snippetDigest, type TemplateDigests, typeEntry } from '../core/digests.js';
 import { bigYamlOffLoop, definitionOptions } from '../core/templates.js';
 import { converged } from './update-diff.js';
 import { acrossResources, type PartialScope, partialScopeSteps } from './partial-scope.js';
@@ -119,10 +113,17 @@ export async function partialBind(
     if (impl?.kind === 'plugin' && acrossResources(impl.info)) return undefined;
   }
   const section = (source.data as Record<string, Json>).resources as Record<string, Json>;
-  keepDigests(
+  const digests = digestsOf(
     definition,
-    digestsOf(definition, head, prev, scope.index, (name) => snippetDigest(section[name]), layout),
+    head,
+    prev,
+    scope.index,
+    (name) => snippetDigest(section[name]),
+    layout,
   );
+  // Stored as the previous text with the bound resources' lines written again (digests-form.ts).
+  derivedFrom(digests, prev);
+  keepDigests(definition, digests);
   source.release();
   return { definition, prevTemplateId: templateId, removed: scope.removed, affected: scope.affected };
 }

@@ -1,7 +1,8 @@
 import type { StackAction, StackRecord, Tx } from '../../store/contract.js';
 import type { StackDefinition } from '../../template/stack-definition.js';
 import type { EngineDeps } from '../core/deps.js';
-import { decodeDigests, diffDigests, type TemplateDigests } from '../core/digests.js';
+import { diffDigests, type TemplateDigests } from '../core/digests.js';
+import { decodeDigests } from '../core/digests-form.js';
 import { type PlannedDiff, PartialMiss } from '../core/traversal.js';
 import { nodeAtEveryUpdate } from '../nodes/unchanged.js';
 

@@ -14,7 +14,8 @@ import { bind } from './prepare.js';
 import { type PartialHook, prepareUpdate } from './prepare.js';
 import { partialBind } from './partial-bind.js';
 import { getStack } from './queries.js';
-import { digestsOf, encodeDigests } from '../core/digests.js';
+import { digestsOf } from '../core/digests.js';
+import { encodeDigests } from '../core/digests-form.js';
 import { planFromDiff } from './update-diff.js';
 import type { UpdateRequest } from '../core/requests.js';
 

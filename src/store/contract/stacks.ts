@@ -117,9 +117,24 @@ export interface StackRepository {
   countByStatus(): Promise<StackStatusCount[]>;
 }
 
-/** The templates table: stored once, never modified. */
+/** What a stack tree's templates occupy: their distinct pieces (texts and digests, shared between versions). */
+export interface TemplateFootprint {
+  pieces: number;
+  /** The pieces' characters, and their stored (deflated) bytes. */
+  chars: number;
+  bytes: number;
+}
+
+/**
+ * The templates table: stored once, never modified. Texts and digests are kept in pieces each
+ * stored once per stack tree (a new version writes the pieces it changed); a template's delete
+ * removes the pieces no other template names.
+ */
 export interface TemplateRepository {
-  /** Stores a template of a stack of `rootStackId`'s tree (rows are placed by their root stack). */
+  /**
+   * Stores a template of a stack of `rootStackId`'s tree (rows are placed by their root stack).
+   * A template whose id is stored already is left as it is (a retried insert adds nothing).
+   */
   insert(template: TemplateRecord, rootStackId: string, digests?: string): Promise<void>;
   get(id: string): Promise<TemplateRecord | undefined>;
   /** The per-resource digests stored with the template (engine/core/digests.ts), if any. */
@@ -127,6 +142,8 @@ export interface TemplateRepository {
   /** Which of `ids` are stored (by key: no template text read). */
   existing(ids: readonly string[]): Promise<Set<string>>;
   delete(id: string): Promise<void>;
+  /** The pieces a stack tree's templates hold. */
+  footprint(rootStackId: string): Promise<TemplateFootprint>;
 }
 
 /** Legacy engine mode's stack locks (engine/legacy/lock.ts): one engine walks a legacy stack at a time. */

@@ -4,8 +4,8 @@
  * else — the SQL, the schema, the contract's semantics — is written once in this directory.
  */
 
-/** A value bound to a placeholder: JSON goes in as text, booleans as 0/1, times as integer ms. */
-export type SqlValue = string | number | bigint | null;
+/** A value bound to a placeholder: JSON goes in as text, booleans as 0/1, times as integer ms, bytes as a BLOB/BYTEA. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** A result row, by column name. Integers may come back as strings (PostgreSQL BIGINT). */
 export type Row = Record<string, unknown>;

@@ -40,6 +40,7 @@ export async function migrate(
       const missing = migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
       for (const step of missing) {
         for (const statement of step.statements(dialect)) await db.run(statement);
+        if (step.after) await step.after(db, dialect);
         await db.run('INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)', [
           step.version,
           step.description,

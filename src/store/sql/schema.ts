@@ -1,4 +1,5 @@
-import type { Dialect } from './driver.js';
+import type { Dialect, SqlExecutor } from './driver.js';
+import { moveTemplateTexts } from './template-text.js';
 
 /**
  * Versioned schema steps, applied in order by migrate.ts. Never edit a released step: add one.
@@ -11,6 +12,8 @@ export interface Migration {
   version: number;
   description: string;
   statements(dialect: Dialect): string[];
+  /** What SQL alone cannot do, run after the statements in the same transaction (rows moved). */
+  after?(db: SqlExecutor, dialect: Dialect): Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -465,5 +468,30 @@ export const MIGRATIONS: readonly Migration[] = [
           ]
         : []),
     ],
+  },
+  {
+    version: 26,
+    description:
+      "templates' texts and digests stored in pieces, each distinct piece once per stack tree (deflated, by its hash, counted by the templates naming it): a new version writes only the pieces that changed",
+    statements: (d) => [
+      `CREATE TABLE template_chunks (
+        root_stack_id TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        body ${d.name === 'sqlite' ? 'BLOB' : 'BYTEA'} NOT NULL,
+        chars BIGINT NOT NULL,
+        PRIMARY KEY (root_stack_id, hash)
+      )`,
+      // The counts apart from the bodies: a count changed rewrites a small row, not a piece.
+      `CREATE TABLE template_chunk_refs (
+        root_stack_id TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        refs BIGINT NOT NULL,
+        PRIMARY KEY (root_stack_id, hash)
+      )${d.name === 'sqlite' ? ' WITHOUT ROWID' : ''}`,
+      // The pieces' hashes in order, comma-separated; NULL: the row holds its text (older rows).
+      'ALTER TABLE templates ADD COLUMN text_chunks TEXT',
+      'ALTER TABLE templates ADD COLUMN digest_chunks TEXT',
+    ],
+    after: moveTemplateTexts,
   },
 ];

@@ -1,12 +1,25 @@
 import type { StackAction, StackFilter, StackRecord, Status, TemplateRecord, Tx } from '../contract.js';
-import type { Dialect, SqlExecutor, SqlValue } from './driver.js';
+import type { Dialect, Row, SqlExecutor, SqlValue } from './driver.js';
 import { insertSql } from './columns.js';
 import { stackActivity, stackProgress } from './stack-progress.js';
 import { stackQuerySql } from './stack-query.js';
 import { STACKS, TEMPLATES } from './tables.js';
+import {
+  DIGEST_CUTS,
+  distinctHashes,
+  piecedIfLong,
+  readPieces,
+  releasePieces,
+  retainPieces,
+} from './template-text.js';
 
 const INSERT_STACK = insertSql('stacks', STACKS.columnNames, 1);
-const INSERT_TEMPLATE = insertSql('templates', [...TEMPLATES.columnNames, 'root_stack_id', 'digests'], 1);
+// A retried insert (a transaction run again, an operation retried) finds its row and adds nothing.
+const INSERT_TEMPLATE = `${insertSql(
+  'templates',
+  [...TEMPLATES.columnNames, 'root_stack_id', 'text_chunks', 'digests', 'digest_chunks'],
+  1,
+)} ON CONFLICT (id) DO NOTHING`;
 const TEMPLATE_COLUMNS = TEMPLATES.columnNames.join(', ');
 const SKIP_ID: ReadonlySet<string> = new Set(['id']);
 
@@ -101,23 +114,53 @@ export function stacksRepository(db: SqlExecutor): Tx['stacks'] {
 }
 
 export function templatesRepository(db: SqlExecutor, dialect: Dialect): Tx['templates'] {
+  /** A row's text, or its digests: in pieces (template-text.ts), or in the row (older rows). */
+  const text = (row: Row, list: string, inRow: string) =>
+    typeof row[list] === 'string'
+      ? readPieces(db, dialect, (row.root_stack_id as string | null) ?? '', row[list])
+      : (row[inRow] as string | null);
+
   return {
     async insert(template: TemplateRecord, rootStackId, digests) {
-      await db.run(INSERT_TEMPLATE, [...TEMPLATES.encode(template), rootStackId, digests ?? null]);
+      const text = piecedIfLong(template.template);
+      const digestPieces = piecedIfLong(digests, DIGEST_CUTS);
+      const values = TEMPLATES.encode(text ? { ...template, template: '' } : template);
+      const added = await db.run(INSERT_TEMPLATE, [
+        ...values,
+        rootStackId,
+        text?.list ?? null,
+        digestPieces ? null : (digests ?? null),
+        digestPieces?.list ?? null,
+      ]);
+      if (added === 0 || (!text && !digestPieces)) return;
+      await retainPieces(
+        db,
+        dialect,
+        rootStackId,
+        new Map([...(text?.pieces ?? []), ...(digestPieces?.pieces ?? [])]),
+      );
     },
 
     async get(id) {
       // Not the digests: what binds the template never reads them.
-      const [row] = await db.all(`SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE id = $1`, [id]);
+      const [row] = await db.all(
+        `SELECT ${TEMPLATE_COLUMNS}, root_stack_id, text_chunks FROM templates WHERE id = $1`,
+        [id],
+      );
       if (!row) return undefined;
       // A top-level stack's template has no facade: it reads back as it was written, without one.
       const { facade, ...record } = TEMPLATES.decode(row);
-      return facade ? { ...record, facade } : record;
+      const template = (await text(row, 'text_chunks', 'template')) ?? '';
+      return facade ? { ...record, template, facade } : { ...record, template };
     },
 
     async digests(id) {
-      const [row] = await db.all('SELECT digests FROM templates WHERE id = $1', [id]);
-      return typeof row?.digests === 'string' ? row.digests : undefined;
+      const [row] = await db.all(
+        'SELECT root_stack_id, digests, digest_chunks FROM templates WHERE id = $1',
+        [id],
+      );
+      if (!row) return undefined;
+      return (await text(row, 'digest_chunks', 'digests')) ?? undefined;
     },
 
     async existing(ids) {
@@ -129,7 +172,22 @@ export function templatesRepository(db: SqlExecutor, dialect: Dialect): Tx['temp
     },
 
     async delete(id) {
-      await db.run('DELETE FROM templates WHERE id = $1', [id]);
+      const [row] = await db.all(
+        'DELETE FROM templates WHERE id = $1 RETURNING root_stack_id, text_chunks, digest_chunks',
+        [id],
+      );
+      if (!row) return;
+      const hashes = distinctHashes(row.text_chunks as string | null, row.digest_chunks as string | null);
+      await releasePieces(db, dialect, (row.root_stack_id as string | null) ?? '', hashes);
+    },
+
+    async footprint(rootStackId) {
+      const [row] = await db.all(
+        `SELECT COUNT(*) AS n, COALESCE(SUM(chars), 0) AS chars, COALESCE(SUM(LENGTH(body)), 0) AS bytes
+         FROM template_chunks WHERE root_stack_id = $1`,
+        [rootStackId],
+      );
+      return { pieces: Number(row!.n), chars: Number(row!.chars), bytes: Number(row!.bytes) };
     },
   };
 }
