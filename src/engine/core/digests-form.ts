@@ -70,6 +70,12 @@ export function encodeDigests(digests: TemplateDigests): string {
 /** Changed lines past which the whole text is written again. */
 const PATCH_LINES = 256;
 
+function indexOf(names: readonly string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let k = 0; k < names.length; k++) index.set(names[k]!, k);
+  return index;
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
@@ -96,7 +102,7 @@ function patchOf(digests: TemplateDigests): string | undefined {
   for (let j = 0; j < n; j++) {
     let i = j;
     if (byName !== undefined || next.names[j] !== old.names[j]) {
-      byName ??= new Map(next.names.map((name, k) => [name, k]));
+      byName ??= indexOf(next.names);
       const k = byName.get(old.names[j]!);
       if (k === undefined) return undefined;
       i = k;
