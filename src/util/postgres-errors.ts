@@ -15,7 +15,9 @@ export function sqlState(error: unknown): string | undefined {
  */
 export function isConnectionError(error: unknown): boolean {
   const code = sqlState(error);
-  if (code === undefined) return error instanceof Error && /Connection terminated/i.test(error.message);
+  // pg's own: a connection that ended, or one whose error was heard before a statement was sent.
+  if (code === undefined)
+    return error instanceof Error && /Connection terminated|is not queryable/i.test(error.message);
   return (
     code.startsWith('08') ||
     code.startsWith('57P') ||

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import type { PoolClient } from 'pg';
 import { ClaimLostError } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/index.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/sql/index.js';
@@ -28,6 +29,26 @@ describe('PostgreSQL store', { ...options, concurrency: 4 }, () => {
 
   describe('PostgreSQL backend', () => {
     migrationTests(async () => new PostgresDriver(await freshSchemaUrl()));
+
+    it('a connection that reports an error as the pool hands it over does not crash the process', async () => {
+      const driver = new PostgresDriver(await freshSchemaUrl());
+      try {
+        // The pool's own listener is gone once a connection is handed over; the server's FATAL may
+        // come in the same read as the connection's ready message, before a transaction listens.
+        const pool = (driver as unknown as { pool: { connect(): Promise<PoolClient> } }).pool;
+        const client = await pool.connect();
+        const cut = new Error('terminating connection');
+        try {
+          // An 'error' nobody listens to throws (and crashes a process when it comes from a socket).
+          assert.doesNotThrow(() => client.emit('error', cut));
+        } finally {
+          client.release(cut);
+        }
+        assert.deepEqual(await driver.query('SELECT 1 AS one'), [{ one: 1 }]);
+      } finally {
+        await driver.close();
+      }
+    });
 
     it('never echoes the password of a URL it cannot reach', async () => {
       await assert.rejects(openStore('postgres://hearth:s3cret@127.0.0.1:1/hearth'), (error: Error) => {

@@ -69,6 +69,11 @@ export class PostgresDriver implements SqlDriver {
     // An idle connection broken by a restart is reported here; without a listener it would crash
     // the process. The pool drops it and the next transaction opens a new one.
     this.pool.on('error', (error) => options.onError?.(error));
+    // The pool stops listening to a new connection as it hands it over, and the server's FATAL
+    // (a restart) can arrive in the same read as the connection's ready message, before the
+    // transaction listens: unheard, it crashed the engine (test/cluster/db-restart). Heard here
+    // for good; the next statement on that connection fails and the pool drops it.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async transaction<T>(fn: (db: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
