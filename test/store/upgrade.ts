@@ -13,6 +13,19 @@ const LATER_STACK_COLUMNS = new Set(['observe', 'credentials']);
  * templates in it, is upgraded in place; the rows are all there, new columns filled from them.
  */
 export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>): void {
+  /** A store whose schema stopped at `version`, as a database of that time holds it. */
+  async function storeAt(version: number): Promise<{ driver: SqlDriver; store: SqlStore }> {
+    const driver = await newDriver();
+    assert.equal(
+      await migrate(
+        driver,
+        MIGRATIONS.filter((m) => m.version <= version),
+      ),
+      version,
+    );
+    return { driver, store: new SqlStore(driver) };
+  }
+
   it('applies a new step in order, and a failing step leaves nothing behind', async () => {
     const driver = await newDriver();
     try {
@@ -39,16 +52,8 @@ export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>):
   });
 
   it('upgrades a database of schema 11 in place, losing nothing and filling the new columns', async () => {
-    const driver = await newDriver();
-    const store = new SqlStore(driver);
+    const { driver, store } = await storeAt(11);
     try {
-      assert.equal(
-        await migrate(
-          driver,
-          MIGRATIONS.filter((m) => m.version <= 11),
-        ),
-        11,
-      );
       // What schema 11 held: a template row had no root stack.
       const s = stack({ id: 'child', rootId: 'root', templateId: 'tpl-new', prevTemplateId: 'tpl-old' });
       // Its columns then (later schemas added some).
@@ -90,16 +95,8 @@ export function migrationTests(newDriver: () => SqlDriver | Promise<SqlDriver>):
   });
 
   it('upgrades templates of schema 25 into pieces: texts and digests read back, shared pieces counted once', async () => {
-    const driver = await newDriver();
-    const store = new SqlStore(driver);
+    const { driver, store } = await storeAt(25);
     try {
-      assert.equal(
-        await migrate(
-          driver,
-          MIGRATIONS.filter((m) => m.version <= 25),
-        ),
-        25,
-      );
       const lines = Array.from({ length: 30_000 }, (_, i) => `  r${i}: {type: OS::Heat::None}`);
       const text = `heat_template_version: 2018-08-31\nresources:\n${lines.join('\n')}\n`;
       const rows: [string, string | null, string, string | null][] = [
