@@ -148,7 +148,8 @@ export async function waitAndReport(
     // On the read connection, narrow rows: a 100,000-resource operation tells 200,000 events.
     const events = await store.read((tx) => tx.events.lines(stackId, lastEvent));
     lastEvent = events.at(-1)?.id ?? lastEvent;
-    for (const e of events) log(eventLine(eventLineInfo(e), display.colour));
+    // One write per poll: a line per write is a system call per event (200,000 on a big create).
+    if (events.length > 0) log(events.map((e) => eventLine(eventLineInfo(e), display.colour)).join(''));
     const view = history.view(progress);
     const { done, total } = progress.counts;
     const counts = `${done}/${total}`;

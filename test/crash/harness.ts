@@ -132,6 +132,18 @@ export class StateProbe {
     return { status: row ? `${row.action}_${row.status}` : undefined, traversal: row?.traversal_id };
   }
 
+  /** The queued graph units (kind check): node, and the inputs each carries (JSON) or null. */
+  queuedUnits(): { node: string; inputs: string | null }[] {
+    return this.all("SELECT node, inputs FROM work WHERE kind = 'check' ORDER BY id");
+  }
+
+  /** Names of the resources created so far (rows CREATE_COMPLETE). */
+  completeNames(): string[] {
+    return this.all<{ name: string }>(
+      "SELECT name FROM resources WHERE action = 'CREATE' AND status = 'COMPLETE'",
+    ).map((r) => r.name);
+  }
+
   /** Resource rows still holding a lock (engine_id set). */
   lockedRows(): { id: number; name: string; action: string; status: string; engine_id: string }[] {
     return this.all('SELECT id, name, action, status, engine_id FROM resources WHERE engine_id IS NOT NULL');

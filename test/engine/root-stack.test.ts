@@ -4,7 +4,8 @@ import type { SqlStore } from '../../src/store/sql/index.js';
 import { Harness } from './harness.js';
 
 // Past one PostgreSQL, the schema is distributed by root stack: every row a traversal touches
-// must carry its tree's root stack id, the same on every row of the tree.
+// must carry its tree's root stack id, the same on every row of the tree. (`after` waits on one
+// resource: a direct dependent, it gets no input row; `joined` waits on two, and gets them.)
 
 const CHILD = `heat_template_version: 2018-08-31
 resources:
@@ -22,6 +23,9 @@ resources:
       count: 2
       resource_def: {type: OS::Heat::TestResource, properties: {value: ${value}}}
   after: {type: OS::Heat::TestResource, properties: {value: {get_attr: [nested, out]}}}
+  joined:
+    type: OS::Heat::TestResource
+    properties: {value: {list_join: ['-', [{get_attr: [nested, out]}, {get_resource: group}]]}}
 `;
 
 /** Tables whose rows belong to one stack tree, and how to find the root a row should carry. */

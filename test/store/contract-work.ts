@@ -32,6 +32,7 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
               claimedBy: null,
               claimExpires: null,
               waitingFor: null,
+              inputs: null,
             },
             {
               ...work('t1', 's1', 'u:2'),
@@ -41,6 +42,7 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
               claimedBy: null,
               claimExpires: null,
               waitingFor: null,
+              inputs: null,
             },
           ],
         );
@@ -210,6 +212,23 @@ export function workContract(open: () => Promise<Store>, options: WorkContractOp
         assert.deepEqual([again?.payload, again?.runAt, again?.attempts], [{ poll: 1 }, 5000, 2]);
         await store.tx((tx) => tx.work.reschedule(again!, 6000));
         assert.deepEqual((await store.tx((tx) => tx.work.listForTraversal('t1')))[0]?.payload, { poll: 1 });
+      }));
+
+    it('a unit carries its inputs: enqueued, enqueued claimed, claimed again, kept by a reschedule', () =>
+      withStore(open, async (store) => {
+        const inputs = { 'u:1': { rowId: 1, ref: 'a' }, 'u:0': null };
+        await store.tx((tx) => tx.work.enqueue([work('t1', 's1', 'u:2', { inputs })]));
+        const [item] = await store.claimWork('e1', 1000, 1, LEASE);
+        assert.deepEqual(item?.inputs, inputs);
+        // A poll's new payload leaves the inputs as they were.
+        await store.tx((tx) => tx.work.reschedule(item!, 2000, { phase: 'poll', row: 2, polls: 1 }));
+        const [again] = await store.claimWork('e1', 2000, 1, LEASE);
+        assert.deepEqual([again?.payload, again?.inputs], [{ phase: 'poll', row: 2, polls: 1 }, inputs]);
+        const [claimed] = await store.tx((tx) =>
+          tx.work.enqueueClaimed([work('t2', 's1', 'u:3', { inputs: { 'u:2': 'x' } })], 'e1', 1000 + LEASE),
+        );
+        assert.deepEqual(claimed?.inputs, { 'u:2': 'x' });
+        assert.deepEqual(await store.tx((tx) => tx.work.listForTraversal('t2')), [claimed]);
       }));
 
     it('renewClaims extends the leases of running claims; releaseClaimsOf frees an engine’s', () =>

@@ -106,7 +106,17 @@ export function point(
   node: string,
   overrides: Partial<SyncPointRecord> = {},
 ): SyncPointRecord {
-  return { traversalId, node, stackId, waiting: 0, dependents: [], inputs: {}, done: false, ...overrides };
+  return {
+    traversalId,
+    node,
+    stackId,
+    waiting: 0,
+    dependents: [],
+    direct: 0,
+    inputs: {},
+    done: false,
+    ...overrides,
+  };
 }
 
 export function work(

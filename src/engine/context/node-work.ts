@@ -53,6 +53,14 @@ export function payloadOf(item: WorkItem): NodePayload {
   return p && typeof p === 'object' && 'phase' in p ? p : { phase: 'start' };
 }
 
+/** A unit's sync point with the inputs the unit carries (a direct dependent's), if it carries them. */
+export function withCarriedInputs(
+  point: SyncPointRecord | undefined,
+  item: WorkItem,
+): SyncPointRecord | undefined {
+  return point && item.inputs ? { ...point, inputs: item.inputs } : point;
+}
+
 /** Everything one step of a node needs, loaded once at the start of the step. */
 export interface NodeScope {
   deps: EngineDeps;

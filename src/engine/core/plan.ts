@@ -255,22 +255,34 @@ export function* planGraphSteps(
       else dependents.set(req, [node]);
     }
   }
+  // A node waiting on one predecessor and nothing prefilled is that predecessor's direct
+  // dependent: enqueued with its output, no input row or countdown (a chain's links all are).
+  const isDirect = (node: string) => requires.get(node)!.size === 1 && !prefilled.has(node);
   const points: SyncPointRecord[] = [];
   const leaves: string[] = [];
   for (const [node, reqs] of requires) {
     if (++step % STEP === 0) yield;
+    const list = dependents.get(node) ?? [];
+    let direct = 0;
+    for (const d of list) if (isDirect(d)) direct++;
     points.push({
       traversalId,
       node,
       stackId,
       waiting: reqs.size,
-      dependents: dependents.get(node) ?? [],
+      // Direct dependents first: `direct` counts them (later additions go after them).
+      dependents: direct === 0 || direct === list.length ? list : directFirst(list, isDirect),
+      direct,
       inputs: prefilled.get(node) ?? {},
       done: false,
     });
     if (reqs.size === 0) leaves.push(node);
   }
   return { points, leaves };
+}
+
+function directFirst(list: readonly string[], isDirect: (node: string) => boolean): string[] {
+  return [...list.filter(isDirect), ...list.filter((d) => !isDirect(d))];
 }
 
 export function desiredOf(definition: StackDefinition): DesiredResource[] {

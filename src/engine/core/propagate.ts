@@ -46,24 +46,27 @@ export async function propagateMany(
   // twice report once, and a dependent added meanwhile (a replacement's cleanup) is not missed.
   const marked = await tx.sync.markDone(traversalId, [...finished.keys()]);
   if (marked.length === 0) return [];
-  // A cleanup node reads no inputs: reported to, it is only counted down (marked once, above).
-  const reports = marked.flatMap(({ node, dependents }) =>
-    dependents.map((dependent): SyncReport => {
-      const report = { node: dependent, from: node, data: finished.get(node)! };
-      return parseNodeKey(dependent).kind === 'c' ? { counted: true, ...report } : report;
-    }),
-  );
-  const ready = await tx.sync.report(traversalId, reports);
+  const work: NewWork[] = [];
+  const reports: SyncReport[] = [];
+  for (const { node, dependents, direct } of marked) {
+    const data = finished.get(node)!;
+    for (let i = 0; i < dependents.length; i++) {
+      const dependent = dependents[i]!;
+      // A cleanup node reads no inputs: it is only counted down, or enqueued with none.
+      const cleanup = parseNodeKey(dependent).kind === 'c';
+      if (i < direct) {
+        // It waits on this node alone, marked done once (above): enqueued now, exactly once.
+        work.push(checkUnit(stack, traversalId, dependent, now, cleanup ? undefined : { [node]: data }));
+      } else {
+        const report = { node: dependent, from: node, data };
+        reports.push(cleanup ? { counted: true, ...report } : report);
+      }
+    }
+  }
+  for (const n of reports.length > 0 ? await tx.sync.report(traversalId, reports) : [])
+    work.push(checkUnit(stack, traversalId, n, now));
   let claimed: WorkItem[] = [];
-  if (ready.length > 0) {
-    const work = ready.map((n): NewWork => ({
-      rootStackId: stack.rootId,
-      stackId: stack.id,
-      traversalId,
-      kind: CHECK_NODE,
-      node: n,
-      runAt: now,
-    }));
+  if (work.length > 0) {
     const take = Math.max(0, Math.min(claim?.room ?? 0, work.length));
     if (take > 0)
       claimed = await tx.work.enqueueClaimed(work.slice(0, take), claim!.engineId, claim!.expires);
@@ -72,6 +75,25 @@ export async function propagateMany(
   const remaining = await tx.traversals.finishNodes(traversalId, marked.length);
   if (remaining === 0) await finishTraversal(tx, stack, traversalId, now);
   return claimed;
+}
+
+function checkUnit(
+  stack: StackRecord,
+  traversalId: string,
+  node: string,
+  now: number,
+  inputs?: Record<string, Json>,
+): NewWork {
+  // One shape for every unit (inputs or not): V8 keeps one hidden class for them.
+  return {
+    rootStackId: stack.rootId,
+    stackId: stack.id,
+    traversalId,
+    kind: CHECK_NODE,
+    node,
+    runAt: now,
+    inputs,
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { EngineDeps } from '../core/deps.js';
 import { failIfTimedOut } from './failure.js';
 import { holderOf } from './locks.js';
 import { resumeNested } from './nested/nested.js';
-import { type NodeScope, payloadOf } from '../context/node-work.js';
+import { type NodeScope, payloadOf, withCarriedInputs } from '../context/node-work.js';
 import { parseNodeKey, VISITS } from '../core/nodes.js';
 import { runSnapshotNode } from './snapshot-node.js';
 import { runSuspendNode } from './suspend-node.js';
@@ -26,7 +26,9 @@ export async function runNode(
   const loaded = await deps.store.tx(async (tx) => {
     const stack = await tx.stacks.get(item.stackId);
     const traversal = item.traversalId ? await tx.traversals.get(item.traversalId) : undefined;
-    const point = item.traversalId ? await tx.sync.get(item.traversalId, item.node) : undefined;
+    const point = item.traversalId
+      ? (await tx.sync.getMany(item.traversalId, [item.node], { inputs: !item.inputs }))[0]
+      : undefined;
     return { stack, traversal, point };
   });
   if (!loaded.stack) {
@@ -39,7 +41,7 @@ export async function runNode(
     item,
     stack: loaded.stack,
     traversal: loaded.traversal,
-    point: loaded.point,
+    point: withCarriedInputs(loaded.point, item),
     current: loaded.stack.traversalId === item.traversalId && loaded.traversal !== undefined,
     holder: holderOf(deps.engineId, item.id),
     running,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { PluginContext } from '../contract.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -8,12 +8,14 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
  * Derived, not random, so that a retried create computes the same name.
  */
 export function shortId(seed: string): string {
-  const bytes = createHash('sha256').update(seed).digest();
-  let bits = 0n;
-  for (let i = 0; i < 8; i++) bits = (bits << 8n) | BigInt(bytes[i]!);
-  bits >>= 4n; // 64 bits -> the first 60
+  const bytes = hash('sha256', seed, 'buffer');
+  // The first 60 bits, five at a time: two 30-bit halves keep the arithmetic in small integers.
+  const high = (bytes[0]! << 22) | (bytes[1]! << 14) | (bytes[2]! << 6) | (bytes[3]! >> 2);
+  const low =
+    ((bytes[3]! & 3) << 28) | (bytes[4]! << 20) | (bytes[5]! << 12) | (bytes[6]! << 4) | (bytes[7]! >> 4);
   let out = '';
-  for (let i = 11; i >= 0; i--) out += BASE32[Number((bits >> BigInt(i * 5)) & 31n)];
+  for (let i = 5; i >= 0; i--) out += BASE32[(high >>> (i * 5)) & 31];
+  for (let i = 5; i >= 0; i--) out += BASE32[(low >>> (i * 5)) & 31];
   return out;
 }
 
@@ -39,7 +41,7 @@ export function reducedName(name: string, limit: number): string {
 
 /** A version-4-shaped UUID derived from `seed` (OS::Heat::None's physical id), stable across retries. */
 export function uuidFrom(seed: string): string {
-  const hex = createHash('sha256').update(`uuid:${seed}`).digest('hex');
+  const hex = hash('sha256', `uuid:${seed}`, 'hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

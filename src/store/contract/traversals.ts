@@ -31,6 +31,13 @@ export interface SyncPointRecord {
   waiting: number;
   /** Nodes that need this one (the edges out), so a finishing node knows whom to notify. */
   dependents: string[];
+  /**
+   * How many of `dependents`, from the first, wait on this node alone (direct dependents): they
+   * are enqueued with this node's output as their one input (NewWork.inputs) instead of being
+   * reported to, so they get no input row and no countdown. Their own `waiting` stays as planned.
+   * 0 when absent; nodes added later (addDependent) are never direct.
+   */
+  direct?: number;
   /** Data reported by finished predecessors, by predecessor node. */
   inputs: Record<string, Json>;
   done: boolean;
@@ -88,7 +95,10 @@ export interface SyncPointRepository {
    * Marks nodes done. Returns the ones this call marked (not done before, still there), each with
    * its dependents as they are now: the caller reports to exactly those, exactly once.
    */
-  markDone(traversalId: string, nodes: readonly string[]): Promise<{ node: string; dependents: string[] }[]>;
+  markDone(
+    traversalId: string,
+    nodes: readonly string[],
+  ): Promise<{ node: string; dependents: string[]; direct: number }[]>;
   /** Adds `dependent` to the dependents of `node` (a cleanup node added during the traversal). */
   addDependent(traversalId: string, node: string, dependent: string): Promise<void>;
   deleteTraversal(traversalId: string): Promise<void>;

@@ -44,6 +44,11 @@ export interface WorkItem {
    * null. A parked item stays queued (its locks stay held) until `wakeWaiting(key)` or its runAt.
    */
   waitingFor: string | null;
+  /**
+   * The inputs the unit carries (a direct dependent's one input: SyncPointRecord.direct), which
+   * it reads instead of its sync point's; null or absent: its sync point's. Kept by reschedule.
+   */
+  inputs?: Record<string, Json> | null;
 }
 
 export interface NewWork {
@@ -54,6 +59,7 @@ export interface NewWork {
   node: string;
   payload?: Json;
   runAt?: number;
+  inputs?: Record<string, Json>;
 }
 
 /** The work queue, in the same database as the state it changes. */

@@ -7,7 +7,16 @@ import { TRAVERSALS } from './tables.js';
 
 // `nodes` (the traversal's size, for progress: done = nodes - remaining) starts as `remaining`.
 const INSERT_TRAVERSAL = insertSql('traversals', [...TRAVERSALS.columnNames, 'nodes'], 1);
-const POINT_COLUMNS = ['traversal_id', 'node', 'stack_id', 'root_stack_id', 'waiting', 'dependents', 'done'];
+const POINT_COLUMNS = [
+  'traversal_id',
+  'node',
+  'stack_id',
+  'root_stack_id',
+  'waiting',
+  'dependents',
+  'direct',
+  'done',
+];
 const INPUT_COLUMNS = ['traversal_id', 'node', 'from_node', 'root_stack_id', 'data'];
 
 export function traversalsRepository(db: SqlExecutor): Tx['traversals'] {
@@ -77,7 +86,7 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
     if (nodes.length === 0) return [];
     // The columns the record needs: not the keys the caller gave, nor the root it doesn't use.
     const rows = await db.all(
-      `SELECT node, stack_id, waiting, dependents, done FROM sync_points WHERE traversal_id = $1 AND ${nodeIs(nodes)}`,
+      `SELECT node, stack_id, waiting, dependents, direct, done FROM sync_points WHERE traversal_id = $1 AND ${nodeIs(nodes)}`,
       [traversalId, nodeParam(nodes)],
     );
     if (rows.length === 0) return [];
@@ -94,6 +103,7 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
       stackId: row.stack_id as string,
       waiting: Number(row.waiting),
       dependents: JSON.parse(row.dependents as string) as string[],
+      direct: Number(row.direct),
       inputs: inputs.get(row.node as string) ?? {},
       done: Number(row.done) !== 0,
     }));
@@ -123,6 +133,7 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
         roots.get(p.traversalId)!,
         p.waiting,
         JSON.stringify(p.dependents),
+        p.direct ?? 0,
         p.done ? 1 : 0,
       ]);
       const inputs: [SyncPointRecord, string, Json][] = [];
@@ -191,12 +202,13 @@ export function syncRepository(db: SqlExecutor, dialect: Dialect): Tx['sync'] {
       if (nodes.length === 0) return [];
       const rows = await db.all(
         `UPDATE sync_points SET done = 1 WHERE traversal_id = $1 AND ${nodeIs(nodes)} AND done = 0
-         RETURNING node, dependents`,
+         RETURNING node, dependents, direct`,
         [traversalId, nodeParam(nodes)],
       );
       return rows.map((row) => ({
         node: row.node as string,
         dependents: JSON.parse(row.dependents as string) as string[],
+        direct: Number(row.direct),
       }));
     },
 

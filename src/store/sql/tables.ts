@@ -123,6 +123,7 @@ export const WORK = spec<WorkItem>('work', [
   ['claimedBy', 'claimed_by', 'text'],
   ['claimExpires', 'claim_expires', 'int'],
   ['waitingFor', 'waiting_for', 'text'],
+  ['inputs', 'inputs', 'json'],
 ]);
 
 export const SERVICES = spec<ServiceRecord>('services', [

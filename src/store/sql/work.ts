@@ -13,6 +13,7 @@ const NEW_WORK_COLUMNS = [
   'run_at',
   'available_at',
   'attempts',
+  'inputs',
 ];
 const CLAIMED_WORK_COLUMNS = [...NEW_WORK_COLUMNS, 'claimed_by', 'claim_expires'];
 
@@ -35,7 +36,8 @@ export function workRepository(
       await batchInsertEncoded(db, dialect, 'work', NEW_WORK_COLUMNS, items, (w): SqlValue[] => {
         const runAt = ms(w.runAt ?? 0);
         const payload = encodeValue('json', w.payload ?? null);
-        return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0];
+        const inputs = w.inputs ? encodeValue('json', w.inputs) : null;
+        return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0, inputs];
       });
       touched();
     },
@@ -61,6 +63,7 @@ export function workRepository(
           ms(w.runAt ?? 0),
           until,
           1,
+          w.inputs ? encodeValue('json', w.inputs) : null,
           claimedBy,
           until,
         ],
@@ -84,6 +87,7 @@ export function workRepository(
         claimedBy,
         claimExpires: until,
         waitingFor: null,
+        inputs: w.inputs ?? null,
       }));
     },
 

@@ -10,7 +10,7 @@ import type { Json } from '../../../util/json.js';
 import type { EngineDeps } from '../../core/deps.js';
 import { hasTimedOut } from '../failure.js';
 import { holderOf } from '../locks.js';
-import type { NodeScope } from '../../context/node-work.js';
+import { type NodeScope, withCarriedInputs } from '../../context/node-work.js';
 import { parseNodeKey, VISITS } from '../../core/nodes.js';
 import { type ClaimReady, propagateMany } from '../../core/propagate.js';
 import type { TemplateCache } from '../../core/templates.js';
@@ -65,12 +65,21 @@ export async function loadBatch(
       const stackId = group[0]!.stackId;
       if (!stacks.has(stackId)) stacks.set(stackId, await tx.stacks.get(stackId));
       traversals.set(traversalId, await tx.traversals.get(traversalId));
-      const found = await tx.sync.getMany(
-        traversalId,
-        group.map((i) => i.node),
-        { inputs },
-      );
-      for (const point of found) points.set(`${traversalId} ${point.node}`, point);
+      // Units carrying their inputs (direct dependents) read none from the sync point.
+      const carried = group.filter((i) => i.inputs);
+      const reading = carried.length === 0 ? group : group.filter((i) => !i.inputs);
+      for (const [units, withInputs] of [
+        [reading, inputs],
+        [carried, false],
+      ] as const) {
+        if (units.length === 0) continue;
+        const found = await tx.sync.getMany(
+          traversalId,
+          units.map((i) => i.node),
+          { inputs: withInputs },
+        );
+        for (const point of found) points.set(`${traversalId} ${point.node}`, point);
+      }
     }
     const rows = await tx.resources.getMany(items.map((i) => parseNodeKey(i.node).rowId));
     return { stacks, traversals, points, rows: new Map(rows.map((r) => [r.id, r])) };
@@ -89,7 +98,7 @@ export async function loadBatch(
       item,
       stack,
       traversal,
-      point: state.points.get(`${item.traversalId} ${item.node}`),
+      point: withCarriedInputs(state.points.get(`${item.traversalId} ${item.node}`), item),
       current: stack.traversalId === item.traversalId && traversal !== undefined,
       holder: holderOf(deps.engineId, item.id),
       running,
