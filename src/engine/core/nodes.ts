@@ -1,3 +1,6 @@
+import type { NewWork, StackRecord } from '../../store/contract.js';
+import type { Json } from '../../util/json.js';
+
 /**
  * Graph node keys of a traversal. `u:<row>` creates or updates resource row <row>; `c:<row>`
  * deletes it (cleanup). A replacement row reports under the key of the row it replaces, so a
@@ -30,6 +33,26 @@ export interface NodeOutput {
 
 /** The unit-of-work kind for graph nodes. */
 export const CHECK_NODE = 'check';
+
+/** The unit that runs graph node `node` of a traversal now (with the inputs it carries, if any). */
+export function checkUnit(
+  stack: StackRecord,
+  traversalId: string,
+  node: string,
+  now: number,
+  inputs?: Record<string, Json>,
+): NewWork {
+  // One shape for every unit (inputs or not): V8 keeps one hidden class for them.
+  return {
+    rootStackId: stack.rootId,
+    stackId: stack.id,
+    traversalId,
+    kind: CHECK_NODE,
+    node,
+    runAt: now,
+    inputs,
+  };
+}
 
 /**
  * Stack actions whose traversal visits the rows the stack has, as they are: it creates, replaces

@@ -1,7 +1,7 @@
 import type { NewWork, StackRecord, SyncReport, Tx, WorkItem } from '../../store/contract.js';
 import type { Json } from '../../util/json.js';
 import { finishTraversal } from './finish.js';
-import { CHECK_NODE, nodeKey, parseNodeKey } from './nodes.js';
+import { CHECK_NODE, checkUnit, nodeKey, parseNodeKey } from './nodes.js';
 
 /**
  * A node finished: tell every node that needs it, enqueue those that now have all their inputs
@@ -75,25 +75,6 @@ export async function propagateMany(
   const remaining = await tx.traversals.finishNodes(traversalId, marked.length);
   if (remaining === 0) await finishTraversal(tx, stack, traversalId, now);
   return claimed;
-}
-
-function checkUnit(
-  stack: StackRecord,
-  traversalId: string,
-  node: string,
-  now: number,
-  inputs?: Record<string, Json>,
-): NewWork {
-  // One shape for every unit (inputs or not): V8 keeps one hidden class for them.
-  return {
-    rootStackId: stack.rootId,
-    stackId: stack.id,
-    traversalId,
-    kind: CHECK_NODE,
-    node,
-    runAt: now,
-    inputs,
-  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { stackEvent } from './events.js';
 import { initRow } from './rows.js';
 import { finishTraversal } from './finish.js';
 import { supersedeSnapshot } from './snapshot-state.js';
-import { CHECK_NODE, type NodeOutput, VISITS } from './nodes.js';
+import { checkUnit, type NodeOutput, VISITS } from './nodes.js';
 import { byDepthSteps, chooseRows, chooseRowsSteps, type DesiredResource, planGraphSteps } from './plan.js';
 import { ConflictError } from './errors.js';
 
@@ -308,16 +308,7 @@ export async function beginTraversal(tx: Tx, options: BeginOptions): Promise<str
       templateId,
     );
   }
-  await tx.work.enqueue(
-    plan.leaves.map((node) => ({
-      rootStackId: stack.rootId,
-      stackId: stack.id,
-      traversalId,
-      kind: CHECK_NODE,
-      node,
-      runAt: now,
-    })),
-  );
+  await tx.work.enqueue(plan.leaves.map((node) => checkUnit(stack, traversalId, node, now)));
   await tx.events.append([stackEvent(stack, action, 'IN_PROGRESS', changes.reason!, now)]);
   if (plan.points.length === 0) {
     await finishTraversal(tx, { ...stack, ...changes } as StackRecord, traversalId, now);
