@@ -193,24 +193,43 @@ describe('web console in a browser', { skip }, () => {
     await shot(page, 'stacks.png');
   });
 
-  it('draws a big stack by type and status, a type opened into a bounded list', async () => {
+  it('draws a big stack by type and status from the server’s counts, a type opened a page at a time', async () => {
     cli('alice', ['stack', 'create', 'many', '-t', 'many.yaml', '--wait']);
     await page.goto(`${server.url}/console/`);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await page.getByRole('link', { name: 'many', exact: true }).click();
     const aggregate = page.getByTestId('aggregate');
     await aggregate.waitFor();
+    assert.match((await aggregate.textContent()) ?? '', /320 resources/);
     await aggregate.getByRole('button', { name: 'OS::Heat::None' }).click();
     await aggregate.locator('[data-resource="n1"]').waitFor();
     assert.equal(await page.locator('svg [data-resource]').count(), 0, 'no node per resource');
-    assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a list of at most 200');
-    assert.match((await aggregate.textContent()) ?? '', /320 resources/);
-    // Grouped by status instead, from the keyboard: one group of all 320, listed up to 200.
+    assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a page of 200');
+    const range = aggregate.getByTestId('drill-range');
+    await range.filter({ hasText: 'Resources 1–200 of 240 of OS::Heat::None, by name.' }).waitFor();
+    await aggregate.getByRole('button', { name: 'Next 200' }).click();
+    await range.filter({ hasText: 'Resources 201–240 of 240' }).waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 40);
+    // Grouped by status instead, from the keyboard: one group of all 320, a page of 200.
     await aggregate.getByLabel('status', { exact: true }).check();
     await aggregate.getByRole('button', { name: 'CREATE_COMPLETE' }).focus();
     await page.keyboard.press('Enter');
-    await aggregate.getByText('The first 200 of 320 resources of CREATE_COMPLETE').waitFor();
+    await range.filter({ hasText: 'Resources 1–200 of 320 of CREATE_COMPLETE, by name.' }).waitFor();
     assert.equal(await aggregate.locator('[data-resource]').count(), 200);
     await shot(page, 'stack-aggregate.png');
+    // Names found by a text: n31 and n310 to n319.
+    await aggregate.getByRole('searchbox').fill('N31');
+    await aggregate.getByRole('button', { name: 'Find' }).click();
+    await range.filter({ hasText: 'Resources 1–11 of names containing “N31”' }).waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 11);
+    // The page never read the stack's whole list: counts and pages only.
+    assert.ok(asked.some((p) => p.endsWith('/resource-summary')));
+    assert.ok(asked.some((p) => p.endsWith('/resource-page')));
+    assert.deepEqual(
+      asked.filter((p) => p.endsWith('/resources')),
+      [],
+    );
   });
 
   it('searches names for a text, case aside, counting every page’s stacks by status', async () => {
