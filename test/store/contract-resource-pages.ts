@@ -59,7 +59,7 @@ export function resourcePagesContract(open: () => Promise<Store>): void {
         assert.deepEqual(await store.read((tx) => tx.resources.countCurrent('none')), []);
       }));
 
-    it('counts a stack bigger than a chunk of the count whole', () =>
+    it('counts and pages a stack bigger than a chunk of the reads whole', () =>
       withStore(open, async (store) => {
         const s = stack();
         await store.tx(async (tx) => {
@@ -78,6 +78,22 @@ export function resourcePagesContract(open: () => Promise<Store>): void {
             ['FAILED', 13],
           ],
         );
+        // A rare status found across the chunks a page is read in, in name order, after a marker.
+        const failedNames = Array.from({ length: 13 }, (_, k) => `r${k * 1000}`).sort();
+        const page = (query: Partial<ResourcePageQuery>) =>
+          store.read((tx) => tx.resources.listPage(s.id, { limit: 100, ...query }));
+        assert.deepEqual(
+          (await page({ status: 'FAILED' })).map((r) => r.name),
+          failedNames,
+        );
+        assert.deepEqual(
+          (await page({ status: 'FAILED', limit: 2, marker: failedNames[5] })).map((r) => r.name),
+          failedNames.slice(6, 8),
+        );
+        const big = await page({ limit: 7000 });
+        assert.equal(big.length, 7000);
+        assert.equal(new Set(big.map((r) => r.name)).size, 7000);
+        assert.deepEqual((await page({ marker: big.at(-1)!.name, limit: 7000 })).length, 12_345 - 7000);
       }));
 
     it('lists pages of current rows in name order, filtered, after a marker', () =>

@@ -1,4 +1,4 @@
-import type { ResourceCount, ResourceRepository } from '../contract.js';
+import type { ResourceCount, ResourceListing, ResourceRepository } from '../contract.js';
 import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 import { Conditions } from './conditions.js';
 import type { Dialect, Row, SqlExecutor } from './driver.js';
@@ -83,8 +83,13 @@ export function resourcePagesRepository(
     },
 
     async listPage(stackId, query) {
+      // $1 the stack, $2 the names after which to read, and on SQLite $3 the last name to read.
+      const sqlite = dialect.name === 'sqlite';
       const where = new Conditions();
-      where.add(`r.stack_id = ${where.param(stackId)}`);
+      where.param(stackId);
+      where.param(query.marker ?? '');
+      if (sqlite) where.param('');
+      where.add(`r.stack_id = $1 AND r.name > $2${sqlite ? ' AND r.name <= $3' : ''}`);
       where.add(LIVE('r'));
       if (query.type !== undefined) where.add(`r.type = ${where.param(query.type)}`);
       if (query.status !== undefined) {
@@ -100,14 +105,30 @@ export function resourcePagesRepository(
         const text = `%${query.nameContains.replace(/[%_\\]/g, '\\$&')}%`;
         where.add(`LOWER(r.name) LIKE LOWER(${where.param(text)}) ESCAPE '\\'`);
       }
-      if (query.marker !== undefined) where.add(`r.name > ${where.param(query.marker)}`);
       where.add(CURRENT);
+      const limit = where.param(query.limit);
       // Name order is the (stack_id, name) index's: a page reads its rows and the ones it skips.
-      const rows = await db.all(
-        `SELECT ${LISTING_COLUMNS} FROM resources r ${where.clause()} ORDER BY r.name LIMIT ${where.param(query.limit)}`,
-        where.params,
-      );
-      return rows.map((r) => LISTING.decode(r));
+      const sql = `SELECT ${LISTING_COLUMNS} FROM resources r ${where.clause()} ORDER BY r.name LIMIT ${limit}`;
+      const params = where.params;
+      if (!sqlite) return (await db.all(sql, params)).map((r) => LISTING.decode(r));
+      // SQLite: a rare status or name may skip the whole stack, so the names are read CHUNK at a
+      // time (the last name of the next CHUNK, from the index alone), the loop free between them.
+      const out: ResourceListing[] = [];
+      for (;;) {
+        await yieldIfSliceSpent();
+        const [end] = await db.all(
+          `SELECT MAX(c.name) AS last FROM (SELECT name FROM resources
+             WHERE stack_id = $1 AND name > $2 ORDER BY name LIMIT ${CHUNK}) c`,
+          [stackId, params[1]!],
+        );
+        const last = end?.last as string | null | undefined;
+        if (last === null || last === undefined) return out;
+        params[2] = last;
+        params[params.length - 1] = query.limit - out.length;
+        for (const r of await db.all(sql, params)) out.push(LISTING.decode(r));
+        if (out.length >= query.limit) return out;
+        params[1] = last;
+      }
     },
 
     async listNested(stackId, limit) {
