@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResourcePageQuery, Store } from '../../src/store/contract.js';
+import type { ResourceCount, ResourcePageQuery, Store } from '../../src/store/contract.js';
 import { resource, stack, withStore } from './fixtures.js';
 
 /** The console's reads of a big stack: counts by type and status, pages in name order, nested stacks. */
@@ -78,6 +78,20 @@ export function resourcePagesContract(open: () => Promise<Store>): void {
             ['FAILED', 13],
           ],
         );
+        // The same a part at a time, each from where the last ended.
+        const parts: ResourceCount[] = [];
+        let reads = 0;
+        for (let after: string | undefined = ''; after !== undefined; reads++) {
+          const from: string = after;
+          const part = await store.read((tx) => tx.resources.countCurrentPart(s.id, from));
+          parts.push(...part.counts);
+          after = part.next;
+        }
+        assert.equal(
+          parts.reduce((n, c) => n + c.count, 0),
+          12_345,
+        );
+        assert.ok(reads >= 1);
         // A rare status found across the chunks a page is read in, in name order, after a marker.
         const failedNames = Array.from({ length: 13 }, (_, k) => `r${k * 1000}`).sort();
         const page = (query: Partial<ResourcePageQuery>) =>

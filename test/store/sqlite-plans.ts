@@ -78,6 +78,7 @@ async function exercise(store: Store): Promise<void> {
     await tx.resources.listStatesByName(s.id, ['a', 'b']);
     await tx.resources.listUnsettled(s.id);
     await tx.resources.countCurrent(s.id);
+    await tx.resources.countCurrentPart(s.id, 'a');
     await tx.resources.listPage(s.id, { limit: 5 });
     await tx.resources.listPage(s.id, {
       type: 'x',

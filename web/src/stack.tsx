@@ -24,8 +24,12 @@ import { type Progress, watchStack } from './watch.js';
 const EVENTS_SHOWN = 100;
 /** The observer's live events kept (the timeline shows fewer): a page open for days stays small. */
 const OBSERVED_KEPT = 500;
-/** How often, at most, a changing stack is read again: its list when drawn node by node, else its counts. */
-const REREAD_MS = { graph: 1000, counts: 2000 };
+/**
+ * How often, at most, a changing stack is read again: its list when drawn node by node, else its
+ * counts, every 2 s, or less often above 40,000 resources (a count reads every row of the stack:
+ * 5 s at 100,000), the progress line being live meanwhile from the stream.
+ */
+const REREAD_MS = { graph: 1000, counts: (total: number) => Math.max(2000, total / 20) };
 
 /**
  * A stack's page: its progress, resources graph and events, kept current by the watch stream
@@ -51,6 +55,8 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   const [error, setError] = useState('');
   const rate = useRef(new RateWindow());
   const refetch = useRef<number | undefined>(undefined);
+  // The size of the stack as last counted, for the stream's handler (made once per page).
+  const counted = useRef(0);
 
   const load = useMemo(
     () => async () => {
@@ -64,6 +70,7 @@ export function StackPage(props: { session: Session; name: string; id: string; r
           ? await call<{ resources: Resource[] }>(session, 'GET', `${path}/resources`)
           : undefined;
         setStack(s.stack);
+        counted.current = counts.total;
         setSummary(counts);
         setResources(r?.resources ?? []);
       } catch (err) {
@@ -73,7 +80,7 @@ export function StackPage(props: { session: Session; name: string; id: string; r
     [session, path],
   );
   // Rows the events name but the list lacks (new resources), the stack's own status, a big
-  // stack's counts: read again, at most once a second (two for counts) however many events come,
+  // stack's counts: read again, at most every REREAD_MS however many events come,
   // and never while a read is under way.
   const reading = useRef(false);
   const later = (ms: number) => {
@@ -111,7 +118,7 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       setResources((list) => {
         if (list.length === 0) {
           // A big stack (or an empty one): its counts read again.
-          later(REREAD_MS.counts);
+          later(REREAD_MS.counts(counted.current));
           return list;
         }
         const { next, missing } = applyEvents(list, batch);

@@ -148,6 +148,13 @@ export interface ResourceRepository {
    * and status, in SQL: the stack's rows through its index, no listing read into memory.
    */
   countCurrent(stackId: string): Promise<ResourceCount[]>;
+  /**
+   * countCurrent() of the names after `after` ('' for all), a part at a time where the backend's
+   * statements block the event loop (SQLite: 5,000 names): `next` is where the next part starts,
+   * absent after the last. A caller may read each part in a read transaction of its own, so that
+   * a big stack's count does not hold the read connection (each name is counted in one part).
+   */
+  countCurrentPart(stackId: string, after: string): Promise<{ counts: ResourceCount[]; next?: string }>;
   /** A page of the current rows' listings, in name order, through the (stack_id, name) index. */
   listPage(stackId: string, query: ResourcePageQuery): Promise<ResourceListing[]>;
   /**

@@ -26,60 +26,72 @@ const CURRENT = `NOT (r.replaced_by IS NOT NULL AND EXISTS (SELECT 1 FROM resour
 const CHUNK = 5000;
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Counts of the same type, action and status added up, in that order. */
+function mergeCounts(counts: readonly ResourceCount[]): ResourceCount[] {
+  const merged = new Map<string, ResourceCount>();
+  for (const c of counts) {
+    const key = `${c.type}\n${c.action}\n${c.status}`;
+    const seen = merged.get(key);
+    if (seen) seen.count += c.count;
+    else merged.set(key, { ...c });
+  }
+  return [...merged.values()].sort(
+    (a, b) => cmp(a.type, b.type) || cmp(a.action, b.action) || cmp(a.status, b.status),
+  );
+}
+
 export function resourcePagesRepository(
   db: SqlExecutor,
   dialect: Dialect,
-): Pick<ResourceRepository, 'countCurrent' | 'listPage' | 'listNested'> {
-  return {
-    async countCurrent(stackId) {
-      const counts = new Map<string, ResourceCount>();
-      const add = (rows: Row[]) => {
-        let seen = 0;
-        for (const r of rows) {
-          const key = `${r.type as string}\n${r.action as string}\n${r.status as string}`;
-          const count = counts.get(key);
-          if (count) count.count += Number(r.n);
-          else
-            counts.set(key, {
-              type: r.type as string,
-              action: r.action as string,
-              status: r.status as string,
-              count: Number(r.n),
-            });
-          seen += Number(r.n);
-        }
-        return seen;
-      };
-      if (dialect.name === 'postgres') {
-        // An asynchronous driver: one statement, whatever the size.
-        add(
-          await db.all(
-            `SELECT r.type, r.action, r.status, COUNT(*) AS n FROM resources r
-             WHERE r.stack_id = $1 AND ${LIVE('r')} AND ${CURRENT} GROUP BY r.type, r.action, r.status`,
-            [stackId],
-          ),
-        );
-      } else {
-        // SQLite's statements block the event loop (100,000 rows at once are a 200 ms stall): in
-        // chunks of the name order (the (stack_id, name) index), the loop free between them, each
-        // chunk's groups with its last name (as the database orders names), where the next starts.
-        for (let after = ''; ;) {
-          await yieldIfSliceSpent();
-          const rows = await db.all(
-            `SELECT c.type, c.action, c.status, COUNT(*) AS n, MAX(MAX(c.name)) OVER () AS last
-             FROM (SELECT r.type, r.action, r.status, r.name FROM resources r
-               WHERE r.stack_id = $1 AND r.name > $2 AND ${LIVE('r')} AND ${CURRENT}
-               ORDER BY r.name LIMIT ${CHUNK}) c
-             GROUP BY c.type, c.action, c.status`,
-            [stackId, after],
-          );
-          if (add(rows) < CHUNK) break;
-          after = rows[0]!.last as string;
-        }
-      }
-      return [...counts.values()].sort(
-        (a, b) => cmp(a.type, b.type) || cmp(a.action, b.action) || cmp(a.status, b.status),
+): Pick<ResourceRepository, 'countCurrent' | 'countCurrentPart' | 'listPage' | 'listNested'> {
+  const part: ResourceRepository['countCurrentPart'] = async (stackId, after) => {
+    const counts = (rows: Row[]) =>
+      rows.map((r) => ({
+        type: r.type as string,
+        action: r.action as string,
+        status: r.status as string,
+        count: Number(r.n),
+      }));
+    if (dialect.name === 'postgres') {
+      // An asynchronous driver: one statement, whatever the size.
+      const rows = await db.all(
+        `SELECT r.type, r.action, r.status, COUNT(*) AS n FROM resources r
+         WHERE r.stack_id = $1 AND r.name > $2 AND ${LIVE('r')} AND ${CURRENT}
+         GROUP BY r.type, r.action, r.status`,
+        [stackId, after],
       );
+      return { counts: mergeCounts(counts(rows)) };
+    }
+    // SQLite's statements block the event loop (100,000 rows at once are a 200 ms stall): CHUNK
+    // names of the (stack_id, name) index, their groups with the last name (as the database
+    // orders names), where the next part starts.
+    await yieldIfSliceSpent();
+    const rows = await db.all(
+      `SELECT c.type, c.action, c.status, COUNT(*) AS n, MAX(MAX(c.name)) OVER () AS last
+       FROM (SELECT r.type, r.action, r.status, r.name FROM resources r
+         WHERE r.stack_id = $1 AND r.name > $2 AND ${LIVE('r')} AND ${CURRENT}
+         ORDER BY r.name LIMIT ${CHUNK}) c
+       GROUP BY c.type, c.action, c.status`,
+      [stackId, after],
+    );
+    const read = rows.reduce((n, r) => n + Number(r.n), 0);
+    return {
+      counts: mergeCounts(counts(rows)),
+      ...(read === CHUNK ? { next: rows[0]!.last as string } : {}),
+    };
+  };
+
+  return {
+    countCurrentPart: part,
+
+    async countCurrent(stackId) {
+      const all: ResourceCount[] = [];
+      for (let after: string | undefined = ''; after !== undefined;) {
+        const { counts, next } = await part(stackId, after);
+        all.push(...counts);
+        after = next;
+      }
+      return mergeCounts(all);
     },
 
     async listPage(stackId, query) {
