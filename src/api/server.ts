@@ -25,6 +25,7 @@ import { registerPreviewRoutes } from './routes/previews.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerOutputRoutes } from './routes/outputs.js';
 import { registerResourceRoutes } from './routes/resources.js';
+import { registerResourceSummaryRoutes } from './routes/resource-summary.js';
 import { registerStackDocumentRoutes } from './routes/stack-documents.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerStackRoutes } from './routes/stacks.js';
@@ -181,6 +182,7 @@ export async function buildServer(deps: ApiDeps, options: ServerOptions = {}): P
       }
       registerStackRoutes(scoped as unknown as Api, deps);
       registerResourceRoutes(scoped as unknown as Api, deps);
+      registerResourceSummaryRoutes(scoped as unknown as Api, deps);
       registerEventRoutes(scoped as unknown as Api, deps);
       registerOutputRoutes(scoped as unknown as Api, deps);
       registerStackDocumentRoutes(scoped as unknown as Api, deps);

@@ -135,6 +135,9 @@ const ROUTES: RouteRow[] = [
   },
   { route: 'GET /build_info', own: 200 },
   { route: 'GET /stacks/{stack_name}/{stack_id}/resources', own: 200 },
+  // The console's counts and pages of a big stack (Hearth's).
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resource-summary', own: 200 },
+  { route: 'GET /stacks/{stack_name}/{stack_id}/resource-page', own: 200 },
   { route: 'GET /stacks/{stack_name}/{stack_id}/resources/{resource_name}', own: 200 },
   {
     route: 'PATCH /stacks/{stack_name}/{stack_id}/resources/{resource_name}',

@@ -54,6 +54,14 @@ const MANY = `heat_template_version: 2018-08-31
 resources:
 ${Array.from({ length: 320 }, (_, i) => `  n${i}:\n    type: ${i % 4 === 0 ? 'OS::Heat::RandomString' : 'OS::Heat::None'}\n`).join('')}`;
 
+// As many, after a gate that takes a few seconds: the page opens while most are not yet made.
+const GATED = `heat_template_version: 2018-08-31
+resources:
+  gate:
+    type: OS::Heat::TestResource
+    properties: {value: g, action_wait_secs: {create: 4}}
+${Array.from({ length: 319 }, (_, i) => `  n${i}:\n    type: OS::Heat::None\n    depends_on: gate\n`).join('')}`;
+
 // An update of CHAIN to preview: network (and so subnet) updated, server replaced, volume
 // deleted, extra added.
 const CHAIN_NEXT = `heat_template_version: 2018-08-31
@@ -110,6 +118,7 @@ describe('web console in a browser', { skip }, () => {
       'chain.yaml': CHAIN,
       'failing.yaml': FAILING,
       'many.yaml': MANY,
+      'gated.yaml': GATED,
       'net.yaml': OBSERVED_NET,
     });
     const served = await serveForClients(w, [{ name: 'alice' }]);
@@ -193,33 +202,78 @@ describe('web console in a browser', { skip }, () => {
     await shot(page, 'stacks.png');
   });
 
-  it('draws a big stack by type and status, a type opened into a bounded list', async () => {
+  it('draws a big stack by type and status from the server’s counts, a type opened a page at a time', async () => {
     cli('alice', ['stack', 'create', 'many', '-t', 'many.yaml', '--wait']);
     await page.goto(`${server.url}/console/`);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await page.getByRole('link', { name: 'many', exact: true }).click();
     const aggregate = page.getByTestId('aggregate');
     await aggregate.waitFor();
+    assert.match((await aggregate.textContent()) ?? '', /320 resources/);
     await aggregate.getByRole('button', { name: 'OS::Heat::None' }).click();
     await aggregate.locator('[data-resource="n1"]').waitFor();
     assert.equal(await page.locator('svg [data-resource]').count(), 0, 'no node per resource');
-    assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a list of at most 200');
-    assert.match((await aggregate.textContent()) ?? '', /320 resources/);
-    // Grouped by status instead, from the keyboard: one group of all 320, listed up to 200.
+    assert.equal(await aggregate.locator('[data-resource]').count(), 200, 'a page of 200');
+    const range = aggregate.getByTestId('drill-range');
+    await range.filter({ hasText: 'Resources 1–200 of 240 of OS::Heat::None, by name.' }).waitFor();
+    await aggregate.getByRole('button', { name: 'Next 200' }).click();
+    await range.filter({ hasText: 'Resources 201–240 of 240' }).waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 40);
+    // Grouped by status instead, from the keyboard: one group of all 320, a page of 200.
     await aggregate.getByLabel('status', { exact: true }).check();
     await aggregate.getByRole('button', { name: 'CREATE_COMPLETE' }).focus();
     await page.keyboard.press('Enter');
-    await aggregate.getByText('The first 200 of 320 resources of CREATE_COMPLETE').waitFor();
+    await range.filter({ hasText: 'Resources 1–200 of 320 of CREATE_COMPLETE, by name.' }).waitFor();
     assert.equal(await aggregate.locator('[data-resource]').count(), 200);
     await shot(page, 'stack-aggregate.png');
+    // Names found by a text: n31 and n310 to n319.
+    await aggregate.getByRole('searchbox').fill('N31');
+    await aggregate.getByRole('button', { name: 'Find' }).click();
+    await range.filter({ hasText: 'Resources 1–11 of names containing “N31”' }).waitFor();
+    assert.equal(await aggregate.locator('[data-resource]').count(), 11);
+    // A resource of the list opened: read on its own, the stack's list not needed.
+    await aggregate.locator('[data-resource="n31"]').click();
+    await page.getByTestId('resource-detail').getByRole('heading', { name: 'n31' }).waitFor();
+    // The page never read the stack's whole list: counts and pages only.
+    assert.ok(asked.some((p) => p.endsWith('/resource-summary')));
+    assert.ok(asked.some((p) => p.endsWith('/resource-page')));
+    assert.deepEqual(
+      asked.filter((p) => p.endsWith('/resources')),
+      [],
+    );
+  });
+
+  it('keeps a big stack’s counts live while it is created, without a reload', async () => {
+    cli('alice', ['stack', 'create', 'gated', '-t', 'gated.yaml']);
+    await page.goto(`${server.url}/console/`);
+    await page.getByRole('link', { name: 'gated', exact: true }).click();
+    const aggregate = page.getByTestId('aggregate');
+    await aggregate.getByLabel('status', { exact: true }).check();
+    await aggregate.getByRole('button', { name: 'INIT_COMPLETE' }).waitFor();
+    await page.evaluate(() => ((globalThis as unknown as { mark: number }).mark = 3));
+    // All 320 made: one status left, counted by the server as the stream told the page to ask.
+    await aggregate
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: 'CREATE_COMPLETE' }) })
+      .filter({ hasText: '320' })
+      .waitFor({ timeout: 60_000 });
+    assert.equal(await aggregate.getByRole('button', { name: 'INIT_COMPLETE' }).count(), 0);
+    await page.locator('h1 [data-status="CREATE_COMPLETE"]').waitFor();
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as { mark?: number }).mark),
+      3,
+      'no reload',
+    );
   });
 
   it('searches names for a text, case aside, counting every page’s stacks by status', async () => {
-    // The project's stacks by now: web and many complete, bad failed.
+    // The project's stacks by now: web, many and gated complete, bad failed.
     await page.goto(`${server.url}/console/`);
     const counts = page.getByTestId('stack-counts');
     const count = (status: string, text: string) =>
       counts.locator(`[data-count="${status}"]`, { hasText: new RegExp(`^${text}$`) }).waitFor();
-    await count('COMPLETE', '2 complete');
+    await count('COMPLETE', '3 complete');
     await count('FAILED', '1 failed');
     await count('IN_PROGRESS', '0 progress');
     const search = page.getByRole('searchbox');

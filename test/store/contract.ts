@@ -7,6 +7,7 @@ import { softwareContract } from './contract-software.js';
 import { stackLockContract } from './contract-stack-locks.js';
 import { eventsContract } from './contract-events.js';
 import { resourcesContract } from './contract-resources.js';
+import { resourcePagesContract } from './contract-resource-pages.js';
 import { scaleContract } from './contract-scale.js';
 import { stacksContract } from './contract-stacks.js';
 import { templatesContract } from './contract-templates.js';
@@ -28,6 +29,7 @@ export function storeContractTests(open: () => Promise<Store>, options: StoreCon
   stacksContract(open);
   templatesContract(open, options.openPair);
   resourcesContract(open);
+  resourcePagesContract(open);
   syncContract(open);
   workContract(open, options);
   eventsContract(open);

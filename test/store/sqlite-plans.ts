@@ -77,6 +77,17 @@ async function exercise(store: Store): Promise<void> {
     await tx.resources.findByName(s.id, 'a');
     await tx.resources.listStatesByName(s.id, ['a', 'b']);
     await tx.resources.listUnsettled(s.id);
+    await tx.resources.countCurrent(s.id);
+    await tx.resources.countCurrentPart(s.id, 'a');
+    await tx.resources.listPage(s.id, { limit: 5 });
+    await tx.resources.listPage(s.id, {
+      type: 'x',
+      status: 'CREATE_FAILED',
+      nameContains: 'a',
+      marker: 'a',
+      limit: 5,
+    });
+    await tx.resources.listNested(s.id, 5);
     await tx.resources.update(a!.id, 0, null, { engineId: 'e' });
     await tx.resources.setTemplate([a!.id, b!.id], 'tpl');
     await tx.resources.updateMany([
@@ -159,7 +170,9 @@ export function queryPlanTests(): void {
             const derived = scan && new RegExp(`(?:\\) |FROM tree )${scan[1]}\\b`).test(sql);
             const fullScan = scan && !input && !derived && !/CONSTANT ROW/.test(step);
             // Sorting a LIMITed query reads every match first (findByName's matches are one name's).
-            const sort = /TEMP B-TREE/.test(step) && /LIMIT/.test(sql) && !/FROM stacks/.test(sql);
+            // (Grouping a derived table that is itself LIMITed groups only its rows: a count's chunk.)
+            const chunk = /TEMP B-TREE FOR GROUP BY/.test(step) && /LIMIT \S+\) \w+\s+GROUP BY/.test(sql);
+            const sort = /TEMP B-TREE/.test(step) && /LIMIT/.test(sql) && !/FROM stacks/.test(sql) && !chunk;
             if (fullScan || sort) problems.push(`${step}\n    in: ${sql.replace(/\s+/g, ' ')}`);
           }
         }

@@ -149,3 +149,42 @@ export async function passwordLogin(login: {
     throw new ApiError(res.status, json?.error?.message ?? `HTTP ${res.status}`);
   return { token: json.token, project: json.project_id };
 }
+
+/** A stack's resources counted by the server (Hearth's `resource-summary`): a few kB at any size. */
+export interface ResourceSummary {
+  total: number;
+  /** `{type: {ACTION_STATUS: n}}`. */
+  by_type: Record<string, Record<string, number>>;
+  /** `{ACTION_STATUS: n}`. */
+  by_status: Record<string, number>;
+  /** The resources that are stacks of their own (the first 200 by name), and how many there are. */
+  nested: {
+    total: number;
+    resources: { resource_name: string; resource_status: string; links: { href: string; rel: string }[] }[];
+  };
+}
+
+export async function resourceSummary(session: Session, path: string): Promise<ResourceSummary> {
+  return (await call<{ resource_summary: ResourceSummary }>(session, 'GET', `${path}/resource-summary`))
+    .resource_summary;
+}
+
+/** What a drilled-down list shows: a type, a status, a text in the names (each optional). */
+export interface ResourceFilter {
+  type?: string;
+  status?: string;
+  name_contains?: string;
+}
+
+/** A page of a stack's resources in name order (Hearth's `resource-page`), and the next one's marker. */
+export async function resourcePage(
+  session: Session,
+  path: string,
+  filter: ResourceFilter,
+  options: { marker?: string; limit: number },
+): Promise<{ resources: Resource[]; next_marker?: string }> {
+  const q = new URLSearchParams({ limit: String(options.limit) });
+  for (const [k, v] of Object.entries(filter)) if (v) q.set(k, v as string);
+  if (options.marker !== undefined) q.set('marker', options.marker);
+  return call(session, 'GET', `${path}/resource-page?${q}`);
+}

@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Resource } from './api.js';
-import { Aggregate } from './aggregate.js';
 import { tone } from './status.js';
 
-/** Above this many resources the graph is drawn by type and status, not node by node. */
+/** Above this many resources the graph is drawn as counts by type and status (aggregate.tsx). */
 export const GRAPH_LIMIT = 300;
 const W = 170;
 const H = 44;
@@ -60,17 +59,6 @@ async function layout(resources: Resource[], key: string): Promise<Layout> {
     width: graph.width ?? 0,
     height: graph.height ?? 0,
   };
-}
-
-export function Graph(props: {
-  resources: Resource[];
-  selected?: string | undefined;
-  /** Resources the observer last found drifted: marked on their nodes. */
-  drifted?: ReadonlySet<string>;
-  href: (name: string) => string;
-}) {
-  if (props.resources.length > GRAPH_LIMIT) return <Aggregate {...props} />;
-  return <NodeGraph {...props} />;
 }
 
 /** Each resource a node (a link: Tab reaches it, Enter opens it), coloured by its status. */

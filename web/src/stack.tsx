@@ -1,15 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { etaMs, duration, RateWindow } from '../../src/cli/progress-view.js';
+import { Aggregate } from './aggregate.js';
 import {
   ApiError,
   call,
   type Resource,
+  resourceSummary,
+  type ResourceSummary,
   type Session,
   type Stack,
   type StackEvent,
   stackPath,
 } from './api.js';
-import { Graph, GRAPH_LIMIT } from './graph.js';
+import { GRAPH_LIMIT, NodeGraph } from './graph.js';
 import { applyEvents, BATCH_MS, batcher } from './live.js';
 import { UpdatePreview } from './preview.js';
 import { ResourceDetail } from './resource.js';
@@ -21,6 +24,12 @@ import { type Progress, watchStack } from './watch.js';
 const EVENTS_SHOWN = 100;
 /** The observer's live events kept (the timeline shows fewer): a page open for days stays small. */
 const OBSERVED_KEPT = 500;
+/**
+ * How often, at most, a changing stack is read again: its list when drawn node by node, else its
+ * counts, every 2 s, or less often above 40,000 resources (a count reads every row of the stack:
+ * 5 s at 100,000), the progress line being live meanwhile from the stream.
+ */
+const REREAD_MS = { graph: 1000, counts: (total: number) => Math.max(2000, total / 20) };
 
 /**
  * A stack's page: its progress, resources graph and events, kept current by the watch stream
@@ -30,7 +39,12 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   const { session } = props;
   const path = stackPath({ stack_name: props.name, id: props.id });
   const [stack, setStack] = useState<Stack | undefined>();
+  // The whole list only when the graph is drawn node by node (GRAPH_LIMIT resources at most);
+  // above, the server's counts and pages (aggregate.tsx): never a 100,000-row list in the page.
   const [resources, setResources] = useState<Resource[]>([]);
+  const [summary, setSummary] = useState<ResourceSummary | undefined>();
+  // A resource chosen that the list does not hold (a big stack's): read on its own.
+  const [chosen, setChosen] = useState<Resource | undefined>();
   const [events, setEvents] = useState<StackEvent[]>([]);
   // The observer's events that came live (oldest first), after those read when the page opened.
   const [observed, setObserved] = useState<StackEvent[]>([]);
@@ -41,30 +55,48 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   const [error, setError] = useState('');
   const rate = useRef(new RateWindow());
   const refetch = useRef<number | undefined>(undefined);
+  // The size of the stack as last counted, for the stream's handler (made once per page).
+  const counted = useRef(0);
 
   const load = useMemo(
     () => async () => {
       try {
-        const [s, r] = await Promise.all([
+        const [s, counts] = await Promise.all([
           call<{ stack: Stack }>(session, 'GET', path),
-          call<{ resources: Resource[] }>(session, 'GET', `${path}/resources`),
+          resourceSummary(session, path),
         ]);
+        const small = counts.total <= GRAPH_LIMIT;
+        const r = small
+          ? await call<{ resources: Resource[] }>(session, 'GET', `${path}/resources`)
+          : undefined;
         setStack(s.stack);
-        setResources(r.resources);
+        counted.current = counts.total;
+        setSummary(counts);
+        setResources(r?.resources ?? []);
       } catch (err) {
         setError(err instanceof ApiError && err.status === 404 ? 'Stack not found' : String(err));
       }
     },
     [session, path],
   );
-  // Rows the events name but the list lacks (new resources), the stack's own status: read again,
-  // at most once a second however many events come.
-  const later = () => {
+  // Rows the events name but the list lacks (new resources), the stack's own status, a big
+  // stack's counts: read again, at most every REREAD_MS however many events come,
+  // and never while a read is under way.
+  const reading = useRef(false);
+  const later = (ms: number) => {
     if (refetch.current !== undefined) return;
     refetch.current = window.setTimeout(() => {
-      refetch.current = undefined;
-      void load();
-    }, 1000);
+      if (reading.current) {
+        refetch.current = undefined;
+        later(ms);
+        return;
+      }
+      reading.current = true;
+      void load().finally(() => {
+        reading.current = false;
+        refetch.current = undefined;
+      });
+    }, ms);
   };
 
   useEffect(() => {
@@ -84,11 +116,16 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       const timeline = batch.filter((e) => onTimeline(e, props.name));
       if (timeline.length > 0) setObserved((list) => [...list, ...timeline].slice(-OBSERVED_KEPT));
       setResources((list) => {
+        if (list.length === 0) {
+          // A big stack (or an empty one): its counts read again.
+          later(REREAD_MS.counts(counted.current));
+          return list;
+        }
         const { next, missing } = applyEvents(list, batch);
         // Read the list again (throttled) for a row it lacks, the stack's own change, and, while
         // the graph is drawn node by node, a resource done: its dependencies are recorded then.
         const done = batch.some((e) => /_(COMPLETE|FAILED)$/.test(e.resource_status));
-        if (missing || (list.length <= GRAPH_LIMIT && done)) later();
+        if (missing || done) later(REREAD_MS.graph);
         return next;
       });
     });
@@ -110,6 +147,27 @@ export function StackPage(props: { session: Session; name: string; id: string; r
     };
   }, [session, path]);
 
+  // A resource opened from a big stack's list (or its address): read alone, and again as the stack changes.
+  useEffect(() => {
+    const name = props.resource;
+    if (name === undefined || resources.some((r) => r.resource_name === name)) return;
+    let live = true;
+    call<{ resource: Resource }>(session, 'GET', `${path}/resources/${encodeURIComponent(name)}`)
+      .then((r) => live && setChosen(r.resource))
+      .catch(() => live && setChosen(undefined));
+    return () => {
+      live = false;
+    };
+  }, [session, path, props.resource, summary]);
+
+  // The progress line's counts without the stream's: the list's when the page has it.
+  const byStatus = useMemo(() => {
+    if (resources.length === 0) return summary?.by_status ?? {};
+    const out: Record<string, number> = {};
+    for (const r of resources) out[r.resource_status] = (out[r.resource_status] ?? 0) + 1;
+    return out;
+  }, [resources, summary]);
+
   const timeline = useMemo(() => {
     const read = new Set(readObserved.map((e) => e.id));
     return timelineOf([...readObserved, ...observed.filter((e) => !read.has(e.id))], props.name);
@@ -125,7 +183,9 @@ export function StackPage(props: { session: Session; name: string; id: string; r
   if (!stack) return <p>Loading…</p>;
   const href = (r: string) =>
     `#/stacks/${encodeURIComponent(props.name)}/${encodeURIComponent(props.id)}/resources/${encodeURIComponent(r)}`;
-  const selected = props.resource ? resources.find((r) => r.resource_name === props.resource) : undefined;
+  const listed = props.resource ? resources.find((r) => r.resource_name === props.resource) : undefined;
+  const selected = listed ?? (chosen?.resource_name === props.resource ? chosen : undefined);
+  const big = summary !== undefined && summary.total > GRAPH_LIMIT;
   return (
     <section class="stack">
       <h1>
@@ -133,9 +193,13 @@ export function StackPage(props: { session: Session; name: string; id: string; r
       </h1>
       {stack.stack_status_reason && <p class="reason">{stack.stack_status_reason}</p>}
       {!connected && <p class="warn">Live updates interrupted; reconnecting…</p>}
-      <ProgressBar progress={progress} resources={resources} rate={rate.current.rate()} />
+      <ProgressBar progress={progress} byStatus={byStatus} rate={rate.current.rate()} />
       <div class="panes">
-        <Graph resources={resources} selected={props.resource} drifted={drifted} href={href} />
+        {big ? (
+          <Aggregate session={session} path={path} summary={summary} drifted={drifted} href={href} />
+        ) : (
+          <NodeGraph resources={resources} selected={props.resource} drifted={drifted} href={href} />
+        )}
         {selected && (
           <ResourceDetail
             session={session}
@@ -169,16 +233,20 @@ function observedText(stack: Stack): string | undefined {
 /** Done / in progress / waiting / failed as `--wait` counts them, the rate and the time left. */
 function ProgressBar(props: {
   progress: Progress | undefined;
-  resources: Resource[];
+  /** The resources by status (`ACTION_STATUS: n`): the server's counts. */
+  byStatus: Record<string, number>;
   rate: number | undefined;
 }) {
   const counts = props.progress?.counts;
-  const failed = counts?.failed ?? props.resources.filter((r) => r.resource_status.endsWith('FAILED')).length;
+  const statuses = Object.entries(props.byStatus);
+  const count = (test: (status: string) => boolean) =>
+    statuses.reduce((n, [status, k]) => (test(status) ? n + k : n), 0);
+  const failed = counts?.failed ?? count((s) => s.endsWith('FAILED'));
   if (!counts || counts.total === 0) {
-    const done = props.resources.filter((r) => r.resource_status.endsWith('COMPLETE')).length;
+    const done = count((s) => s.endsWith('COMPLETE'));
     return (
       <p class="progress" data-testid="progress">
-        {done} of {props.resources.length} resources complete, {failed} failed
+        {done} of {count(() => true)} resources complete, {failed} failed
       </p>
     );
   }

@@ -67,6 +67,36 @@ export type ResourceState = ResourceHead &
 /** A row without its JSON documents (properties, attributes, data, progress): what a listing shows. */
 export type ResourceListing = Omit<ResourceRecord, 'properties' | 'attributes' | 'data' | 'progress'>;
 
+/** How many of a stack's current resources have one type, action and status (`resources.countCurrent`). */
+export interface ResourceCount {
+  type: string;
+  action: string;
+  status: string;
+  count: number;
+}
+
+/** A page of a stack's current resources in name order (`resources.listPage`). */
+export interface ResourcePageQuery {
+  /** The type, exactly. */
+  type?: string;
+  /** `CREATE_FAILED` (action and status) or `FAILED` (the status alone). */
+  status?: string;
+  /** A text in the name, case aside. */
+  nameContains?: string;
+  /** The names after this one (the last name of the previous page). */
+  marker?: string;
+  limit: number;
+}
+
+/** A resource of a stack that is a stack of its own (`resources.listNested`). */
+export interface NestedResource {
+  name: string;
+  action: string;
+  status: string;
+  nestedId: string;
+  nestedName: string;
+}
+
 /** One row's locked write (see resources.update). */
 export interface LockedWrite {
   id: number;
@@ -113,6 +143,25 @@ export interface ResourceRepository {
   listActive(stackId: string): Promise<ResourceRecord[]>;
   /** listActive() without the JSON documents (a resource list without detail: a third of the read). */
   listListings(stackId: string): Promise<ResourceListing[]>;
+  /**
+   * The current rows (one per name, as currentRows() picks them) of a stack counted by type, action
+   * and status, in SQL: the stack's rows through its index, no listing read into memory.
+   */
+  countCurrent(stackId: string): Promise<ResourceCount[]>;
+  /**
+   * countCurrent() of the names after `after` ('' for all), a part at a time where the backend's
+   * statements block the event loop (SQLite: 5,000 names): `next` is where the next part starts,
+   * absent after the last. A caller may read each part in a read transaction of its own, so that
+   * a big stack's count does not hold the read connection (each name is counted in one part).
+   */
+  countCurrentPart(stackId: string, after: string): Promise<{ counts: ResourceCount[]; next?: string }>;
+  /** A page of the current rows' listings, in name order, through the (stack_id, name) index. */
+  listPage(stackId: string, query: ResourcePageQuery): Promise<ResourceListing[]>;
+  /**
+   * The stack's resources that have a nested stack (a group's members, template resources), by
+   * name, at most `limit`, and how many there are in all.
+   */
+  listNested(stackId: string, limit: number): Promise<{ nested: NestedResource[]; total: number }>;
   /** listActive() with only what planning a traversal needs (no JSON documents to decode). */
   listHeads(stackId: string): Promise<ResourceHead[]>;
   /**

@@ -10,6 +10,7 @@ import {
 } from './columns.js';
 import { RESOURCES, UNSETTLED } from './tables.js';
 import { yieldIfSliceSpent } from '../../util/loop-slice.js';
+import { resourcePagesRepository } from './resource-pages.js';
 
 const NEW_RESOURCE = RESOURCES.omit('id');
 /** The fields of ResourceHead and ResourceState (store/contract.ts): what planning and comparing read. */
@@ -48,6 +49,9 @@ export function resourcesRepository(db: SqlExecutor, dialect: Dialect): Tx['reso
   const idIn = dialect.inIntegers('id', '$1');
 
   return {
+    // The console's counts and pages: in a file of their own.
+    ...resourcePagesRepository(db, dialect),
+
     async insert(rows) {
       if (rows.length === 0) return [];
       const returned = await batchInsertEncoded(
