@@ -93,13 +93,17 @@ export const SCALE_MIGRATIONS: readonly Migration[] = [
   {
     version: 27,
     description:
-      "direct dependents: a node's dependents that wait on it alone come first in its list, counted by sync_points.direct; such a dependent is enqueued with its one input in work.inputs (no input row, no countdown). resources_by_stack dropped (resources_by_stack_name covers it)",
+      "direct dependents: a node's dependents that wait on it alone come first in its list, counted by sync_points.direct; such a dependent is enqueued with its one input in work.inputs (no input row, no countdown)",
     statements: () => [
       'ALTER TABLE sync_points ADD COLUMN direct BIGINT NOT NULL DEFAULT 0',
       // JSON of the inputs a unit carries; NULL: read them from sync_inputs. A reschedule keeps them.
       'ALTER TABLE work ADD COLUMN inputs TEXT',
-      // A prefix of resources_by_stack_name (stack_id, name): every insert paid for it twice.
-      'DROP INDEX resources_by_stack',
     ],
+  },
+  {
+    version: 28,
+    description:
+      'resources_by_stack dropped: a prefix of resources_by_stack_name (stack_id, name), written by every row insert',
+    statements: () => ['DROP INDEX IF EXISTS resources_by_stack'],
   },
 ];
