@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchPage, skipWithoutChromium as skip } from './chromium.js';
 import { hearth, workdir } from '../cli/helpers.js';
 import { type ServeProcess, serveForClients } from '../cli/serve-process.js';
 import { login as cloudLogin, sandboxCloud } from '../sandbox/support.js';
@@ -16,15 +17,12 @@ import { ensureConsoleBuilt } from './build.js';
  * docs/console/ are written here when asked (HEARTH_TEST_SCREENSHOTS=1, `npm run screenshots`).
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../docs/console');
 const SCREENSHOTS = process.env.HEARTH_TEST_SCREENSHOTS === '1';
 /** A screenshot of docs/console/, only when asked: a test run leaves the tree as it was. */
 const shot = async (page: Page, name: string) => {
   if (SCREENSHOTS) await page.screenshot({ path: join(SHOTS, name) });
 };
-// CI installs chromium (.ci/run): there its absence fails the test instead of skipping it.
-const skip = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `${CHROMIUM} is not installed`;
 
 // A chain of three resources, each taking a moment: the page sees them run and finish.
 const CHAIN = `heat_template_version: 2018-08-31
@@ -136,11 +134,7 @@ describe('web console in a browser', { skip }, () => {
       run(['manage', 'token', 'create', '--project', 'other', '--user', 'mallory', '-f', 'json']),
     ) as { token: string };
     sessions.mallory = { project: other.id, token: made.token };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+    ({ browser, page } = await launchPage());
   });
   after(async () => {
     await browser?.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchPage, skipWithoutChromium as skip } from './chromium.js';
 import { workdir } from '../cli/helpers.js';
 import { type ServeProcess, startServe } from '../cli/serve-process.js';
 import { type ListeningSandbox, listeningSandbox, login } from '../sandbox/support.js';
@@ -13,9 +13,6 @@ import { ensureConsoleBuilt } from './build.js';
  * asks Keystone, POST /console/login) and the page lists the project's stacks; a wrong password is
  * told in words, and opens nothing.
  */
-
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `${CHROMIUM} is not installed`;
 
 describe('web console: Keystone password login', { skip }, () => {
   let cloud: ListeningSandbox;
@@ -37,11 +34,7 @@ describe('web console: Keystone password login', { skip }, () => {
       OS_CLOUD: '',
       OS_AUTH_URL: '',
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+    ({ browser, page } = await launchPage());
   });
   after(async () => {
     await browser?.close();
