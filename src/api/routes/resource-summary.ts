@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { ResourceCount } from '../../store/contract.js';
+import { countInParts, type ResourceCount } from '../../store/contract.js';
 import { redactorFor } from '../../views/redact.js';
 import { type Api, baseOf } from '../context.js';
 import type { ApiDeps } from '../deps.js';
@@ -59,13 +59,9 @@ export function registerResourceSummaryRoutes(app: Api, deps: ApiDeps): void {
       const stack = await stackByIdentity(engine, request, name, id);
       // A part per read transaction: on SQLite a 100,000-resource count would otherwise hold the
       // read connection (every other request's reads wait for it) for its 20 statements.
-      const counts: ResourceCount[] = [];
-      for (let after: string | undefined = ''; after !== undefined;) {
-        const from: string = after;
-        const part = await store.read((tx) => tx.resources.countCurrentPart(stack.id, from));
-        counts.push(...part.counts);
-        after = part.next;
-      }
+      const counts = await countInParts((after) =>
+        store.read((tx) => tx.resources.countCurrentPart(stack.id, after)),
+      );
       const nested = await store.read((tx) => tx.resources.listNested(stack.id, NESTED_SHOWN));
       const base = baseOf(request);
       return {

@@ -75,6 +75,37 @@ export interface ResourceCount {
   count: number;
 }
 
+/** Counts of the same type, action and status added up, in that order. */
+export function addUpCounts(counts: readonly ResourceCount[]): ResourceCount[] {
+  const merged = new Map<string, ResourceCount>();
+  for (const c of counts) {
+    const key = `${c.type}\n${c.action}\n${c.status}`;
+    const seen = merged.get(key);
+    if (seen) seen.count += c.count;
+    else merged.set(key, { ...c });
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...merged.values()].sort(
+    (a, b) => cmp(a.type, b.type) || cmp(a.action, b.action) || cmp(a.status, b.status),
+  );
+}
+
+/**
+ * countCurrent() read a part at a time through `part` (`resources.countCurrentPart`, in whatever
+ * transaction the caller gives each part), the parts added up.
+ */
+export async function countInParts(
+  part: (after: string) => Promise<{ counts: ResourceCount[]; next?: string }>,
+): Promise<ResourceCount[]> {
+  const all: ResourceCount[] = [];
+  for (let after: string | undefined = ''; after !== undefined;) {
+    const { counts, next } = await part(after);
+    all.push(...counts);
+    after = next;
+  }
+  return addUpCounts(all);
+}
+
 /** A page of a stack's current resources in name order (`resources.listPage`). */
 export interface ResourcePageQuery {
   /** The type, exactly. */

@@ -1,4 +1,4 @@
-import type { ResourceCount, ResourceListing, ResourceRepository } from '../contract.js';
+import { addUpCounts, countInParts, type ResourceListing, type ResourceRepository } from '../contract.js';
 import { yieldIfSliceSpent } from '../../util/loop-slice.js';
 import { Conditions } from './conditions.js';
 import type { Dialect, Row, SqlExecutor } from './driver.js';
@@ -24,21 +24,6 @@ const CURRENT = `NOT (r.replaced_by IS NOT NULL AND EXISTS (SELECT 1 FROM resour
 
 /** Rows counted per statement: about 10 ms of SQLite's time each. */
 const CHUNK = 5000;
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Counts of the same type, action and status added up, in that order. */
-function mergeCounts(counts: readonly ResourceCount[]): ResourceCount[] {
-  const merged = new Map<string, ResourceCount>();
-  for (const c of counts) {
-    const key = `${c.type}\n${c.action}\n${c.status}`;
-    const seen = merged.get(key);
-    if (seen) seen.count += c.count;
-    else merged.set(key, { ...c });
-  }
-  return [...merged.values()].sort(
-    (a, b) => cmp(a.type, b.type) || cmp(a.action, b.action) || cmp(a.status, b.status),
-  );
-}
 
 export function resourcePagesRepository(
   db: SqlExecutor,
@@ -60,7 +45,7 @@ export function resourcePagesRepository(
          GROUP BY r.type, r.action, r.status`,
         [stackId, after],
       );
-      return { counts: mergeCounts(counts(rows)) };
+      return { counts: addUpCounts(counts(rows)) };
     }
     // SQLite's statements block the event loop (100,000 rows at once are a 200 ms stall): CHUNK
     // names of the (stack_id, name) index, their groups with the last name (as the database
@@ -76,7 +61,7 @@ export function resourcePagesRepository(
     );
     const read = rows.reduce((n, r) => n + Number(r.n), 0);
     return {
-      counts: mergeCounts(counts(rows)),
+      counts: addUpCounts(counts(rows)),
       ...(read === CHUNK ? { next: rows[0]!.last as string } : {}),
     };
   };
@@ -84,15 +69,7 @@ export function resourcePagesRepository(
   return {
     countCurrentPart: part,
 
-    async countCurrent(stackId) {
-      const all: ResourceCount[] = [];
-      for (let after: string | undefined = ''; after !== undefined;) {
-        const { counts, next } = await part(stackId, after);
-        all.push(...counts);
-        after = next;
-      }
-      return mergeCounts(all);
-    },
+    countCurrent: (stackId) => countInParts((after) => part(stackId, after)),
 
     async listPage(stackId, query) {
       // $1 the stack, $2 the names after which to read, and on SQLite $3 the last name to read.
