@@ -1,7 +1,7 @@
 import type { NewWork, StackRecord, SyncReport, Tx, WorkItem } from '../../store/contract.js';
 import type { Json } from '../../util/json.js';
 import { finishTraversal } from './finish.js';
-import { CHECK_NODE, checkUnit, nodeKey, parseNodeKey } from './nodes.js';
+import { checkUnit, nodeKey, parseNodeKey } from './nodes.js';
 
 /**
  * A node finished: tell every node that needs it, enqueue those that now have all their inputs
@@ -108,15 +108,6 @@ export async function addReplacementCleanup(
   for (const dependent of waitFor) await tx.sync.addDependent(traversalId, dependent, cleanup);
   await tx.traversals.finishNodes(traversalId, -1);
   if (waitFor.length === 0) {
-    await tx.work.enqueue([
-      {
-        rootStackId: stack.rootId,
-        stackId: stack.id,
-        traversalId,
-        kind: CHECK_NODE,
-        node: cleanup,
-        runAt: now,
-      },
-    ]);
+    await tx.work.enqueue([checkUnit(stack, traversalId, cleanup, now)]);
   }
 }

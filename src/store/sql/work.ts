@@ -1,4 +1,4 @@
-import { type Claim, ClaimLostError, type Tx, type WorkItem } from '../contract.js';
+import { type Claim, ClaimLostError, type NewWork, type Tx, type WorkItem } from '../contract.js';
 import type { Dialect, SqlDriver, SqlExecutor, SqlValue } from './driver.js';
 import { batchInsertEncoded, encodeValue, memoSql } from './columns.js';
 import { WORK } from './tables.js';
@@ -16,6 +16,9 @@ const NEW_WORK_COLUMNS = [
   'inputs',
 ];
 const CLAIMED_WORK_COLUMNS = [...NEW_WORK_COLUMNS, 'claimed_by', 'claim_expires'];
+
+/** The inputs column of a new unit: NULL when it carries none (it reads its sync point's). */
+const inputsOf = (w: NewWork): SqlValue => (w.inputs ? encodeValue('json', w.inputs) : null);
 
 /** The time a released item becomes due: its new run time, or earlier if it was woken meanwhile. */
 const RELEASE_AT = 'CASE WHEN woken_at IS NOT NULL AND woken_at < $3 THEN woken_at ELSE $3 END';
@@ -36,8 +39,18 @@ export function workRepository(
       await batchInsertEncoded(db, dialect, 'work', NEW_WORK_COLUMNS, items, (w): SqlValue[] => {
         const runAt = ms(w.runAt ?? 0);
         const payload = encodeValue('json', w.payload ?? null);
-        const inputs = w.inputs ? encodeValue('json', w.inputs) : null;
-        return [w.rootStackId, w.stackId, w.traversalId, w.kind, w.node, payload, runAt, runAt, 0, inputs];
+        return [
+          w.rootStackId,
+          w.stackId,
+          w.traversalId,
+          w.kind,
+          w.node,
+          payload,
+          runAt,
+          runAt,
+          0,
+          inputsOf(w),
+        ];
       });
       touched();
     },
@@ -63,7 +76,7 @@ export function workRepository(
           ms(w.runAt ?? 0),
           until,
           1,
-          w.inputs ? encodeValue('json', w.inputs) : null,
+          inputsOf(w),
           claimedBy,
           until,
         ],

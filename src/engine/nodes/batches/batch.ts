@@ -65,21 +65,14 @@ export async function loadBatch(
       const stackId = group[0]!.stackId;
       if (!stacks.has(stackId)) stacks.set(stackId, await tx.stacks.get(stackId));
       traversals.set(traversalId, await tx.traversals.get(traversalId));
-      // Units carrying their inputs (direct dependents) read none from the sync point.
-      const carried = group.filter((i) => i.inputs);
-      const reading = carried.length === 0 ? group : group.filter((i) => !i.inputs);
-      for (const [units, withInputs] of [
-        [reading, inputs],
-        [carried, false],
-      ] as const) {
-        if (units.length === 0) continue;
-        const found = await tx.sync.getMany(
-          traversalId,
-          units.map((i) => i.node),
-          { inputs: withInputs },
-        );
-        for (const point of found) points.set(`${traversalId} ${point.node}`, point);
-      }
+      // Units carrying their inputs (direct dependents) read none from the sync point (getMany
+      // of no nodes reads nothing).
+      const nodes = (carrying: boolean) => group.filter((i) => !!i.inputs === carrying).map((i) => i.node);
+      const found = [
+        ...(await tx.sync.getMany(traversalId, nodes(false), { inputs })),
+        ...(await tx.sync.getMany(traversalId, nodes(true), { inputs: false })),
+      ];
+      for (const point of found) points.set(`${traversalId} ${point.node}`, point);
     }
     const rows = await tx.resources.getMany(items.map((i) => parseNodeKey(i.node).rowId));
     return { stacks, traversals, points, rows: new Map(rows.map((r) => [r.id, r])) };
